@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * Bundles the <profile-apply> widget (src/widget, TypeScript, no runtime dependencies)
+ * with esbuild into dist/widgets/:
+ *
+ *   profile-apply.js          the stable name (what the plugin serves at /widgets/profile-apply.js)
+ *   profile-apply.<hash>.js   the same bytes under a content-hashed name, for static CDN hosting
+ *   profile-apply.js.map      its source map
+ *   profile-apply.meta.json   { version, hash, bytes, gzip_bytes }
+ *
+ * Line 1 of the bundle holds a marker string, `"__PROFILE_APPLY_API_BASE__"`, which the
+ * plugin's widget router replaces with BASE_URL when it serves the file, so a copy served
+ * through a CDN (CDN_URL) still calls the API at BASE_URL. Line 1 has no source-map
+ * mappings, so the replacement leaves the map correct. Type checking is
+ * `tsc -p src/widget/tsconfig.json` (npm run build runs it first).
+ */
+'use strict';
+const { createHash } = require('node:crypto');
+const { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+const { gzipSync } = require('node:zlib');
+const esbuild = require('esbuild');
+
+const ROOT = path.resolve(__dirname, '..');
+const OUT_DIR = path.join(ROOT, 'dist', 'widgets');
+const MARKER = '__PROFILE_APPLY_API_BASE__';
+const MAX_GZIP_BYTES = 12 * 1024;
+const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+async function main() {
+  mkdirSync(OUT_DIR, { recursive: true });
+  for (const file of readdirSync(OUT_DIR)) {
+    if (/^profile-apply\.[0-9a-f]+\.js$/.test(file)) rmSync(path.join(OUT_DIR, file));
+  }
+  const outfile = path.join(OUT_DIR, 'profile-apply.js');
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'src', 'widget', 'profile-apply.ts')],
+    outfile,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome90', 'firefox90', 'safari15', 'edge90'],
+    minify: true,
+    sourcemap: 'linked',
+    sourcesContent: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    tsconfig: path.join(ROOT, 'src', 'widget', 'tsconfig.json'),
+    banner: { js: `/*! profile-apply ${version} */(()=>{var PROFILE_APPLY_INJECTED_BASE="${MARKER}";` },
+    footer: { js: '})();' },
+    logLevel: 'warning',
+  });
+  const code = readFileSync(outfile);
+  if (!code.toString('utf8').split('\n', 1)[0].includes(MARKER)) throw new Error('the base URL marker is not on line 1 of the bundle');
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 12);
+  writeFileSync(path.join(OUT_DIR, `profile-apply.${hash}.js`), code);
+  const gzipBytes = gzipSync(code, { level: 9 }).length;
+  const meta = { version, hash, bytes: code.length, gzip_bytes: gzipBytes };
+  writeFileSync(path.join(OUT_DIR, 'profile-apply.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+  if (gzipBytes > MAX_GZIP_BYTES) throw new Error(`profile-apply.js is ${gzipBytes} bytes gzipped; the budget is ${MAX_GZIP_BYTES}`);
+  process.stdout.write(`widget: dist/widgets/profile-apply.js ${code.length} bytes, ${gzipBytes} gzipped (${hash})\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`widget build failed: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+/**
+ * Infrastructure adapters chosen from configuration: the database (pg or PGlite), the
+ * queue (BullMQ or in-process), the rate-limit store, the clock, the logger, and the
+ * host's ports (listings, pipeline, hook bus) under the domain's tokens.
+ */
+import type { Redis } from 'ioredis';
+import type { DependencyContainer } from 'tsyringe';
+import type { Config } from '../config';
+import { JOB_QUEUE, type JobProcessor, type JobQueue, type QueueDefinition } from '../domain/jobs/job-queue';
+import { LISTINGS_DIRECTORY } from '../domain/listings/listing';
+import { PIPELINE } from '../domain/pipeline/pipeline';
+import { CLOCK, systemClock } from '../domain/shared/clock';
+import type { DisposerStack } from '../domain/shared/disposer';
+import { EVENT_PUBLISHER, type EventPublisher } from '../domain/shared/events';
+import { LOGGER, type Logger } from '../domain/shared/logger';
+import type { PluginHost } from '../host/contract';
+import { MemoryRateLimitStore, rateLimitKeyPrefix, RedisRateLimitStore, type RateLimitStore } from '../http/rate-limit';
+import { GATE_METRICS, type GateMetrics } from '../domain/shared/metrics';
+import { METRICS, PluginMetrics } from '../observability/metrics';
+import { MeteredJobQueue } from '../queue/metered-queue';
+import type { Manifest } from '../manifest/manifest';
+import { BullmqJobQueue } from '../queue/bullmq-queue';
+import { InlineJobQueue } from '../queue/inline-queue';
+import { OutboxRelay } from '../queue/outbox-relay';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../domain/jobs/outbox';
+import { createRedis } from '../queue/redis';
+import { createDatabase, type Database } from '../storage/database';
+import { DATABASE } from '../storage/tokens';
+
+export const CONFIG = Symbol('Config');
+export const MANIFEST = Symbol('Manifest');
+export const REDIS = Symbol('Redis');
+export const RATE_LIMIT_STORE = Symbol('RateLimitStore');
+export const QUEUE_DEFINITIONS = Symbol('QueueDefinitions');
+/** The BullMQ adapter when Redis is configured (the job dashboard reads its queues); unregistered otherwise. */
+export const BULLMQ_QUEUES = Symbol('BullmqQueues');
+
+/** Starts workers on whichever queue adapter is in use. */
+export interface WorkerHost {
+  startWorkers(processors: readonly JobProcessor[], concurrency?: number): unknown;
+  close(): Promise<void>;
+}
+export const WORKER_HOST = Symbol('WorkerHost');
+
+export function queueDefinitions(manifest: Manifest): Map<string, QueueDefinition> {
+  return new Map(manifest.queues.map((q) => [q.name, { name: q.name, concurrency: q.concurrency, attempts: q.attempts, backoffMs: q.backoffMs }]));
+}
+
+export function registerInfrastructure(
+  container: DependencyContainer,
+  host: PluginHost,
+  manifest: Manifest,
+  resources: DisposerStack,
+): void {
+  const config = host.config;
+  const logger = host.logger;
+  container.register<Config>(CONFIG, { useValue: config });
+  container.register<Manifest>(MANIFEST, { useValue: manifest });
+  container.register<Logger>(LOGGER, { useValue: logger });
+  container.register(CLOCK, { useValue: systemClock });
+
+  let db: Database | undefined = host.database;
+  if (!db) {
+    db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+    const owned = db;
+    resources.add(() => owned.destroy());
+  }
+  container.register<Database>(DATABASE, { useValue: db });
+
+  const definitions = queueDefinitions(manifest);
+  container.register(QUEUE_DEFINITIONS, { useValue: definitions });
+  const metrics = new PluginMetrics({ queues: [...definitions.keys()] });
+  container.register(METRICS, { useValue: metrics });
+  container.register<GateMetrics>(GATE_METRICS, { useValue: metrics });
+
+  let adapter: BullmqJobQueue | InlineJobQueue;
+  let rateLimitStore: RateLimitStore;
+  if (config.redisUrl) {
+    const redisUrl = config.redisUrl;
+    const connection = createRedis(redisUrl, 'client');
+    container.register<Redis>(REDIS, { useValue: connection });
+    const bullmq = new BullmqJobQueue({
+      connection,
+      workerConnection: () => createRedis(redisUrl, 'worker'),
+      prefix: config.queuePrefix,
+      definitions,
+      logger,
+      lockDurationMs: config.jobLockDurationMs,
+      stalledIntervalMs: config.jobStalledIntervalMs,
+    });
+    container.register(BULLMQ_QUEUES, { useValue: bullmq });
+    adapter = bullmq;
+    rateLimitStore = new RedisRateLimitStore(connection, rateLimitKeyPrefix(config.queuePrefix));
+    resources.add(() => connection.quit().then(() => undefined, () => connection.disconnect()));
+  } else {
+    adapter = new InlineJobQueue(definitions, logger);
+    rateLimitStore = new MemoryRateLimitStore();
+  }
+  // Both adapters report the same job metrics through one wrapper.
+  const queue = new MeteredJobQueue(adapter, metrics);
+  metrics.setQueueDepthSource(queue);
+  resources.add(() => queue.close());
+  container.register<JobQueue>(JOB_QUEUE, { useValue: queue });
+  container.register<WorkerHost>(WORKER_HOST, { useValue: queue });
+  const relay = new OutboxRelay(db, queue, logger);
+  container.register(OutboxRelay, { useValue: relay });
+  container.register<OutboxNotifier>(OUTBOX_NOTIFIER, { useValue: relay });
+  container.register<RateLimitStore>(RATE_LIMIT_STORE, { useValue: rateLimitStore });
+
+  container.register(LISTINGS_DIRECTORY, { useValue: host.listings });
+  container.register(PIPELINE, { useValue: host.pipeline });
+  const publisher: EventPublisher = {
+    publish: (event, organizationId, payload) => host.hooks.emit(event, organizationId, payload),
+  };
+  container.register(EVENT_PUBLISHER, { useValue: publisher });
+}

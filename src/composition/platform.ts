@@ -1,0 +1,75 @@
+/** Operations endpoints every installation has: liveness, readiness and the OpenAPI document. */
+import type { Redis } from 'ioredis';
+import type { DependencyContainer } from 'tsyringe';
+import type { ReadinessReport } from '../host/contract';
+import { buildOpenApiDocument, type MountedApiRouter } from '../http/openapi';
+import { healthRoutes } from '../http/routers/health-router';
+import { openApiRoutes } from '../http/routers/openapi-router';
+import { IDEMPOTENCY_STORE } from '../http/idempotency';
+import { KnexIdempotencyStore } from '../storage/idempotency-store';
+import { OutboxRelay } from '../queue/outbox-relay';
+import type { Database } from '../storage/database';
+import { DATABASE } from '../storage/tokens';
+import { CONFIG, MANIFEST, REDIS } from './infrastructure';
+import type { PluginModule } from './module';
+import type { Config } from '../config';
+import type { Manifest } from '../manifest/manifest';
+
+/** Filled by activate() once every router is built; read lazily by the OpenAPI route. */
+export const MOUNTED_ROUTERS = Symbol('MountedRouters');
+
+export async function checkReadiness(container: DependencyContainer): Promise<ReadinessReport> {
+  const checks: ReadinessReport['checks'] = {};
+  const timeout = <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref())]);
+  try {
+    await timeout(container.resolve<Database>(DATABASE).raw('select 1'));
+    checks.database = 'ok';
+  } catch (error) {
+    checks.database = `unavailable: ${(error as Error).message}`;
+  }
+  if (container.isRegistered(REDIS)) {
+    try {
+      await timeout(container.resolve<Redis>(REDIS).ping());
+      checks.redis = 'ok';
+    } catch (error) {
+      checks.redis = `unavailable: ${(error as Error).message}`;
+    }
+  }
+  return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
+}
+
+export const platformModule: PluginModule = {
+  name: 'platform',
+  register(container) {
+    container.register(MOUNTED_ROUTERS, { useValue: [] as MountedApiRouter[] });
+    container.registerSingleton(IDEMPOTENCY_STORE, KnexIdempotencyStore);
+  },
+  /** The outbox relay runs in every process: API, worker and embedded. */
+  async start(container) {
+    return container.resolve(OutboxRelay).start();
+  },
+  routers: [
+    {
+      name: 'health',
+      create: (container, kit) => kit.build('health', healthRoutes(() => checkReadiness(container))),
+    },
+    {
+      name: 'openapi',
+      create: (container, kit) => {
+        const config = container.resolve<Config>(CONFIG);
+        let document: object | undefined;
+        return kit.build(
+          'openapi',
+          openApiRoutes(() => {
+            document ??= buildOpenApiDocument(container.resolve<MountedApiRouter[]>(MOUNTED_ROUTERS), {
+              version: container.resolve<Manifest>(MANIFEST).version,
+              serverUrl: config.baseUrl,
+            });
+            return document;
+          }),
+        );
+      },
+    },
+  ],
+};

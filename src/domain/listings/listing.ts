@@ -1,0 +1,25 @@
+/** A job listing as the host's listings directory describes it. The host owns listings. */
+export type QuestionType = 'number' | 'boolean' | 'text' | 'select';
+
+export interface ListingQuestion {
+  key: string;
+  label: string;
+  type: QuestionType;
+  required: boolean;
+  /** Only for `select`. */
+  options?: string[];
+}
+
+export interface Listing {
+  id: string;
+  organizationId: string;
+  title: string;
+  status: 'open' | 'closed';
+  questions: ListingQuestion[];
+}
+
+export interface ListingsDirectory {
+  get(listingId: string): Promise<Listing | undefined>;
+}
+
+export const LISTINGS_DIRECTORY = Symbol('ListingsDirectory');

@@ -1,0 +1,85 @@
+import { inject, injectable } from 'tsyringe';
+import { CLOCK, type Clock } from '../shared/clock';
+import { invalid, notFound, unauthenticated } from '../shared/errors';
+import { newId } from '../shared/ids';
+import { apiKeyMatches, apiKeyPrefix, generateApiKey, parseKeyOrPrefix } from './api-key';
+import { isKeyUsable, type ApiKeyRecord, type Organization } from './organization';
+import { API_KEY_REPOSITORY, ORGANIZATION_REPOSITORY, type ApiKeyRepository, type OrganizationRepository } from './ports';
+
+export interface ApiKeyPolicy {
+  /** How long a rotated-out key keeps working, so deployed clients can be updated. */
+  rotationGraceSeconds: number;
+}
+
+export const API_KEY_POLICY = Symbol('ApiKeyPolicy');
+
+export interface IssuedKey {
+  organizationId: string;
+  apiKey: string;
+  prefix: string;
+  previousKeysExpireAt?: Date;
+}
+
+@injectable()
+export class OrganizationService {
+  constructor(
+    @inject(ORGANIZATION_REPOSITORY) private readonly organizations: OrganizationRepository,
+    @inject(API_KEY_REPOSITORY) private readonly keys: ApiKeyRepository,
+    @inject(API_KEY_POLICY) private readonly policy: ApiKeyPolicy,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async create(name: string): Promise<{ organization: Organization; key: IssuedKey }> {
+    const trimmed = name.trim();
+    if (trimmed.length === 0 || trimmed.length > 200) throw invalid('invalid_name', 'name must be 1 to 200 characters', 'name');
+    const now = this.clock.now();
+    const organization: Organization = { id: newId('org'), name: trimmed, createdAt: now };
+    const generated = generateApiKey();
+    await this.organizations.createWithKey(organization, this.keyRecord(organization.id, generated.prefix, generated.hash, now));
+    return { organization, key: { organizationId: organization.id, apiKey: generated.plaintext, prefix: generated.prefix } };
+  }
+
+  async get(organizationId: string): Promise<Organization> {
+    const organization = await this.organizations.findById(organizationId);
+    if (!organization) throw notFound('organization', organizationId);
+    return organization;
+  }
+
+  /** Resolves a bearer API key to its organization id, or throws `invalid_api_key`. */
+  async authenticate(plaintext: string): Promise<string> {
+    const prefix = apiKeyPrefix(plaintext);
+    const key = prefix ? await this.keys.findByPrefix(prefix) : undefined;
+    // Hash even when nothing was found, so a miss costs what a hit costs.
+    const matches = apiKeyMatches(plaintext, key?.hash ?? '0'.repeat(64));
+    if (!key || !matches || !isKeyUsable(key, this.clock.now())) {
+      throw unauthenticated('invalid_api_key', 'The API key is missing, malformed, expired or revoked');
+    }
+    return key.organizationId;
+  }
+
+  /** Issues a new key; the old ones keep working for the grace period. */
+  async rotateKey(organizationId: string): Promise<IssuedKey> {
+    await this.get(organizationId);
+    const now = this.clock.now();
+    const expireAt = new Date(now.getTime() + this.policy.rotationGraceSeconds * 1000);
+    const generated = generateApiKey();
+    await this.keys.rotate(this.keyRecord(organizationId, generated.prefix, generated.hash, now), expireAt);
+    return { organizationId, apiKey: generated.plaintext, prefix: generated.prefix, previousKeysExpireAt: expireAt };
+  }
+
+  async revokeKey(keyOrPrefix: string): Promise<ApiKeyRecord> {
+    const prefix = parseKeyOrPrefix(keyOrPrefix.trim());
+    if (!prefix) throw invalid('invalid_key_prefix', 'Expected an API key or its prefix (hik_ followed by 12 characters)', 'key');
+    const revoked = await this.keys.revoke(prefix, this.clock.now());
+    if (!revoked) throw notFound('API key', prefix);
+    return revoked;
+  }
+
+  listKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    return this.keys.listForOrganization(organizationId);
+  }
+
+  private keyRecord(organizationId: string, prefix: string, hash: string, now: Date): ApiKeyRecord {
+    return { id: newId('key'), organizationId, prefix, hash, createdAt: now, expiresAt: null, revokedAt: null };
+  }
+}

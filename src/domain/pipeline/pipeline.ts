@@ -1,0 +1,30 @@
+/** The host's hiring pipeline, which receives submitted applications. */
+export interface PipelineCredential {
+  title: string;
+  issuer: string;
+  verified: boolean;
+  issued_at: string;
+}
+
+export interface PipelineApplication {
+  applicationId: string;
+  organizationId: string;
+  listingId: string;
+  profileUserId: string;
+  candidateName?: string;
+  status: string;
+  coverLetter?: string;
+  answers: Record<string, number | boolean | string>;
+  importedSkills: string[];
+  importedCredentials: PipelineCredential[];
+  experienceSummary: { total_years: number; current_title: string; current_company: string };
+  profileUrl: string;
+  submittedAt: Date;
+}
+
+export interface Pipeline {
+  /** Must be idempotent on applicationId: a redelivery is not a second application. */
+  deliver(application: PipelineApplication): Promise<void>;
+}
+
+export const PIPELINE = Symbol('Pipeline');

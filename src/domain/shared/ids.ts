@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Random base62 string; rejection sampling keeps every character equally likely. */
+export function randomToken(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export type IdPrefix = 'org' | 'listing' | 'app' | 'lic' | 'sub' | 'pkg' | 'key' | 'req' | 'evt' | 'auth' | 'job';
+
+/** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomToken(20)}`;
+}
+
+export function hasPrefix(value: unknown, prefix: string): value is string {
+  return typeof value === 'string' && value.startsWith(`${prefix}_`) && /^[a-z]+_[0-9A-Za-z_-]{1,64}$/.test(value);
+}

@@ -1,0 +1,26 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '../domain/shared/logger';
+
+/**
+ * One structured line per request. The path is logged without its query string, since
+ * OAuth callbacks carry codes there; headers are never logged.
+ */
+export function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    if (res.locals.accessLogged) return next();
+    res.locals.accessLogged = true;
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const fields = {
+        requestId: res.locals.requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      };
+      if (res.statusCode >= 500) logger.error(fields, 'request failed');
+      else logger.info(fields, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,19 @@
+import { inject, injectable } from 'tsyringe';
+import { looksLikeApiKey } from '../../domain/organizations/api-key';
+import { OrganizationService } from '../../domain/organizations/organization-service';
+import type { CredentialVerifier, Principal } from '../principal';
+
+@injectable()
+export class OrganizationApiKeyVerifier implements CredentialVerifier {
+  readonly kind = 'organization' as const;
+
+  constructor(@inject(OrganizationService) private readonly organizations: OrganizationService) {}
+
+  recognizes(token: string): boolean {
+    return looksLikeApiKey(token);
+  }
+
+  async verify(token: string): Promise<Principal> {
+    return { kind: 'organization', organizationId: await this.organizations.authenticate(token) };
+  }
+}

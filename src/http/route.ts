@@ -1,0 +1,131 @@
+/**
+ * A route is declared once: method, path, credential kinds, zod schemas for params,
+ * query and body, and a handler. The same declaration validates requests and feeds
+ * /v1/openapi.json, so the two cannot drift.
+ */
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { CredentialKind, Principal } from './principal';
+import { parseOrThrow, rejectNulCharacters } from './validation';
+import { idempotencyErrors, parseIdempotencyKey, requestHash, type IdempotencyStore } from './idempotency';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  req: Request;
+  res: Response;
+}
+
+/** A handler result with its own status or headers; a plain value answers `route.status`. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>): Reply => new Reply(status, body, headers);
+
+export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
+  method: HttpMethod;
+  /** Express-style, relative to the router's mount path: `/licenses/:action_key/activate`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  /** Credential kinds accepted; an empty list means public. */
+  auth: readonly CredentialKind[];
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Honour `Idempotency-Key` (POST routes that create things). */
+  idempotent?: boolean;
+  /** Status of a plain (non-Reply) handler result. */
+  status?: number;
+  response?: z.ZodType;
+  handler: (input: RouteInput<P, Q, B>) => Promise<unknown | Reply>;
+}
+
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  route: RouteDefinition<P, Q, B>,
+): RouteDefinition<P, Q, B> {
+  return route;
+}
+
+/** What a router module hands the plugin: the Express router and its declarations. */
+export interface ApiRouter {
+  name: string;
+  router: Router;
+  routes: RouteDefinition<any, any, any>[];
+}
+
+export interface RouterPolicy {
+  /** Runs before every route of the router (request id, metrics). */
+  before: RequestHandler[];
+  /** Per-route middleware before validation: authentication, rate limiting, body parsing. */
+  guards: (route: RouteDefinition<any, any, any>) => RequestHandler[];
+  /** The plugin formats its own errors, whatever host it is mounted in. */
+  onError: ErrorRequestHandler;
+  idempotency: IdempotencyStore;
+}
+
+function scopeOf(principal: Principal): string {
+  switch (principal.kind) {
+    case 'organization':
+      return `org:${principal.organizationId}`;
+    case 'candidate':
+      return `candidate:${principal.organizationId}:${principal.profileUserId}`;
+    default:
+      return principal.kind;
+  }
+}
+
+/** Builds an Express router from declarations, under the composition root's policy. */
+export function buildRouter(name: string, routes: RouteDefinition<any, any, any>[], policy: RouterPolicy): ApiRouter {
+  const router = Router();
+  if (policy.before.length > 0) router.use(...policy.before);
+  for (const route of routes) {
+    router[route.method](route.path, ...policy.guards(route), async (req: Request, res: Response) => {
+      rejectNulCharacters({ params: req.params, query: req.query, body: req.body });
+      const params = route.params ? parseOrThrow(route.params, req.params, 'path') : req.params;
+      const query = route.query ? parseOrThrow(route.query, req.query, 'query') : req.query;
+      const body = route.body ? parseOrThrow(route.body, req.body ?? {}, 'body') : undefined;
+      const principal: Principal = res.locals.principal ?? { kind: 'public' };
+      const idempotencyKey = route.idempotent ? parseIdempotencyKey(req.get('Idempotency-Key')) : undefined;
+      const scope = scopeOf(principal);
+      if (idempotencyKey) {
+        const begun = await policy.idempotency.begin(scope, idempotencyKey, requestHash(req.method, req.originalUrl, req.body));
+        if (begun.state === 'mismatch') throw idempotencyErrors.mismatch();
+        if (begun.state === 'in_progress') throw idempotencyErrors.inProgress();
+        if (begun.state === 'replay') {
+          res.setHeader('Idempotent-Replayed', 'true');
+          res.status(begun.response.status).json(begun.response.body);
+          return;
+        }
+      }
+      let result: unknown;
+      try {
+        result = await route.handler({ params, query, body, principal, req, res });
+      } catch (error) {
+        if (idempotencyKey) await policy.idempotency.release(scope, idempotencyKey);
+        throw error;
+      }
+      if (res.headersSent) return;
+      const status = result instanceof Reply ? result.status : (route.status ?? 200);
+      const payload = result instanceof Reply ? result.body : result;
+      if (result instanceof Reply) for (const [header, value] of Object.entries(result.headers)) res.setHeader(header, value);
+      if (idempotencyKey) await policy.idempotency.complete(scope, idempotencyKey, { status, body: payload });
+      if (payload === undefined) res.status(status).end();
+      else res.status(status).json(payload);
+    });
+  }
+  router.use(policy.onError);
+  return { name, router, routes };
+}
+
+export { z };

@@ -1,0 +1,30 @@
+import type { ReadinessReport } from '../../host/contract';
+import { defineRoute, reply, z, type RouteDefinition } from '../route';
+
+/** Liveness says the process serves HTTP; readiness also checks the database and Redis. */
+export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/healthz',
+      operationId: 'getHealth',
+      summary: 'Liveness',
+      tags: ['operations'],
+      auth: [],
+      response: z.object({ status: z.literal('ok') }),
+      handler: async () => ({ status: 'ok' }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/readyz',
+      operationId: 'getReadiness',
+      summary: 'Readiness: database and, when configured, Redis',
+      tags: ['operations'],
+      auth: [],
+      handler: async () => {
+        const report = await readiness();
+        return reply(report.ok ? 200 : 503, { status: report.ok ? 'ready' : 'not_ready', checks: report.checks });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,15 @@
+import { defineRoute, type RouteDefinition } from '../route';
+
+export function openApiRoutes(document: () => object): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/openapi.json',
+      operationId: 'getOpenApi',
+      summary: 'This API described in OpenAPI 3.1',
+      tags: ['operations'],
+      auth: [],
+      handler: async () => document(),
+    }),
+  ];
+}

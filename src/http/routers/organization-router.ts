@@ -1,0 +1,82 @@
+import type { OrganizationService } from '../../domain/organizations/organization-service';
+import type { ApiKeyRecord } from '../../domain/organizations/organization';
+import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import type { Principal } from '../principal';
+
+const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
+
+const keyView = (key: ApiKeyRecord) => ({
+  prefix: key.prefix,
+  created_at: key.createdAt.toISOString(),
+  expires_at: key.expiresAt?.toISOString() ?? null,
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
+export function organizationRoutes(organizations: OrganizationService): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/',
+      operationId: 'getOrganization',
+      summary: 'The calling organization and its API keys (prefixes only)',
+      tags: ['organization'],
+      auth: ['organization'],
+      handler: async ({ principal }) => {
+        const organization = await organizations.get(orgId(principal));
+        const keys = await organizations.listKeys(organization.id);
+        return {
+          id: organization.id,
+          object: 'organization',
+          name: organization.name,
+          created_at: organization.createdAt.toISOString(),
+          api_keys: keys.map(keyView),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api_keys/rotate',
+      operationId: 'rotateApiKey',
+      summary: 'Issue a new API key; the current ones keep working for the grace period',
+      tags: ['organization'],
+      auth: ['organization'],
+      body: z.object({}).strict(),
+      handler: async ({ principal }) => {
+        const issued = await organizations.rotateKey(orgId(principal));
+        return reply(201, {
+          object: 'api_key',
+          api_key: issued.apiKey,
+          prefix: issued.prefix,
+          previous_keys_expire_at: issued.previousKeysExpireAt?.toISOString(),
+        });
+      },
+    }),
+  ];
+}
+
+/** Operator-only tenant provisioning, for ATS operators creating organizations by API. */
+export function organizationAdminRoutes(organizations: OrganizationService): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/',
+      operationId: 'createOrganization',
+      summary: 'Create an organization and its first API key (shown once)',
+      tags: ['organization'],
+      auth: ['operator'],
+      idempotent: true,
+      body: z.object({ name: z.string().trim().min(1).max(200) }).strict(),
+      status: 201,
+      handler: async ({ body }) => {
+        const { organization, key } = await organizations.create(body.name);
+        return {
+          id: organization.id,
+          object: 'organization',
+          name: organization.name,
+          created_at: organization.createdAt.toISOString(),
+          api_key: key.apiKey,
+        };
+      },
+    }),
+  ];
+}

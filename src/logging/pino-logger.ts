@@ -1,0 +1,57 @@
+/** Structured JSON logs (pino) with credentials redacted wherever they could appear. */
+import pino from 'pino';
+import type { Logger } from '../domain/shared/logger';
+
+export const REDACTED_PATHS = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'api_key',
+  'apiKey',
+  '*.api_key',
+  '*.apiKey',
+  'token',
+  '*.token',
+  'access_token',
+  '*.access_token',
+  'refresh_token',
+  '*.refresh_token',
+  'client_secret',
+  '*.client_secret',
+  'code_verifier',
+  '*.code_verifier',
+  'secret',
+  '*.secret',
+  'password',
+  '*.password',
+];
+
+/** Bearer tokens and our key formats, scrubbed from free text too. */
+const SECRET_PATTERN = /(Bearer\s+)\S+|\bhik_[0-9A-Za-z]{12}_[0-9A-Za-z]{8,}|\bhic_[0-9A-Za-z._-]{8,}/g;
+
+export function scrubSecrets(text: string): string {
+  return text.replace(SECRET_PATTERN, (match, bearer) => (bearer ? `${bearer}[REDACTED]` : `${match.slice(0, 16)}…[REDACTED]`));
+}
+
+export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream }): Logger {
+  const instance = pino(
+    {
+      name: options.name ?? 'hiring-integrations',
+      level: options.level,
+      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      hooks: {
+        logMethod(args, method) {
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as typeof args;
+          method.apply(this, scrubbed);
+        },
+      },
+    },
+    options.destination,
+  );
+  return instance as unknown as Logger;
+}

@@ -1,0 +1,144 @@
+/**
+ * Production adapter: BullMQ queues on Redis. Queue keys carry a hash-tagged prefix so
+ * every key of a queue lands in one Redis Cluster slot. Workers are started only by the
+ * worker role (or explicitly by tests); the API process only produces.
+ */
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { JobOptions, JobProcessor, JobQueue, QueueDefinition } from '../domain/jobs/job-queue';
+import type { Logger } from '../domain/shared/logger';
+import { isRetryable } from './retry-policy';
+
+export interface BullmqOptions {
+  connection: Redis;
+  /** Worker connections need blocking commands; a factory gives each worker its own. */
+  workerConnection: () => Redis;
+  prefix: string;
+  definitions: ReadonlyMap<string, QueueDefinition>;
+  logger: Logger;
+  /** Worker lock and stalled-job check; BullMQ's defaults (30 s each) when unset. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export class BullmqJobQueue implements JobQueue {
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+  private readonly workerConnections: Redis[] = [];
+
+  constructor(private readonly options: BullmqOptions) {}
+
+  queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      const definition = this.definition(name);
+      queue = new Queue(name, {
+        connection: this.options.connection,
+        prefix: this.options.prefix,
+        defaultJobOptions: {
+          attempts: definition.attempts,
+          backoff: { type: 'exponential', delay: definition.backoffMs },
+          removeOnComplete: { age: 24 * 3600, count: 10_000 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        },
+      });
+      // Without a listener BullMQ prints connection errors (a Redis outage) to stderr; log them instead.
+      queue.on('error', (error) => this.options.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  async add(queue: string, name: string, data: object, options: JobOptions = {}): Promise<void> {
+    // Only the options given: an explicit `attempts: undefined` would override the
+    // queue's default attempts (BullMQ spreads job options over the defaults), and the
+    // job would never be retried.
+    const jobOptions: { jobId?: string; delay?: number; attempts?: number } = {};
+    if (options.jobId !== undefined) jobOptions.jobId = options.jobId;
+    if (options.delayMs !== undefined) jobOptions.delay = options.delayMs;
+    if (options.attempts !== undefined) jobOptions.attempts = options.attempts;
+    await this.queue(queue).add(name, data, jobOptions);
+  }
+
+  async remove(queue: string, jobId: string): Promise<boolean> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return false;
+    await job.remove();
+    return true;
+  }
+
+  async pending(queue: string, jobId: string): Promise<{ data: unknown; runAt: Date } | undefined> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) return undefined;
+    const state = await job.getState();
+    if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return undefined;
+    return { data: job.data, runAt: new Date(job.timestamp + (job.delay ?? 0)) };
+  }
+
+  startWorkers(processors: readonly JobProcessor[], concurrencyOverride?: number): Worker[] {
+    const started = processors.map((processor) => {
+      const definition = this.definition(processor.queue);
+      const connection = this.options.workerConnection();
+      this.workerConnections.push(connection);
+      const worker = new Worker(
+        processor.queue,
+        async (job: Job) => {
+          try {
+            return await processor.process({
+              id: job.id!,
+              name: job.name,
+              data: job.data,
+              attempt: job.attemptsMade + 1,
+              maxAttempts: job.opts.attempts ?? definition.attempts,
+            });
+          } catch (error) {
+            if (!isRetryable(error)) throw new UnrecoverableError((error as Error).message);
+            throw error;
+          }
+        },
+        {
+          connection,
+          prefix: this.options.prefix,
+          concurrency: concurrencyOverride ?? definition.concurrency,
+          // Only when set: an explicit undefined would replace BullMQ's defaults.
+          ...(this.options.lockDurationMs !== undefined ? { lockDuration: this.options.lockDurationMs } : {}),
+          ...(this.options.stalledIntervalMs !== undefined ? { stalledInterval: this.options.stalledIntervalMs } : {}),
+        },
+      );
+      worker.on('failed', (job, error) =>
+        this.options.logger.warn({ queue: processor.queue, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
+      );
+      worker.on('error', (error) => this.options.logger.error({ queue: processor.queue, err: error.message }, 'worker error'));
+      return worker;
+    });
+    this.workers.push(...started);
+    return started;
+  }
+
+  /** Jobs per queue and state, as Redis holds them (for the queue_jobs metric). */
+  async depths(): Promise<{ queue: string; state: string; count: number }[]> {
+    const states = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
+    const out: { queue: string; state: string; count: number }[] = [];
+    for (const name of this.options.definitions.keys()) {
+      const counts = await this.queue(name).getJobCounts(...states);
+      for (const state of states) out.push({ queue: name, state, count: counts[state] ?? 0 });
+    }
+    return out;
+  }
+
+  /** Ordered shutdown: stop workers (they finish in-flight jobs), then the queues. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.splice(0).map((worker) => worker.close()));
+    await Promise.all(this.workerConnections.splice(0).map((connection) => connection.quit().catch(() => undefined)));
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    this.queues.clear();
+  }
+
+  private definition(queue: string): QueueDefinition {
+    const definition = this.options.definitions.get(queue);
+    if (!definition) throw new Error(`Unknown queue "${queue}"`);
+    return definition;
+  }
+}

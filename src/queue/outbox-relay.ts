@@ -1,0 +1,123 @@
+/**
+ * Moves outbox rows to the queue and marks them dispatched. Runs in every API and worker
+ * process; `for update skip locked` lets several relays share the table without handing
+ * a row out twice, and the deterministic job id makes a re-dispatch after a crash a no-op.
+ * While Redis is down rows simply wait, and go out once it is back.
+ */
+import type { JobQueue } from '../domain/jobs/job-queue';
+import type { OutboxNotifier } from '../domain/jobs/outbox';
+import type { Logger } from '../domain/shared/logger';
+import { isEmbedded, type Database } from '../storage/database';
+
+interface OutboxRow {
+  id: string;
+  queue: string;
+  name: string;
+  job_id: string;
+  data: object | string;
+  delay_ms: number;
+  created_at: Date;
+}
+
+export class OutboxRelay implements OutboxNotifier {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  /** A pass is already scheduled because of a nudge. */
+  private nudged = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly queue: JobQueue,
+    private readonly logger: Logger,
+    private readonly options: { pollMs: number; batchSize: number; coalesceMs?: number } = { pollMs: 500, batchSize: 100 },
+  ) {}
+
+  /**
+   * Nudges within this window share one pass: under load, one transaction hands over
+   * many rows instead of one each (a few milliseconds of delay, a fraction of the queries).
+   */
+  private get coalesceMs(): number {
+    return this.options.coalesceMs ?? 5;
+  }
+
+  start(): () => Promise<void> {
+    this.stopped = false;
+    this.schedule(0);
+    return () => this.stop();
+  }
+
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else if (!this.nudged) {
+      this.nudged = true;
+      this.schedule(this.coalesceMs);
+    }
+  }
+
+  /** One pass: dispatch what is pending now. Returns how many rows went out. */
+  async dispatchPending(): Promise<number> {
+    const skipLocked = !isEmbedded(this.db);
+    let sent = 0;
+    await this.db.transaction(async (trx) => {
+      let query = trx<OutboxRow>('hi_outbox').whereNull('dispatched_at').orderBy('id').limit(this.options.batchSize).forUpdate();
+      if (skipLocked) query = query.skipLocked();
+      const rows = await query;
+      const done: string[] = [];
+      // All adds at once (one Redis round trip for the batch, not one per row); each row is
+      // marked only if its own add succeeded, so a failure leaves exactly those rows pending.
+      const results = await Promise.allSettled(
+        rows.map((row) => {
+          const data = typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
+          // Delays count from when the record was written, not from when Redis came back.
+          const delayMs = Math.max(0, row.delay_ms - (Date.now() - new Date(row.created_at).getTime()));
+          return this.queue.add(row.queue, row.name, data, { jobId: row.job_id, delayMs });
+        }),
+      );
+      const failed = rows.filter((row, i) => {
+        if (results[i]!.status === 'fulfilled') done.push(row.id);
+        return results[i]!.status === 'rejected';
+      });
+      if (failed.length > 0) {
+        const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error;
+        const message = String(error?.message ?? error).slice(0, 500);
+        await trx('hi_outbox').whereIn('id', failed.map((r) => r.id)).update({ attempts: trx.raw('attempts + 1'), last_error: message });
+        this.logger.warn({ rows: failed.length, queue: failed[0]!.queue, jobId: failed[0]!.job_id, err: message }, 'outbox dispatch failed; will retry');
+      }
+      if (done.length > 0) await trx('hi_outbox').whereIn('id', done).update({ dispatched_at: new Date() });
+      sent = done.length;
+    });
+    return sent;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped || this.running) return;
+    this.nudged = false;
+    let sent = 0;
+    this.running = this.dispatchPending()
+      .then((n) => void (sent = n))
+      .catch((error) => this.logger.warn({ err: (error as Error).message }, 'outbox relay pass failed'));
+    await this.running;
+    this.running = undefined;
+    if (this.stopped) return;
+    const full = sent === this.options.batchSize;
+    const nudged = this.again;
+    this.again = false;
+    this.nudged = nudged && !full;
+    this.schedule(full ? 0 : nudged ? this.coalesceMs : this.options.pollMs);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * First-run demo data for `npm start`: an organization, its API key and an open listing,
+ * so there is something to click. The key is kept in DATA_DIR/demo-credentials.json
+ * (mode 0600) because it can be shown only once otherwise; never in production.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config';
+import type { OrganizationService } from '../domain/organizations/organization-service';
+import type { ListingsStore } from './listings-store';
+import { applyChange, defaultSettings } from '../domain/settings/profile-apply-settings';
+import type { Database } from '../storage/database';
+import { KnexProfileApplySettingsRepository } from '../storage/profile-apply-settings-repository';
+
+export interface DemoCredentials {
+  organization_id: string;
+  api_key: string;
+  listing_id: string;
+}
+
+export const DEMO_QUESTIONS = [
+  { key: 'years_experience', label: 'Years of professional experience', type: 'number', required: true },
+  { key: 'work_authorization', label: 'Are you authorized to work in this country?', type: 'boolean', required: true },
+  { key: 'start_date', label: 'When could you start?', type: 'select', required: false, options: ['Immediately', 'Within a month', 'Later'] },
+];
+
+export async function ensureDemoData(
+  config: Config,
+  organizations: OrganizationService,
+  listings: ListingsStore,
+  db: Database,
+): Promise<DemoCredentials | undefined> {
+  if (config.env === 'production') return undefined;
+  const file = path.join(config.dataDir, 'demo-credentials.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    if (await listings.get(saved.listing_id)) {
+      await enableDemoProfileApply(config, db, saved.organization_id);
+      return saved;
+    }
+  }
+  const { organization, key } = await organizations.create('Demo Organization');
+  const listing = await listings.create({ organizationId: organization.id, title: 'Senior Backend Engineer', questions: DEMO_QUESTIONS });
+  await enableDemoProfileApply(config, db, organization.id);
+  const credentials: DemoCredentials = { organization_id: organization.id, api_key: key.apiKey, listing_id: listing.id };
+  // On PostgreSQL nothing else creates DATA_DIR (a fresh clone has none).
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return credentials;
+}
+
+/**
+ * The demo organization accepts profile applications from pages on BASE_URL (the demo
+ * page). Re-applied on every start, so a changed PORT or BASE_URL keeps the demo working.
+ */
+export async function enableDemoProfileApply(config: Config, db: Database, organizationId: string): Promise<void> {
+  const repository = new KnexProfileApplySettingsRepository(db);
+  const current = (await repository.find(organizationId)) ?? defaultSettings(organizationId);
+  const origin = new URL(config.baseUrl).origin;
+  const allowedOrigins = current.allowedOrigins.includes(origin) ? current.allowedOrigins : [...current.allowedOrigins, origin];
+  let next;
+  try {
+    next = applyChange(current, { enabled: true, allowedOrigins }, { allowLoopbackHttp: true }, new Date());
+  } catch {
+    // A BASE_URL that is not a valid widget origin (plain http on a LAN address): enable without it.
+    next = applyChange(current, { enabled: true }, { allowLoopbackHttp: true }, new Date());
+  }
+  await repository.save(next);
+}

@@ -1,0 +1,143 @@
+/**
+ * `serve` and `worker`: the two process roles, each with an ordered graceful shutdown on
+ * SIGTERM/SIGINT: stop taking work, finish what is in flight, close queues, Redis and the
+ * database, exit 0.
+ */
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import { notFoundHandler } from '../http/errors';
+import { requestId } from '../http/request-id';
+import { loadConfig, type Config } from '../config';
+import type { Logger } from '../domain/shared/logger';
+import { createLogger } from '../logging/pino-logger';
+import { acquireEmbeddedLock } from './embedded-lock';
+import { ensureDemoData } from './demo';
+import { operatorServices } from './operator-services';
+import { createStandaloneHost, type StandaloneHost } from './standalone-host';
+
+/**
+ * On the first SIGTERM/SIGINT: run `stop` (which stops taking work, drains and closes),
+ * exit 0 when it is done, or 1 when it fails or takes longer than the timeout. A second
+ * signal (a second Ctrl-C) exits at once.
+ */
+function onShutdown(logger: Logger, timeoutSeconds: number, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, timeoutSeconds }, 'shutting down: finishing in-flight work');
+    const timer = setTimeout(() => {
+      logger.error({ timeoutSeconds }, 'shutdown timed out; exiting with work unfinished');
+      process.exit(1);
+    }, timeoutSeconds * 1000);
+    timer.unref();
+    stop().then(
+      () => {
+        logger.info({}, 'shut down cleanly');
+        process.exit(0);
+      },
+      (error) => {
+        logger.error({ err: (error as Error).message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => handler('SIGTERM'));
+  process.on('SIGINT', () => handler('SIGINT'));
+}
+
+/**
+ * Stops accepting connections and resolves once every in-flight request has been
+ * answered. Keep-alive connections are closed as soon as they fall idle, so a client
+ * holding one open cannot delay the exit.
+ */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  server.listen(port, host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+}
+
+function banner(config: Config, host: StandaloneHost, demo: Awaited<ReturnType<typeof ensureDemoData>>): string {
+  const lines = [
+    '',
+    `  hiring-integrations ${host.plugin.version} is running at ${config.baseUrl}`,
+    `  mode: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}, ${config.redisUrl ? 'BullMQ on Redis' : 'jobs in-process'}`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      `  demo organization: ${demo.organization_id}`,
+      `  demo API key:      ${demo.api_key}`,
+      `  demo listing:      ${demo.listing_id}`,
+      '',
+      `  Open ${config.baseUrl}/demo to apply with a profile, then ${config.baseUrl}/demo/pipeline to see the application.`,
+      `  Try:  curl -H "Authorization: Bearer ${demo.api_key}" ${config.baseUrl}/v1/organization`,
+      `  API reference: ${config.baseUrl}/v1/openapi.json`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function serve(options: { port?: number; runWorkers?: boolean } = {}): Promise<void> {
+  const config = loadConfig();
+  if (options.port !== undefined) config.port = options.port;
+  const logger = createLogger({ level: config.logLevel });
+  const releaseLock = config.databaseUrl ? () => undefined : acquireEmbeddedLock(config.dataDir);
+  const { hostRoutes } = await import('./host-routes');
+  const host = await createStandaloneHost({ config, logger, runWorkers: options.runWorkers, hostRoutes });
+  const demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
+  const server = createServer(host.app);
+  server.keepAliveTimeout = 65_000;
+  await listen(server, config.port, config.host);
+  logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
+  process.stdout.write(banner(config, host, demo));
+  onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
+    await closeServer(server);
+    await host.close();
+    releaseLock();
+  });
+}
+
+/**
+ * The worker role: BullMQ workers for every queue in the manifest, and a small HTTP
+ * listener on WORKER_HTTP_PORT with only GET /healthz, /readyz and /metrics (the
+ * container's healthcheck and the job metrics, which are counted where jobs run).
+ */
+export async function worker(): Promise<void> {
+  const config = loadConfig();
+  if (!config.redisUrl) throw new Error('REDIS_URL is required for a separate worker; without Redis, `serve` runs jobs in-process');
+  const logger = createLogger({ level: config.logLevel });
+  const host = await createStandaloneHost({ config, logger, runWorkers: true });
+  let server: Server | undefined;
+  if (config.workerHttpPort > 0) {
+    const app = express();
+    app.disable('x-powered-by');
+    app.get(['/healthz', '/readyz', '/metrics'], host.app);
+    app.use(requestId);
+    app.use(notFoundHandler);
+    server = createServer(app);
+    await listen(server, config.workerHttpPort, config.host);
+  }
+  logger.info(
+    { queues: host.plugin.queues.map((q) => ({ name: q.name, concurrency: config.workerConcurrency ?? q.concurrency })), httpPort: config.workerHttpPort || undefined },
+    'worker started',
+  );
+  onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
+    if (server) await closeServer(server);
+    await host.close();
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * Drives the connect popup over real HTTP, as a browser would: a cookie jar, redirects
+ * followed by hand (so each hop can be inspected), and the sandbox consent form POSTed.
+ */
+import { strict as assert } from 'node:assert';
+import { rememberSecret, rememberSecretsIn } from './log-capture';
+import type { TestHost } from './test-host';
+
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index).trim();
+      const value = pair!.slice(index + 1).trim();
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  get size(): number {
+    return this.cookies.size;
+  }
+}
+
+export interface Hop {
+  status: number;
+  location?: string;
+  headers: Headers;
+  text: string;
+}
+
+export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Hop> {
+  const headers: Record<string, string> = {};
+  if (jar.size > 0) headers.cookie = jar.header();
+  let body: string | undefined;
+  if (init.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(init.form).toString();
+  }
+  const response = await fetch(url, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
+  jar.store(response);
+  const text = await response.text();
+  return { status: response.status, location: response.headers.get('location') ?? undefined, headers: response.headers, text };
+}
+
+export interface PopupResult {
+  target_origin: string;
+  message: Record<string, any>;
+}
+
+/** The posted message and its target origin, from the popup page's JSON data block. */
+export function popupResult(html: string): PopupResult | undefined {
+  const match = /<script type="application\/json" id="hi-popup-result">([\s\S]*?)<\/script>/.exec(html);
+  if (!match) return undefined;
+  const result = JSON.parse(match[1]!) as PopupResult;
+  rememberSecretsIn(result);
+  return result;
+}
+
+export interface ConsentForm {
+  action: string;
+  hidden: Record<string, string>;
+  /** Button label → its name/value. */
+  buttons: Map<string, { name: string; value: string }>;
+}
+
+export function parseConsentForm(html: string, baseUrl: string): ConsentForm {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  assert.ok(action, 'the consent page has a form');
+  const hidden: Record<string, string> = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) hidden[m[1]!] = m[2]!.replace(/&amp;/g, '&');
+  const buttons = new Map<string, { name: string; value: string }>();
+  for (const m of html.matchAll(/<button[^>]*name="([^"]+)" value="([^"]+)">([^<]+)<\/button>/g)) buttons.set(m[3]!, { name: m[1]!, value: m[2]! });
+  return { action: new URL(action, baseUrl).toString(), hidden, buttons };
+}
+
+export interface ConnectRun {
+  jar: CookieJar;
+  start: Hop;
+  authorizeUrl: URL;
+  consent: Hop;
+  consentForm: ConsentForm;
+  callbackUrl?: URL;
+  callback?: Hop;
+  result?: PopupResult;
+}
+
+/** Start → provider authorize → consent form → (press `button`) → callback page. */
+export async function runConnect(
+  t: TestHost,
+  input: { organizationId: string; listingId: string; origin: string; button: string; tamper?: (callback: URL) => void },
+): Promise<ConnectRun> {
+  const jar = new CookieJar();
+  const query = new URLSearchParams({ organization_id: input.organizationId, listing_id: input.listingId, origin: input.origin });
+  const start = await browse(jar, `${t.baseUrl}/v1/connect/profile?${query}`);
+  assert.equal(start.status, 302, `connect start redirects to the provider: ${start.status} ${start.text.slice(0, 200)}`);
+  const authorizeUrl = new URL(start.location!, t.baseUrl);
+  const consent = await browse(jar, authorizeUrl.toString());
+  assert.equal(consent.status, 200, consent.text.slice(0, 300));
+  const consentForm = parseConsentForm(consent.text, t.baseUrl);
+  const button = consentForm.buttons.get(input.button);
+  assert.ok(button, `consent page has a "${input.button}" button (has: ${[...consentForm.buttons.keys()].join(', ')})`);
+  const decided = await browse(jar, consentForm.action, { method: 'POST', form: { ...consentForm.hidden, [button.name]: button.value } });
+  assert.equal(decided.status, 302, decided.text.slice(0, 300));
+  const callbackUrl = new URL(decided.location!, t.baseUrl);
+  rememberSecret(callbackUrl.searchParams.get('code'));
+  input.tamper?.(callbackUrl);
+  const callback = await browse(jar, callbackUrl.toString());
+  const result = popupResult(callback.text);
+  return { jar, start, authorizeUrl, consent, consentForm, callbackUrl, callback, result };
+}
+
+export async function enableProfileApply(t: TestHost, apiKey: string, origins: string[], extra: Record<string, unknown> = {}): Promise<void> {
+  const response = await t.request('PATCH', '/v1/organization/settings', { auth: apiKey, body: { profile_apply: { enabled: true, allowed_origins: origins, ...extra } } });
+  assert.equal(response.status, 200, response.text);
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const ADA = { id: 'usr_sbx7Ada2Lovelace', name: 'Ada Lovelace' };
+export const GRACE = { id: 'usr_sbx4Grace9Hopper', name: 'Grace Hopper' };
+export const ALAN = { id: 'usr_sbx2Alan5Turing', name: 'Alan Turing' };
+export const KATHERINE = { id: 'usr_sbx9Katherine3Johnson', name: 'Katherine Johnson' };
+
+export const QUESTIONS = [
+  { key: 'years_experience', label: 'Years of experience', type: 'number', required: true },
+  { key: 'work_authorization', label: 'Authorized to work?', type: 'boolean', required: true },
+  { key: 'start_date', label: 'Start', type: 'select', required: false, options: ['Immediately', 'Within a month', 'Later'] },
+  { key: 'portfolio', label: 'Portfolio link', type: 'text', required: false },
+];

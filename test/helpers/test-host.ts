@@ -1,0 +1,95 @@
+/**
+ * A standalone host on an ephemeral port over a database of its own, plus a small HTTP
+ * client. Integration tests drive the product through it, as an ATS or a browser would.
+ */
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { Config } from '../../src/config';
+import { rememberSecret, rememberSecretsIn, testLogger } from './log-capture';
+import { operatorServices } from '../../src/standalone/operator-services';
+import { createStandaloneHost, type StandaloneHost, type StandaloneOptions } from '../../src/standalone/standalone-host';
+import { testConfig, TEST_OPERATOR_KEY } from './config';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as-is, no JSON encoding. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Bearer credential. */
+  auth?: string;
+}
+
+export interface TestHost {
+  baseUrl: string;
+  host: StandaloneHost;
+  config: Config;
+  database: TestDatabase;
+  operatorKey: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  /** Creates an organization; returns its id and API key. */
+  createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+export async function request<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.auth) headers.authorization = `Bearer ${options.auth}`;
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  rememberSecretsIn(parsed);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export async function startTestHost(
+  options: { env?: Record<string, string | undefined>; runWorkers?: boolean; hostRoutes?: StandaloneOptions['hostRoutes'] } = {},
+): Promise<TestHost> {
+  // Listen first, so BASE_URL (OAuth callbacks, widget URLs) names the real port.
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const database = await createTestDatabase();
+  const config = testConfig({ DATABASE_URL: database.url, BASE_URL: baseUrl, ...options.env });
+  const logger = testLogger();
+  const host = await createStandaloneHost({ config, logger, db: database.db, runWorkers: options.runWorkers ?? true, hostRoutes: options.hostRoutes });
+  server.on('request', host.app);
+  const services = operatorServices(database.db, config);
+  return {
+    baseUrl,
+    host,
+    config,
+    database,
+    operatorKey: TEST_OPERATOR_KEY,
+    request: (method, path, opts) => request(baseUrl, method, path, opts),
+    async createOrganization(name = 'Acme Hiring') {
+      const { organization, key } = await services.organizations.create(name);
+      rememberSecret(key.apiKey);
+      return { organizationId: organization.id, apiKey: key.apiKey };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await host.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig, SETTINGS } from '../../src/config';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'hi-config-'));
+
+describe('configuration', () => {
+  it('has embedded defaults: no database URL, no Redis, a generated secret kept on disk', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.redisUrl, undefined);
+    assert.equal(config.port, 3000);
+    assert.equal(config.baseUrl, 'http://localhost:3000');
+    assert.equal(config.cdnUrl, config.baseUrl);
+    assert.equal(config.secretKey.length, 32);
+    assert.equal(readFileSync(path.join(dir, 'secret.key'), 'utf8'), config.secretKey.toString('hex'));
+    assert.deepEqual(loadConfig({ DATA_DIR: dir }).secretKey, config.secretKey);
+    assert.equal(config.sandboxProviderEnabled, true);
+  });
+
+  it('names the bad setting', () => {
+    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' }), (e: ConfigError) => e.env === 'PORT');
+    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), BASE_URL: 'not a url' }), (e: ConfigError) => e.env === 'BASE_URL');
+    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), LOG_LEVEL: 'loud' }), (e: ConfigError) => e.env === 'LOG_LEVEL');
+    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: 'abcd' }), (e: ConfigError) => e.env === 'SECRET_KEY');
+    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'short' }), (e: ConfigError) => e.env === 'OPERATOR_API_KEY');
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), PROFILE_PROVIDER_AUTHORIZE_URL: 'https://p.example/authorize' }),
+      (e: ConfigError) => e.env === 'PROFILE_PROVIDER_TOKEN_URL',
+    );
+  });
+
+  it('refuses unsafe defaults in production', () => {
+    const env = { NODE_ENV: 'production', DATA_DIR: dataDir() };
+    assert.throws(() => loadConfig(env), (e: ConfigError) => e.env === 'DATABASE_URL');
+    assert.throws(() => loadConfig({ ...env, DATABASE_URL: 'postgres://x/y' }), (e: ConfigError) => e.env === 'SECRET_KEY');
+    const full = { ...env, DATABASE_URL: 'postgres://x/y', SECRET_KEY: 'b'.repeat(64), BASE_URL: 'https://jobs.example' };
+    assert.throws(() => loadConfig(full), (e: ConfigError) => e.env === 'PROFILE_PROVIDER_AUTHORIZE_URL');
+    const config = loadConfig({ ...full, SANDBOX_PROVIDER_ENABLED: 'true' });
+    assert.equal(config.env, 'production');
+    assert.equal(config.sandboxProviderEnabled, true);
+  });
+
+  it('declares every setting once, secrets marked', () => {
+    const names = SETTINGS.map((s) => s.env);
+    assert.equal(new Set(names).size, names.length);
+    for (const secret of ['DATABASE_URL', 'REDIS_URL', 'SECRET_KEY', 'OPERATOR_API_KEY', 'PROFILE_PROVIDER_CLIENT_SECRET']) {
+      assert.equal(SETTINGS.find((s) => s.env === secret)?.secret, true, secret);
+    }
+  });
+});
