@@ -1,0 +1,70 @@
+/**
+ * Hands a submitted application to the host's pipeline and announces it on the hook bus.
+ * The pipeline port is idempotent on the application id, and `delivered_at` is set only
+ * after both steps, so a retry repeats at most the event (at-least-once), never the entry.
+ */
+import { inject, injectable } from 'tsyringe';
+import { PIPELINE, type Pipeline } from '../pipeline/pipeline';
+import { CLOCK, type Clock } from '../shared/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
+import { notFound } from '../shared/errors';
+import type { ProfileApplication } from './application';
+import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
+
+export const APPLICATION_SUBMITTED_EVENT = 'application.submitted';
+
+export function applicationView(application: ProfileApplication) {
+  return {
+    application_id: application.id,
+    status: application.status,
+    imported_skills: application.importedSkills,
+    imported_credentials: application.importedCredentials,
+    experience_summary: application.experienceSummary,
+    profile_url: application.profileUrl,
+  };
+}
+
+@injectable()
+export class PipelineDelivery {
+  constructor(
+    @inject(APPLICATION_REPOSITORY) private readonly applications: ApplicationRepository,
+    @inject(PIPELINE) private readonly pipeline: Pipeline,
+    @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Returns false when the application was already delivered. */
+  async deliver(applicationId: string): Promise<boolean> {
+    const application = await this.applications.findById(applicationId);
+    if (!application) throw notFound('application', applicationId);
+    if (application.deliveredAt) return false;
+    await this.pipeline.deliver({
+      applicationId: application.id,
+      organizationId: application.organizationId,
+      listingId: application.listingId,
+      profileUserId: application.profileUserId,
+      candidateName: application.candidateName,
+      status: application.status,
+      coverLetter: application.coverLetter ?? undefined,
+      answers: application.answers,
+      importedSkills: application.importedSkills,
+      importedCredentials: application.importedCredentials,
+      experienceSummary: {
+        total_years: application.experienceSummary.total_years,
+        current_title: application.experienceSummary.current_title ?? '',
+        current_company: application.experienceSummary.current_company ?? '',
+      },
+      profileUrl: application.profileUrl,
+      submittedAt: application.createdAt,
+    });
+    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, {
+      ...applicationView(application),
+      listing_id: application.listingId,
+      profile_user_id: application.profileUserId,
+      candidate_name: application.candidateName,
+      submitted_at: application.createdAt.toISOString(),
+    });
+    await this.applications.markDelivered(application.id, this.clock.now());
+    return true;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The connect flow's decisions, apart from the OAuth mechanics (grant, in http/connect):
+ * whether a popup may start for (organization, listing, origin), and what happens once
+ * the provider has granted tokens: identify the candidate, store the authorization with
+ * its import job in one transaction, issue a candidate session.
+ */
+import { inject, injectable } from 'tsyringe';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
+import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/candidate-authorization';
+import { profileImportMessage } from '../profiles/profile-import';
+import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/profile-provider';
+import type { ProviderProfile, ProviderTokens } from '../profiles/provider-profile';
+import { isOriginAllowed } from '../settings/profile-apply-settings';
+import { ProfileApplySettingsService } from '../settings/settings-service';
+import { CLOCK, type Clock } from '../shared/clock';
+import { hasPrefix } from '../shared/ids';
+import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
+
+export type ConnectErrorCode = 'consent_denied' | 'state_mismatch' | 'provider_error' | 'origin_not_allowed' | 'listing_unavailable';
+
+export interface ConnectContext {
+  organizationId: string;
+  listingId: string;
+  /** The listing page's origin: the only target the popup posts its result to. */
+  origin: string;
+}
+
+export type StartDecision =
+  | { allowed: true; context: ConnectContext }
+  /** `postTo` is set only when the origin is trusted; otherwise nobody hears about it. */
+  | { allowed: false; code: ConnectErrorCode; message: string; postTo?: string };
+
+export interface ConnectResult {
+  session: IssuedCandidateSession;
+  profile: ProviderProfile;
+}
+
+export class ConnectFailure extends Error {
+  constructor(
+    readonly code: ConnectErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConnectFailure';
+  }
+}
+
+@injectable()
+export class ConnectService {
+  constructor(
+    @inject(ProfileApplySettingsService) private readonly settings: ProfileApplySettingsService,
+    @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
+    @inject(PROFILE_PROVIDER) private readonly provider: ProfileProvider,
+    @inject(CANDIDATE_AUTHORIZATION_REPOSITORY) private readonly authorizations: CandidateAuthorizationRepository,
+    @inject(CANDIDATE_SESSIONS) private readonly sessions: CandidateSessions,
+    @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async decideStart(input: { organizationId?: string; listingId?: string; origin?: string }): Promise<StartDecision> {
+    const settings = hasPrefix(input.organizationId, 'org') ? await this.settings.find(input.organizationId) : undefined;
+    if (!settings || !isOriginAllowed(settings, input.origin)) {
+      return { allowed: false, code: 'origin_not_allowed', message: 'This page is not allowed to start a profile application for this organization' };
+    }
+    const origin = input.origin!;
+    const problem = await this.listingProblem(settings.organizationId, input.listingId);
+    if (problem) return { allowed: false, code: 'listing_unavailable', message: problem, postTo: origin };
+    return { allowed: true, context: { organizationId: settings.organizationId, listingId: input.listingId!, origin } };
+  }
+
+  /** After the provider granted tokens. Throws ConnectFailure with the code to post. */
+  async complete(context: ConnectContext, tokens: ProviderTokens): Promise<ConnectResult> {
+    const problem = await this.listingProblem(context.organizationId, context.listingId);
+    if (problem) throw new ConnectFailure('listing_unavailable', problem);
+    let profile: ProviderProfile;
+    try {
+      profile = await this.provider.fetchProfile(tokens.accessToken);
+    } catch (error) {
+      throw new ConnectFailure('provider_error', `The profile provider could not be reached: ${(error as Error).message}`);
+    }
+    const now = this.clock.now();
+    await this.authorizations.save(
+      {
+        organizationId: context.organizationId,
+        profileUserId: profile.id,
+        listingId: context.listingId,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken ?? null,
+        accessTokenExpiresAt: tokens.expiresAt ?? null,
+        authorizedAt: now,
+      },
+      (stored) => [profileImportMessage(stored)],
+    );
+    this.outbox.nudge();
+    const session = this.sessions.issue({ organizationId: context.organizationId, listingId: context.listingId, profileUserId: profile.id });
+    return { session, profile };
+  }
+
+  private async listingProblem(organizationId: string, listingId: string | undefined): Promise<string | undefined> {
+    const settings = await this.settings.find(organizationId);
+    if (!settings?.enabled) return 'Profile apply is not enabled for this organization';
+    const listing = hasPrefix(listingId, 'listing') ? await this.listings.get(listingId) : undefined;
+    if (!listing || listing.organizationId !== organizationId) return 'This listing does not exist';
+    if (listing.status !== 'open') return 'This listing no longer accepts applications';
+    return undefined;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Imports a candidate's profile for an organization: fetch with the stored access token,
+ * refresh once on a rejected token, build the snapshot, store it. Used by the
+ * profile-import job and, with a bounded wait, by the apply endpoint when no fresh
+ * snapshot exists.
+ */
+import { inject, injectable } from 'tsyringe';
+import { CLOCK, type Clock } from '../shared/clock';
+import { forbidden, upstream } from '../shared/errors';
+import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorization, type CandidateAuthorizationRepository } from './candidate-authorization';
+import { PROFILE_PROVIDER, ProviderAuthorizationError, type ProfileProvider } from './profile-provider';
+import { buildSnapshot, isSnapshotFresh, type ProfileSnapshot } from './profile-snapshot';
+import type { ProviderProfile } from './provider-profile';
+import { PROFILE_SNAPSHOT_REPOSITORY, type ProfileSnapshotRepository } from './snapshot-repository';
+
+export const notAuthorized = () =>
+  forbidden('profile_not_authorized', 'The candidate has not authorized this organization to read their profile (or the authorization was revoked); they need to connect again');
+
+@injectable()
+export class ProfileImporter {
+  constructor(
+    @inject(PROFILE_PROVIDER) private readonly provider: ProfileProvider,
+    @inject(CANDIDATE_AUTHORIZATION_REPOSITORY) private readonly authorizations: CandidateAuthorizationRepository,
+    @inject(PROFILE_SNAPSHOT_REPOSITORY) private readonly snapshots: ProfileSnapshotRepository,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async import(organizationId: string, profileUserId: string): Promise<ProfileSnapshot> {
+    const authorization = await this.authorizations.find(organizationId, profileUserId);
+    if (!authorization) throw notAuthorized();
+    const profile = await this.fetchWithRefresh(authorization);
+    if (profile.id !== profileUserId) {
+      throw upstream('provider_error', 'The profile provider answered with another candidate than the one authorized', { status: 502 });
+    }
+    const snapshot = buildSnapshot(organizationId, profile, this.clock.now());
+    await this.snapshots.save(snapshot);
+    return snapshot;
+  }
+
+  /** The stored snapshot when it is fresh, otherwise a new import. */
+  async freshSnapshot(organizationId: string, profileUserId: string): Promise<ProfileSnapshot> {
+    const authorization = await this.authorizations.find(organizationId, profileUserId);
+    if (!authorization) throw notAuthorized();
+    const snapshot = await this.snapshots.find(organizationId, profileUserId);
+    if (isSnapshotFresh(snapshot, authorization.authorizedAt, this.clock.now())) return snapshot;
+    return this.import(organizationId, profileUserId);
+  }
+
+  private async fetchWithRefresh(authorization: CandidateAuthorization): Promise<ProviderProfile> {
+    try {
+      return await this.provider.fetchProfile(authorization.accessToken);
+    } catch (error) {
+      if (!(error instanceof ProviderAuthorizationError)) throw error;
+    }
+    if (!authorization.refreshToken) throw notAuthorized();
+    let tokens;
+    try {
+      tokens = await this.provider.refresh(authorization.refreshToken);
+    } catch (error) {
+      if (!(error instanceof ProviderAuthorizationError)) throw error;
+      // A concurrent import may have refreshed (and rotated the refresh token) first.
+      const latest = await this.authorizations.find(authorization.organizationId, authorization.profileUserId);
+      if (latest && latest.accessToken !== authorization.accessToken) return this.fetchOrExplain(latest.accessToken);
+      throw notAuthorized();
+    }
+    await this.authorizations.updateTokens(authorization.id, {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken ?? authorization.refreshToken,
+      accessTokenExpiresAt: tokens.expiresAt ?? null,
+    });
+    return this.fetchOrExplain(tokens.accessToken);
+  }
+
+  /** A freshly issued token that is rejected again is the provider's fault, not the candidate's. */
+  private async fetchOrExplain(accessToken: string): Promise<ProviderProfile> {
+    try {
+      return await this.provider.fetchProfile(accessToken);
+    } catch (error) {
+      if (error instanceof ProviderAuthorizationError) {
+        throw upstream('provider_error', 'The profile provider rejected a freshly refreshed token', { status: 502 });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * A candidate's profile as the profile provider returns it (the sandbox provider and a
+ * configured OAuth provider answer the same shape). Dates are YYYY-MM-DD.
+ */
+export interface ProviderSkill {
+  name: string;
+  verified: boolean;
+}
+
+export interface ProviderCredential {
+  title: string;
+  issuer: string;
+  verified: boolean;
+  issued_at: string;
+}
+
+export interface ProviderPosition {
+  title: string;
+  company: string;
+  start_date: string;
+  /** null while the position is current. */
+  end_date: string | null;
+}
+
+export interface ProviderProfile {
+  id: string;
+  name: string;
+  headline: string | null;
+  profile_url: string;
+  skills: ProviderSkill[];
+  credentials: ProviderCredential[];
+  positions: ProviderPosition[];
+}
+
+export interface ProviderTokens {
+  accessToken: string;
+  /** Some providers rotate refresh tokens; undefined keeps the one we have. */
+  refreshToken?: string;
+  expiresAt?: Date;
+}

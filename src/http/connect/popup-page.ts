@@ -1,0 +1,51 @@
+/**
+ * The page the connect popup ends on. It posts one message to the opener, to exactly the
+ * listing page's origin (never "*"), and closes. When no trusted origin is known it only
+ * shows the error: its CSP then allows no script at all.
+ */
+import type { Response } from 'express';
+import type { ConnectErrorCode } from '../../domain/connect/connect-service';
+import { escapeHtml, jsonForScript, newNonce, pageShell, sendPage } from '../html';
+
+export const MESSAGE_SOURCE = 'hiring-integrations';
+
+export interface AuthorizedMessage {
+  source: typeof MESSAGE_SOURCE;
+  type: 'profile-apply:authorized';
+  candidate_token: string;
+  expires_at: string;
+  profile_user_id: string;
+  organization_id: string;
+  listing_id: string;
+  candidate: { name: string; headline: string | null; profile_url: string };
+}
+
+export interface ErrorMessage {
+  source: typeof MESSAGE_SOURCE;
+  type: 'profile-apply:error';
+  code: ConnectErrorCode;
+  message: string;
+}
+
+export type PopupMessage = AuthorizedMessage | ErrorMessage;
+
+export const errorMessage = (code: ConnectErrorCode, message: string): ErrorMessage => ({ source: MESSAGE_SOURCE, type: 'profile-apply:error', code, message });
+
+const RESULT_ELEMENT_ID = 'hi-popup-result';
+
+/** Posts `message` to `targetOrigin` and closes; the message also sits in a JSON data block for tests and debugging. */
+export function sendPostingPage(res: Response, message: PopupMessage, targetOrigin: string): void {
+  const nonce = newNonce();
+  const text = message.type === 'profile-apply:authorized' ? 'Profile connected. You can return to the application.' : message.message;
+  const body = `<h1>${message.type === 'profile-apply:authorized' ? 'Connected' : 'Could not connect your profile'}</h1><p>${escapeHtml(text)}</p>
+<script type="application/json" id="${RESULT_ELEMENT_ID}">${jsonForScript({ target_origin: targetOrigin, message })}</script>
+<script nonce="${nonce}">(function(){var r=JSON.parse(document.getElementById('${RESULT_ELEMENT_ID}').textContent);if(window.opener){window.opener.postMessage(r.message,r.target_origin);}window.close();})();</script>`;
+  sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+}
+
+/** Shows an error without telling any window about it. */
+export function sendShowOnlyPage(res: Response, status: number, code: ConnectErrorCode, message: string): void {
+  const nonce = newNonce();
+  const body = `<h1>Could not connect your profile</h1><p>${escapeHtml(message)}</p><p class="muted">Error code: ${escapeHtml(code)}</p>`;
+  sendPage(res, status, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+}

@@ -1,0 +1,46 @@
+import type { ListingsDirectory } from '../../domain/listings/listing';
+import type { OrganizationRepository } from '../../domain/organizations/ports';
+import type { ProfileApplySettingsService } from '../../domain/settings/settings-service';
+import { notFound } from '../../domain/shared/errors';
+import { defineRoute, z, type RouteDefinition } from '../route';
+
+export const PUBLIC_LISTING_PATH = '/organizations/:organization_id/listings/:listing_id';
+
+const params = z.object({ organization_id: z.string().max(100), listing_id: z.string().max(100) });
+
+/** Mounted at /v1/public: what the widget may read without credentials. */
+export function publicListingRoutes(deps: {
+  listings: ListingsDirectory;
+  settings: ProfileApplySettingsService;
+  organizations: OrganizationRepository;
+}): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: PUBLIC_LISTING_PATH,
+      operationId: 'getPublicListing',
+      summary: 'A listing as the apply widget shows it: title, questions, button (open listings of organizations with profile apply enabled)',
+      tags: ['widget'],
+      auth: [],
+      params,
+      handler: async ({ params: p }) => {
+        // One answer for every reason a listing is not shown: nothing to probe.
+        const missing = () => notFound('listing', p.listing_id);
+        const settings = await deps.settings.find(p.organization_id);
+        if (!settings?.enabled) throw missing();
+        const listing = await deps.listings.get(p.listing_id);
+        if (!listing || listing.organizationId !== p.organization_id || listing.status !== 'open') throw missing();
+        const organization = await deps.organizations.findById(p.organization_id);
+        if (!organization) throw missing();
+        return {
+          id: listing.id,
+          object: 'listing',
+          title: listing.title,
+          organization: { id: organization.id, name: organization.name },
+          questions: listing.questions.map((q) => ({ key: q.key, label: q.label, type: q.type, required: q.required, ...(q.options ? { options: q.options } : {}) })),
+          profile_apply: { button_text: settings.buttonText, theme: settings.theme },
+        };
+      },
+    }),
+  ];
+}

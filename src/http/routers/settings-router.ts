@@ -1,0 +1,68 @@
+import type { ProfileApplySettings } from '../../domain/settings/profile-apply-settings';
+import { PROFILE_APPLY_THEMES } from '../../domain/settings/profile-apply-settings';
+import type { ProfileApplySettingsService } from '../../domain/settings/settings-service';
+import type { Principal } from '../principal';
+import { defineRoute, z, type RouteDefinition } from '../route';
+
+const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
+
+export function settingsView(settings: ProfileApplySettings) {
+  return {
+    object: 'organization_settings',
+    organization_id: settings.organizationId,
+    profile_apply: {
+      enabled: settings.enabled,
+      allowed_origins: settings.allowedOrigins,
+      button_text: settings.buttonText,
+      theme: settings.theme,
+    },
+    updated_at: settings.updatedAt?.toISOString() ?? null,
+  };
+}
+
+const patchBody = z
+  .object({
+    profile_apply: z
+      .object({
+        enabled: z.boolean().optional(),
+        allowed_origins: z.array(z.string().max(300)).max(100).optional(),
+        button_text: z.string().max(200).optional(),
+        theme: z.enum(PROFILE_APPLY_THEMES as [string, ...string[]]).optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
+/** Mounted at /v1/organization/settings. */
+export function settingsRoutes(settings: ProfileApplySettingsService): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/',
+      operationId: 'getOrganizationSettings',
+      summary: "The calling organization's settings (profile apply)",
+      tags: ['organization'],
+      auth: ['organization'],
+      handler: async ({ principal }) => settingsView(await settings.get(orgId(principal))),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/',
+      operationId: 'updateOrganizationSettings',
+      summary: 'Enable profile apply, set the listing page origins allowed to embed it, the button text and theme',
+      tags: ['organization'],
+      auth: ['organization'],
+      body: patchBody,
+      handler: async ({ principal, body }) => {
+        const change = body.profile_apply;
+        const updated = await settings.update(orgId(principal), {
+          enabled: change.enabled,
+          allowedOrigins: change.allowed_origins,
+          buttonText: change.button_text,
+          theme: change.theme as ProfileApplySettings['theme'] | undefined,
+        });
+        return settingsView(updated);
+      },
+    }),
+  ];
+}

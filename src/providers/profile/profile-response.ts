@@ -1,0 +1,26 @@
+/** The provider's profile answer, checked before anything of it is stored. */
+import { z } from 'zod';
+import type { ProviderProfile } from '../../domain/profiles/provider-profile';
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'a YYYY-MM-DD date');
+
+export const providerProfileSchema = z.object({
+  id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/),
+  name: z.string().min(1).max(200),
+  headline: z.string().max(500).nullable().default(null),
+  profile_url: z.url(),
+  skills: z.array(z.object({ name: z.string().min(1).max(200), verified: z.boolean() })).max(500).default([]),
+  credentials: z
+    .array(z.object({ title: z.string().min(1).max(300), issuer: z.string().min(1).max(300), verified: z.boolean(), issued_at: date }))
+    .max(200)
+    .default([]),
+  positions: z
+    .array(z.object({ title: z.string().min(1).max(300), company: z.string().min(1).max(300), start_date: date, end_date: date.nullable().default(null) }))
+    .max(200)
+    .default([]),
+});
+
+export function parseProviderProfile(body: unknown): ProviderProfile | undefined {
+  const result = providerProfileSchema.safeParse(body);
+  return result.success ? (result.data as ProviderProfile) : undefined;
+}

@@ -1,0 +1,19 @@
+/**
+ * One SECRET_KEY, several independent keys: HKDF-SHA256 with a distinct `info` per
+ * purpose, so the token-encryption key, the candidate-session signing key and the rest
+ * never coincide, and learning one reveals nothing about the others.
+ */
+import { hkdfSync } from 'node:crypto';
+
+export type KeyPurpose =
+  | 'oauth-token-encryption'
+  | 'candidate-session-signing'
+  | 'connect-session-cookie'
+  | 'sandbox-client-secret'
+  | 'sandbox-token-signing';
+
+const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
+
+export function deriveKey(secret: Buffer, purpose: KeyPurpose, length = 32): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, SALT, Buffer.from(purpose, 'utf8'), length));
+}
