@@ -1,0 +1,12 @@
+/**
+ * The question other areas ask: does organization X hold an active license for action Y?
+ * Registered under ENTITLEMENTS (LicenseService answers from storage); a caching
+ * implementation can replace the registration and invalidate on LicenseChanges.
+ */
+export interface Entitlements {
+  isActive(organizationId: string, actionKey: string): Promise<boolean>;
+  /** Throws 403 `license_required` unless the license is active. */
+  requireActive(organizationId: string, actionKey: string): Promise<void>;
+}
+
+export const ENTITLEMENTS = Symbol('Entitlements');

@@ -1,0 +1,97 @@
+/**
+ * What the `license-provisioning` job does, step by step. Provision: only a license still
+ * `provisioning` is worked on; the provisioner is idempotent per license; success moves
+ * it to `active`, and a failure is retried while retrying can help and tries remain, then
+ * moves it to `failed` with the reason. A child of a subscription settles its parent.
+ * Deprovision: tears down what a deactivated license set up, unless the organization
+ * still holds the action through another live license (à la carte beside a package).
+ */
+import { inject, injectable } from 'tsyringe';
+import { groupOf } from '../catalog/action-key';
+import { UnrecoverableJobError } from '../jobs/job-queue';
+import { CLOCK, type Clock } from '../shared/clock';
+import { isDomainError } from '../shared/errors';
+import { subscriptionIdOf, type License } from './license';
+import { LicenseChanges } from './license-changes';
+import { LICENSE_REPOSITORY, type LicenseRepository } from './ports';
+import { PROVISIONER_DIRECTORY, type ProvisionerDirectory, type ProvisioningRequest } from './provisioner';
+import { SubscriptionService } from './subscription-service';
+
+export interface Attempt {
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type ProvisioningOutcome = 'active' | 'failed' | 'skipped' | 'deprovisioned' | 'kept';
+
+/** Only upstream trouble (or an unexpected error) may go away on its own. */
+export function provisioningErrorIsFinal(error: unknown): boolean {
+  if (error instanceof UnrecoverableJobError) return true;
+  return isDomainError(error) && error.kind !== 'upstream';
+}
+
+export function failureReason(error: unknown, attempts: number): string {
+  const text = isDomainError(error) ? `${error.code}: ${error.message}` : (error as Error)?.message ?? String(error);
+  return `${text.slice(0, 400)} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`;
+}
+
+const requestOf = (license: License): ProvisioningRequest => ({
+  licenseId: license.id,
+  organizationId: license.organizationId,
+  actionKey: license.actionKey,
+  groupKey: groupOf(license.actionKey),
+});
+
+@injectable()
+export class LicenseProvisioning {
+  constructor(
+    @inject(LICENSE_REPOSITORY) private readonly licenses: LicenseRepository,
+    @inject(PROVISIONER_DIRECTORY) private readonly provisioners: ProvisionerDirectory,
+    @inject(SubscriptionService) private readonly subscriptions: SubscriptionService,
+    @inject(LicenseChanges) private readonly changes: LicenseChanges,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async provision(licenseId: string, { attempt, maxAttempts }: Attempt): Promise<ProvisioningOutcome> {
+    const license = await this.licenses.findById(licenseId);
+    if (!license) throw new UnrecoverableJobError(`no license ${licenseId}`);
+    if (license.status !== 'provisioning') return 'skipped';
+    const request = requestOf(license);
+    const provisioner = this.provisioners.forGroup(request.groupKey);
+    try {
+      await provisioner.provision(request);
+    } catch (error) {
+      if (!provisioningErrorIsFinal(error) && attempt < maxAttempts) throw error;
+      const reason = failureReason(error, attempt);
+      const failed = await this.licenses.transition(licenseId, { event: 'provisioning_failed', at: this.clock.now(), failureReason: reason });
+      if (failed) {
+        await this.changes.license('license.failed', failed, await this.licenses.hasActive(failed.organizationId, failed.actionKey));
+        await this.settleParent(failed);
+      }
+      throw new UnrecoverableJobError(reason);
+    }
+    const active = await this.licenses.transition(licenseId, { event: 'provisioned', at: this.clock.now() });
+    if (!active) {
+      // Deactivated while the provisioner worked: undo what it just set up.
+      if (!(await this.licenses.hasOtherLive(license.organizationId, license.actionKey, license.id))) await provisioner.deprovision(request);
+      return 'skipped';
+    }
+    await this.changes.license('license.activated', active);
+    await this.settleParent(active);
+    return 'active';
+  }
+
+  async deprovision(licenseId: string): Promise<ProvisioningOutcome> {
+    const license = await this.licenses.findById(licenseId);
+    if (!license) throw new UnrecoverableJobError(`no license ${licenseId}`);
+    if (license.status !== 'deactivated') return 'skipped';
+    if (await this.licenses.hasOtherLive(license.organizationId, license.actionKey, license.id)) return 'kept';
+    await this.provisioners.forGroup(groupOf(license.actionKey)).deprovision(requestOf(license));
+    return 'deprovisioned';
+  }
+
+  private async settleParent(license: License): Promise<void> {
+    const subscriptionId = subscriptionIdOf(license);
+    if (subscriptionId) await this.subscriptions.settle(subscriptionId);
+  }
+}

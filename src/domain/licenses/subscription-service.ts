@@ -1,0 +1,97 @@
+/**
+ * Package subscriptions. Subscribing writes the subscription (the parent), one license
+ * per package action (the children) and their provisioning jobs in one transaction; each
+ * child's job settles the parent when it finishes. Unsubscribing cancels the parent and
+ * deactivates its licenses; an action the organization also holds à la carte stays held
+ * through that separate license, and its integration is not torn down.
+ */
+import { inject, injectable } from 'tsyringe';
+import { PackageService } from '../catalog/package-service';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
+import { CLOCK, type Clock } from '../shared/clock';
+import { conflict, notFound } from '../shared/errors';
+import { newId } from '../shared/ids';
+import type { License } from './license';
+import { LicenseChanges } from './license-changes';
+import { LICENSE_REPOSITORY, SUBSCRIPTION_REPOSITORY, type LicenseRepository, type SubscriptionRepository } from './ports';
+import { deprovisionMessage, provisionMessage } from './provisioning-messages';
+import type { Subscription, SubscriptionWithLicenses } from './subscription';
+
+@injectable()
+export class SubscriptionService {
+  constructor(
+    @inject(SUBSCRIPTION_REPOSITORY) private readonly subscriptions: SubscriptionRepository,
+    @inject(LICENSE_REPOSITORY) private readonly licenses: LicenseRepository,
+    @inject(PackageService) private readonly packages: PackageService,
+    @inject(LicenseChanges) private readonly changes: LicenseChanges,
+    @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async subscribe(organizationId: string, slug: string): Promise<SubscriptionWithLicenses & { created: boolean }> {
+    const pkg = await this.packages.get(slug);
+    const current = await this.subscriptions.findCurrent(organizationId, pkg.id);
+    if (current && (current.subscription.status === 'provisioning' || current.subscription.status === 'active')) return { ...current, created: false };
+    if (pkg.status === 'archived') throw conflict('package_archived', `The package '${slug}' is archived and takes no new subscriptions`);
+
+    const now = this.clock.now();
+    const subscription: Subscription = {
+      id: newId('sub'),
+      organizationId,
+      packageId: pkg.id,
+      packageSlug: pkg.slug,
+      price: pkg.price,
+      status: 'provisioning',
+      failureReason: null,
+      createdAt: now,
+      activatedAt: null,
+      failedAt: null,
+      canceledAt: null,
+    };
+    const licenses: License[] = pkg.actions.map((action) => ({
+      id: newId('lic'),
+      organizationId,
+      actionKey: action.key,
+      source: { type: 'package', packageSlug: pkg.slug, subscriptionId: subscription.id },
+      status: 'provisioning',
+      failureReason: null,
+      createdAt: now,
+      activatedAt: null,
+      failedAt: null,
+      deactivatedAt: null,
+    }));
+    const result = await this.subscriptions.create(subscription, licenses, licenses.map((l) => provisionMessage(l.id)));
+    if (!result.created) return { ...result.value, created: false };
+    this.outbox.nudge();
+    await this.changes.subscription('subscription.created', subscription);
+    return { ...result.value, created: true };
+  }
+
+  async unsubscribe(organizationId: string, slug: string): Promise<SubscriptionWithLicenses> {
+    const pkg = await this.packages.get(slug);
+    const current = await this.subscriptions.findCurrent(organizationId, pkg.id);
+    if (!current) throw notFound('subscription to package', slug);
+    const settlement = await this.subscriptions.cancel(current.subscription.id, this.clock.now(), (l) => deprovisionMessage(l.id));
+    if (!settlement.changed) throw conflict('invalid_subscription_state', `The subscription is ${settlement.subscription.status}`);
+    this.outbox.nudge();
+    for (const license of settlement.deactivated) {
+      await this.changes.license('license.deactivated', license, await this.licenses.hasActive(organizationId, license.actionKey));
+    }
+    await this.changes.subscription('subscription.canceled', settlement.subscription);
+    return (await this.subscriptions.findById(current.subscription.id))!;
+  }
+
+  list(organizationId: string): Promise<SubscriptionWithLicenses[]> {
+    return this.subscriptions.list(organizationId);
+  }
+
+  /** Called by a child license's job when it finished (active or failed). */
+  async settle(subscriptionId: string): Promise<Subscription> {
+    const settlement = await this.subscriptions.settle(subscriptionId, this.clock.now(), (l) => deprovisionMessage(l.id));
+    if (settlement.deactivated.length > 0) this.outbox.nudge();
+    for (const license of settlement.deactivated) {
+      await this.changes.license('license.deactivated', license, await this.licenses.hasActive(license.organizationId, license.actionKey));
+    }
+    return settlement.subscription;
+  }
+}
