@@ -1,0 +1,92 @@
+/**
+ * Connector ports: how hook handlers reach the outside (email, SMS, video meetings,
+ * e-signature, HRIS). Each call carries an idempotency key: the same key never sends
+ * twice and answers what the first call answered. The sandbox connectors
+ * (src/connectors/) send nothing and record what they would send in
+ * `hi_connector_deliveries`; real integrations register under the same tokens.
+ * Upstream trouble is thrown as an `upstream` DomainError (retried by jobs).
+ */
+export interface DeliveryBase {
+  organizationId: string;
+  /** The action key the delivery serves (the license it is done under). */
+  actionKey: string;
+  idempotencyKey: string;
+}
+
+export interface EmailMessage extends DeliveryBase {
+  to: { name: string; email: string };
+  subject: string;
+  text: string;
+}
+
+export interface SmsMessage extends DeliveryBase {
+  /** E.164 phone number. */
+  to: string;
+  text: string;
+}
+
+export interface Delivery {
+  deliveryId: string;
+}
+
+export interface NotificationConnector {
+  sendEmail(message: EmailMessage): Promise<Delivery>;
+}
+
+export interface SmsConnector {
+  sendSms(message: SmsMessage): Promise<Delivery>;
+}
+
+export interface MeetingRequest extends DeliveryBase {
+  title: string;
+  startsAt: Date;
+  durationMinutes: number;
+  attendees: { name: string; email?: string }[];
+}
+
+export interface Meeting extends Delivery {
+  meetingId: string;
+  joinUrl: string;
+}
+
+export interface VideoMeetingConnector {
+  createMeeting(request: MeetingRequest): Promise<Meeting>;
+}
+
+export interface SignatureRequest extends DeliveryBase {
+  offerId: string;
+  title: string;
+  signer: { name: string; email: string };
+  documentUrl: string | null;
+}
+
+export interface Envelope extends Delivery {
+  envelopeId: string;
+}
+
+export interface ESignatureConnector {
+  sendForSignature(request: SignatureRequest): Promise<Envelope>;
+}
+
+export interface EmployeeRecord extends DeliveryBase {
+  candidateId: string;
+  name: string;
+  email: string;
+  jobTitle: string | null;
+  startDate: string | null;
+  department: string | null;
+}
+
+export interface SyncedEmployee extends Delivery {
+  employeeId: string;
+}
+
+export interface HrisConnector {
+  syncEmployee(record: EmployeeRecord): Promise<SyncedEmployee>;
+}
+
+export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
+export const SMS_CONNECTOR = Symbol('SmsConnector');
+export const VIDEO_MEETING_CONNECTOR = Symbol('VideoMeetingConnector');
+export const ESIGNATURE_CONNECTOR = Symbol('ESignatureConnector');
+export const HRIS_CONNECTOR = Symbol('HrisConnector');
