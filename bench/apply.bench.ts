@@ -1,0 +1,58 @@
+/**
+ * (1) The apply endpoint (SPEC 4.1) under load beside the baseline server (Express, one
+ * INSERT, one BullMQ add), both in processes of their own on the same PostgreSQL and
+ * Redis, measured in the same run at the same concurrency. Every request is a new
+ * application: (organization, listing, candidate) rotates through seeded listings.
+ */
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../src/manifest/manifest';
+import { load, type LoadResult } from './lib/load';
+import { freePort, startNode, waitForMessage } from './lib/spawn';
+import { ANSWERS, CANDIDATES, type Product } from './product';
+
+export interface ApplyResult {
+  apply: LoadResult;
+  baseline: LoadResult;
+  connections: number;
+}
+
+export async function benchApply(product: Product, options: { connections: number; durationS: number; warmupS: number }): Promise<ApplyResult> {
+  // Baseline first, on the same database server (its own table) and Redis.
+  const port = await freePort();
+  const baselineServer = startNode('baseline-server', path.join(PACKAGE_ROOT, 'dist/bench/servers/baseline-server.js'), [], {
+    PORT: String(port),
+    DATABASE_URL: product.database.url,
+    REDIS_URL: product.redisUrl,
+  });
+  await waitForMessage(baselineServer);
+  let n = 0;
+  const baseline = await load({
+    url: `http://127.0.0.1:${port}`,
+    ...options,
+    serverPid: baselineServer.child.pid,
+    next: () => ({ path: '/apply', headers: {}, body: JSON.stringify({ profile_user_id: CANDIDATES[n++ % CANDIDATES.length]!.id, cover_letter: 'Benchmark', answers: ANSWERS }) }),
+  });
+  await baselineServer.stop('SIGTERM');
+
+  // Unique (organization, listing, candidate) per request: candidates fastest, then organizations, then listings.
+  const orgs = product.organizations;
+  const combinations = orgs.length * CANDIDATES.length * Math.min(...orgs.map((o) => o.listingIds.length));
+  let i = 0;
+  const apply = await load({
+    url: product.baseUrl,
+    ...options,
+    serverPid: product.api?.child.pid,
+    next: () => {
+      const k = i++ % combinations; // wraps only if the seeding was too small; duplicates then show as non-2xx
+      const candidate = CANDIDATES[k % CANDIDATES.length]!;
+      const org = orgs[Math.floor(k / CANDIDATES.length) % orgs.length]!;
+      const listingId = org.listingIds[Math.floor(k / (CANDIDATES.length * orgs.length))]!;
+      return {
+        path: `/v1/opportunities/listings/${listingId}/applications/profile`,
+        headers: { authorization: `Bearer ${org.apiKey}` },
+        body: JSON.stringify({ profile_user_id: candidate.id, cover_letter: 'Benchmark', answers: ANSWERS }),
+      };
+    },
+  });
+  return { apply, baseline, connections: options.connections };
+}

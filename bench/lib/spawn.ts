@@ -1,0 +1,114 @@
+/**
+ * Child processes of a benchmark run: the product's own CLI (`serve`, `worker`, `migrate`)
+ * and the baseline servers, each in a process of its own, their output to a log file
+ * under bench-results/ (never through this process: piping would cost the load
+ * generator CPU).
+ */
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+
+export const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');
+export const RESULTS_DIR = path.join(PACKAGE_ROOT, 'bench-results');
+
+export interface BenchProcess {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const running = new Set<BenchProcess>();
+
+export function startNode(name: string, script: string, args: string[], env: Record<string, string | undefined>, execArgv: string[] = []): BenchProcess {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const logFile = path.join(RESULTS_DIR, `${name}.log`);
+  const fd = openSync(logFile, 'w');
+  const child = fork(script, args, {
+    cwd: PACKAGE_ROOT,
+    env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+    stdio: ['ignore', fd, fd, 'ipc'],
+    execArgv,
+  });
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const proc: BenchProcess = {
+    name,
+    child,
+    logFile,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+      running.delete(proc);
+    },
+  };
+  running.add(proc);
+  void exited.then(() => running.delete(proc));
+  return proc;
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop('SIGKILL')));
+}
+
+/** Runs the product's CLI to completion (migrate). */
+export function runCli(args: string[], env: Record<string, string | undefined>): void {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: PACKAGE_ROOT, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0) throw new Error(`hiring-integrations ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-2000)}`);
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once GET url answers 2xx; fails if the process exits first. */
+export async function waitForHttp(url: string, proc: BenchProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void proc.exited.then(() => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`${proc.name} exited before ${url} answered; see ${proc.logFile}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms; see ${proc.logFile}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Resolves on the child's first IPC message (the baseline servers send 'ready'). */
+export function waitForMessage(proc: BenchProcess, timeoutMs = 60_000): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${proc.name} sent no ready message; see ${proc.logFile}`)), timeoutMs);
+    proc.child.once('message', (message) => {
+      clearTimeout(timer);
+      resolve(message);
+    });
+    void proc.exited.then((code) => reject(new Error(`${proc.name} exited (${code}); see ${proc.logFile}`)));
+  });
+}
+
+/** CPU time (user + system, ms) a process has used so far; undefined off Linux. */
+export function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench`: every benchmark of issue 8 in one run, printed as one table (and saved
+ * to bench-results/latest.json and latest.md). Needs PostgreSQL and Redis: DATABASE_URL
+ * (a server URL; a fresh database is created and dropped) and REDIS_URL, defaulting to the
+ * local services. Never part of `npm test`.
+ */
+import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { benchActivation } from './activation.bench';
+import { benchApply } from './apply.bench';
+import { gateRows } from './gate';
+import { benchJobs } from './jobs.bench';
+import { RESULTS_DIR, stopAll } from './lib/spawn';
+import { Product } from './product';
+import { printTable, type BenchRow } from './report';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
+const JOBS = Number(process.env.BENCH_JOBS ?? 2000);
+const ACTIVATIONS = Number(process.env.BENCH_ACTIVATIONS ?? 100);
+/** BENCH_ONLY=apply,jobs,... runs a subset (profiling one part). */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'apply,gate,jobs,activation').split(','));
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function machine(product: Product): Promise<Record<string, string>> {
+  const pg = (await product.db.raw('show server_version')).rows[0].server_version as string;
+  let redis = '?';
+  try {
+    const { Redis } = await import('ioredis');
+    const client = new Redis(REDIS_URL, { lazyConnect: true });
+    await client.connect();
+    redis = /redis_version:(\S+)/.exec(await client.info('server'))?.[1] ?? '?';
+    await client.quit();
+  } catch {
+    /* reported as ? */
+  }
+  let cpu = os.cpus()[0]?.model ?? '?';
+  try {
+    cpu = execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).trim() || cpu;
+  } catch {
+    /* keep os.cpus() */
+  }
+  return {
+    nproc: String(os.availableParallelism()),
+    cpu,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    load: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    postgres: pg,
+    redis,
+  };
+}
+
+async function main(): Promise<void> {
+  const rows: BenchRow[] = [];
+  const product = await Product.create(DATABASE_URL, REDIS_URL);
+  const raw: Record<string, unknown> = {};
+  try {
+    await product.startApi();
+    await product.startWorker();
+    // Enough unique (organization, listing, candidate) triples for warm-up + measurement at ~6k/s.
+    const needed = Math.ceil(((WARMUP_S + DURATION_S) * 6000) / (3 * 4));
+    await product.seed(3, needed);
+    await product.connectCandidates();
+    await product.waitForSnapshots();
+    await product.waitForLicenses();
+    raw.machine = await machine(product);
+    // The apply benchmark measures the API alone, as the baseline server is alone.
+    await product.stopWorker();
+
+    if (ONLY.has('apply')) {
+    const apply = await benchApply(product, { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S });
+    raw.apply = apply;
+    const ratio = apply.apply.rps / apply.baseline.rps;
+    rows.push({
+      name: `apply endpoint, ${CONNECTIONS} connections (req/s)`,
+      measured: `${fmt(apply.apply.rps)} req/s`,
+      baseline: `${fmt(apply.baseline.rps)} req/s (Express + INSERT + BullMQ add)`,
+      ratio,
+      target: '≥ 70%',
+      met: ratio >= 0.7,
+    });
+    rows.push({
+      name: 'apply endpoint latency p50 / p99',
+      measured: `${apply.apply.p50} / ${apply.apply.p99} ms`,
+      baseline: `${apply.baseline.p50} / ${apply.baseline.p99} ms`,
+      ratio: undefined,
+      target: 'p99 < 50 ms',
+      met: apply.apply.p99 < 50,
+    });
+    if (apply.apply.serverCpuMsPerRequest !== undefined && apply.baseline.serverCpuMsPerRequest !== undefined) {
+      rows.push({
+        name: 'apply: server CPU per request',
+        measured: `${fmt(apply.apply.serverCpuMsPerRequest, 2)} ms`,
+        baseline: `${fmt(apply.baseline.serverCpuMsPerRequest, 2)} ms`,
+        ratio: apply.baseline.serverCpuMsPerRequest / apply.apply.serverCpuMsPerRequest,
+        target: '(explains the rate)',
+        met: undefined,
+      });
+    }
+    if (apply.apply.non2xx + apply.apply.errors > 0 || apply.baseline.non2xx + apply.baseline.errors > 0) {
+      rows.push({ name: 'apply: failed requests', measured: `${apply.apply.non2xx} non-2xx, ${apply.apply.errors} errors`, baseline: `${apply.baseline.non2xx} non-2xx, ${apply.baseline.errors} errors`, ratio: undefined, target: '0', met: false });
+    }
+
+    }
+
+    if (ONLY.has('gate')) {
+      const gate = await gateRows();
+      raw.gate = gate.raw;
+      rows.push(...gate.rows);
+    }
+
+    if (ONLY.has('jobs')) {
+    const jobs = await benchJobs(product, { jobs: JOBS });
+    raw.jobs = jobs;
+    rows.push({
+      name: `profile-import jobs, 1 worker, concurrency ${jobs.concurrency} (jobs/s)`,
+      measured: `${fmt(jobs.importPerSecond)} jobs/s`,
+      baseline: `${fmt(jobs.noopPerSecond)} jobs/s (BullMQ no-op)`,
+      ratio: jobs.importPerSecond / jobs.noopPerSecond,
+      target: '≥ 50%',
+      met: jobs.importPerSecond / jobs.noopPerSecond >= 0.5 && jobs.failed === 0,
+    });
+    if (jobs.importWorkerCpuMs !== undefined && jobs.noopWorkerCpuMs !== undefined) {
+      rows.push({
+        name: 'jobs: CPU per job (worker + provider)',
+        measured: `${fmt(jobs.importWorkerCpuMs, 2)} + ${fmt(jobs.importProviderCpuMs ?? NaN, 2)} ms`,
+        baseline: `${fmt(jobs.noopWorkerCpuMs, 2)} ms`,
+        ratio: undefined,
+        target: '(explains the rate)',
+        met: undefined,
+      });
+    }
+    }
+
+    if (ONLY.has('activation')) {
+      const activation = await benchActivation(product, { samples: ACTIVATIONS });
+      raw.activation = activation;
+      rows.push({
+        name: `activation → license active, ${activation.samples} sequential (ms)`,
+        measured: `p50 ${fmt(activation.p50, 1)} / p99 ${fmt(activation.p99, 1)} ms`,
+        baseline: '—',
+        ratio: undefined,
+        target: '(reported)',
+        met: undefined,
+      });
+    }
+  } finally {
+    await product.close().catch((error) => console.error('cleanup:', error));
+    await stopAll();
+  }
+
+  const table = printTable(rows);
+  const m = raw.machine as Record<string, string> | undefined;
+  const header = m ? `machine: ${m.nproc} cores (${m.cpu}), ${m.memory}, ${m.os}; node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}; load average at setup ${m.load}` : '';
+  console.log(`\n${header}\n\n${table}\n`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), ...raw, rows }, null, 2));
+  writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${header}\n\n${table}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    void stopAll().finally(() => process.exit(1));
+  },
+);

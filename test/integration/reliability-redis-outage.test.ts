@@ -1,0 +1,144 @@
+/**
+ * No lost work: with Redis down, submitting applications, connecting candidates,
+ * activating licenses and subscribing to a package still succeed, because each record and
+ * the message that starts its job are written in one database transaction (the outbox). Once Redis is back on the same port, the relay hands
+ * the messages over and every job runs exactly once.
+ *
+ * The test starts a redis-server of its own on a free port and kills it (SIGKILL: an
+ * outage, not a shutdown); the shared Redis is never touched.
+ */
+import { strict as assert } from 'node:assert';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { processedJobs } from '../helpers/job-metrics';
+import { settledLicense } from '../helpers/licensing';
+import { ADA, ALAN, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { usingRedis } from '../helpers/redis';
+import { DedicatedRedis } from '../helpers/redis-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const ORIGIN = 'https://jobs.outage.example';
+const ANSWERS = { years_experience: 4, work_authorization: true };
+
+describe('reliability: no lost work while Redis is down', function () {
+  this.timeout(60_000);
+  let redis: DedicatedRedis | undefined;
+  let t: TestHost | undefined;
+
+  before(async function () {
+    if (!usingRedis()) {
+      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs REDIS_URL (CI mode) and redis-server; embedded mode)';
+      this.skip();
+    }
+    redis = await DedicatedRedis.start();
+    t = await startTestHost({ env: { REDIS_URL: redis.url } });
+  });
+  after(async () => {
+    await t?.close();
+    await redis?.stop();
+  });
+
+  it('accepts applications, authorizations, activations and a subscription during the outage and runs each of their jobs once afterwards', async () => {
+    const host = t!;
+    const { organizationId, apiKey } = await host.createOrganization('Outage Org');
+    const listings = [];
+    for (let i = 0; i < 3; i++) listings.push((await host.host.listings.create({ organizationId, title: `Role ${i}`, questions: QUESTIONS })).id);
+    await enableProfileApply(host, apiKey, [ORIGIN]);
+    // The license applications need (when the apply gate checks it).
+    const license = await host.request('POST', '/v1/integrations/licenses/profile.accept_application/activate', { auth: apiKey });
+    assert.ok(license.status === 202 || license.status === 200, license.text);
+    assert.equal((await settledLicense(host, apiKey, license.body.id)).status, 'active');
+
+    // Before the outage: two candidates authorize and their profiles are imported.
+    for (const candidate of [ADA, GRACE]) {
+      const run = await runConnect(host, { organizationId, listingId: listings[0]!, origin: ORIGIN, button: `Authorize as ${candidate.name}` });
+      assert.equal(run.result?.message.type, 'profile-apply:authorized');
+    }
+    await waitFor(async () => (await processedJobs(host, 'profile-import')) === 2, 'the two imports');
+
+    // The outage.
+    await redis!.stop();
+    const pendingBefore = await host.database.db('hi_outbox').whereNull('dispatched_at').count<{ n: string }[]>('* as n');
+    assert.equal(Number(pendingBefore[0]!.n), 0);
+
+    const submitted: string[] = [];
+    for (const listingId of listings) {
+      for (const candidate of [ADA, GRACE]) {
+        const response = await host.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+          auth: apiKey,
+          body: { profile_user_id: candidate.id, cover_letter: 'Applied while Redis was down', answers: ANSWERS },
+        });
+        assert.equal(response.status, 201, response.text);
+        submitted.push(response.body.application_id);
+      }
+    }
+    // A candidate connects during the outage: the authorization and its import job are stored.
+    const during = await runConnect(host, { organizationId, listingId: listings[1]!, origin: ORIGIN, button: `Authorize as ${ALAN.name}` });
+    assert.equal(during.result?.message.type, 'profile-apply:authorized', JSON.stringify(during.result?.message));
+
+    // Licenses: two actions à la carte and a package, activated while Redis is down.
+    const activated: string[] = [];
+    for (const actionKey of ['background_checks.run_check', 'scheduling.interview_scheduling']) {
+      const response = await host.request('POST', `/v1/integrations/licenses/${actionKey}/activate`, { auth: apiKey });
+      assert.equal(response.status, 202, response.text);
+      assert.equal(response.body.status, 'provisioning');
+      activated.push(response.body.id);
+    }
+    const subscribed = await host.request('POST', '/v1/integrations/packages/healthcare/subscribe', { auth: apiKey });
+    assert.ok(subscribed.status === 201 || subscribed.status === 202, subscribed.text);
+    const packageLicenses = await waitFor(async () => {
+      const rows = await host.database.db('hi_licenses').where({ organization_id: organizationId, subscription_id: subscribed.body.id });
+      return rows.length > 0 ? rows : undefined;
+    }, 'the package licenses');
+    const licenses = [...activated, ...packageLicenses.map((l: { id: string }) => l.id)];
+
+    // Nothing ran, nothing was lost: every message waits in the outbox.
+    const waiting = await host.database.db('hi_outbox').whereNull('dispatched_at').select('queue', 'job_id');
+    assert.deepEqual(
+      waiting.filter((r) => r.queue !== 'license-provisioning').map((r) => r.queue).sort(),
+      [...Array(6).fill('pipeline-delivery'), 'profile-import'].sort(),
+    );
+    assert.ok(waiting.filter((r) => r.queue === 'license-provisioning').length >= licenses.length, JSON.stringify(waiting));
+    assert.deepEqual((await host.database.db('hi_licenses').whereIn('id', licenses).whereNot({ status: 'provisioning' })).length, 0);
+    assert.deepEqual(
+      waiting.filter((r) => r.queue === 'pipeline-delivery').map((r) => r.job_id).sort(),
+      submitted.map((id) => `deliver-${id}`).sort(),
+    );
+    assert.equal((await host.database.db('host_pipeline_applications').whereIn('application_id', submitted)).length, 0);
+
+    // Redis comes back on the same port (empty: it kept nothing).
+    await redis!.start();
+    await waitFor(async () => (await host.database.db('host_pipeline_applications').whereIn('application_id', submitted)).length === submitted.length, 'every application in the pipeline', 30_000);
+    await waitFor(async () => (await host.database.db('hi_profile_snapshots').where({ organization_id: organizationId, profile_user_id: ALAN.id })).length === 1, 'the import of the candidate who connected during the outage', 30_000);
+    await waitFor(async () => (await host.database.db('hi_licenses').whereIn('id', licenses).where({ status: 'active' })).length === licenses.length, 'every license active', 30_000);
+    await waitFor(async () => Number((await host.database.db('hi_outbox').whereNull('dispatched_at').count<{ n: string }[]>('* as n'))[0]!.n) === 0, 'an empty outbox');
+    // Quiet queues: nothing waiting, running or scheduled for a retry.
+    const connection = new Redis(redis!.url, { maxRetriesPerRequest: null });
+    try {
+      for (const name of ['pipeline-delivery', 'profile-import', 'license-provisioning']) {
+        const queue = new Queue(name, { connection, prefix: host.config.queuePrefix });
+        await waitFor(async () => {
+          const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed');
+          return Object.values(counts).every((n) => n === 0);
+        }, `${name} drained`);
+        await queue.close();
+      }
+    } finally {
+      connection.disconnect();
+    }
+
+    // Exactly once: six deliveries, three imports (two before, one after), one event each.
+    assert.equal(await processedJobs(host, 'pipeline-delivery'), 6);
+    assert.equal(await processedJobs(host, 'profile-import'), 3);
+    assert.equal(await processedJobs(host, 'pipeline-delivery', 'failed'), 0);
+    const events = host.host.hooks.recent.filter((e) => e.hook === 'application.submitted').map((e) => e.payload.application_id as string);
+    assert.deepEqual(events.sort(), [...submitted].sort());
+    const delivered = await host.database.db('hi_profile_applications').whereIn('id', submitted).whereNotNull('delivered_at');
+    assert.equal(delivered.length, submitted.length);
+    // Each license provisioned once: one sandbox provisioning record each, and no job failed.
+    const provisioned = await host.database.db('hi_sandbox_provisionings').whereIn('license_id', licenses);
+    assert.deepEqual(provisioned.map((p) => p.license_id).sort(), [...licenses].sort());
+    assert.equal(await processedJobs(host, 'license-provisioning', 'failed'), 0);
+    assert.equal(await processedJobs(host, 'license-provisioning', 'retry'), 0);
+  });
+});

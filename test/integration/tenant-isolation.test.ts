@@ -1,0 +1,214 @@
+/**
+ * Tenant isolation matrix: every operation of the OpenAPI document that takes an id in
+ * its path, called by organization A with organization B's ids, answers 404 (exactly as
+ * for an id that does not exist) and changes nothing in the database. The ids come from
+ * fixtures of every resource kind, created for B through the product itself; a path
+ * parameter without a fixture fails the test, so new endpoints join the matrix.
+ * Catalog identifiers (action keys, package slugs) are shared by every organization: with
+ * the ones B holds, A may change only its own state, never B's, and learns nothing of B's.
+ */
+import { strict as assert } from 'node:assert';
+import { newId } from '../../src/domain/shared/ids';
+import type { Database } from '../../src/storage/database';
+import { settledLicense } from '../helpers/licensing';
+import { ADA, enableProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const ORIGIN = 'https://jobs.tenant.example';
+const ANSWERS = { years_experience: 3, work_authorization: true };
+
+interface Operation {
+  method: string;
+  path: string;
+  credentials: string[];
+  pathParams: string[];
+}
+
+/** Every table, every row: what "changes nothing" is checked against. */
+async function dump(db: Database): Promise<string> {
+  const tables: { table_name: string }[] = (
+    await db.raw(`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`)
+  ).rows;
+  const out: Record<string, unknown> = {};
+  for (const { table_name } of tables) {
+    // Connect sessions and idempotency records are per-request bookkeeping, not tenant data.
+    if (['hi_oauth_sessions', 'hi_idempotency_keys'].includes(table_name) || table_name.includes('knex_migrations')) continue;
+    out[table_name] = await db(table_name).select().orderByRaw('1');
+  }
+  return JSON.stringify(out);
+}
+
+/** Organization `organizationId`'s rows, in every table that has an organization_id column. */
+async function dumpOf(db: Database, organizationId: string): Promise<string> {
+  const tables: { table_name: string }[] = (
+    await db.raw(`select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'organization_id' order by 1`)
+  ).rows;
+  const out: Record<string, unknown> = {};
+  for (const { table_name } of tables) out[table_name] = await db(table_name).where({ organization_id: organizationId }).orderByRaw('1');
+  return JSON.stringify(out);
+}
+
+describe('tenant isolation: another organization’s ids', function () {
+  this.timeout(120_000);
+  let t: TestHost;
+  let operations: Operation[];
+  const a = { organizationId: '', apiKey: '', listingId: '', candidateToken: '', applicationId: '' };
+  const b = { organizationId: '', apiKey: '', listingId: '', applicationId: '', licenseId: '', subscriptionId: '' };
+  const B_ACTION = 'background_checks.run_check';
+  const B_PACKAGE = 'healthcare';
+  /** Catalog identifiers in paths: B's, shared by everyone. */
+  const GLOBAL: Record<string, string> = { action_key: B_ACTION, package_slug: B_PACKAGE };
+  /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */
+  let fixtures: Record<string, { other: string; missing: string }>;
+
+  before(async () => {
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    for (const [org, name] of [[a, 'Tenant A'], [b, 'Tenant B']] as const) {
+      const created = await t.createOrganization(name);
+      org.organizationId = created.organizationId;
+      org.apiKey = created.apiKey;
+      org.listingId = (await t.host.listings.create({ organizationId: org.organizationId, title: `${name} role`, questions: QUESTIONS })).id;
+      await enableProfileApply(t, org.apiKey, [ORIGIN]);
+      const license = await t.request('POST', '/v1/integrations/licenses/profile.accept_application/activate', { auth: org.apiKey });
+      assert.ok(license.status === 202 || license.status === 200, license.text);
+      assert.equal((await settledLicense(t, org.apiKey, license.body.id)).status, 'active');
+      const run = await runConnect(t, { organizationId: org.organizationId, listingId: org.listingId, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
+      assert.equal(run.result?.message.type, 'profile-apply:authorized');
+      if (org === a) a.candidateToken = run.result!.message.candidate_token;
+      const applied = await t.request('POST', `/v1/opportunities/listings/${org.listingId}/applications/profile`, {
+        auth: org.apiKey,
+        body: { profile_user_id: ADA.id, cover_letter: 'fixture', answers: ANSWERS },
+      });
+      assert.equal(applied.status, 201, applied.text);
+      org.applicationId = applied.body.application_id;
+    }
+    // B holds an action à la carte and a package.
+    const activated = await t.request('POST', `/v1/integrations/licenses/${B_ACTION}/activate`, { auth: b.apiKey });
+    assert.equal(activated.status, 202, activated.text);
+    b.licenseId = activated.body.id;
+    const subscribed = await t.request('POST', `/v1/integrations/packages/${B_PACKAGE}/subscribe`, { auth: b.apiKey });
+    assert.ok(subscribed.status < 300, subscribed.text);
+    b.subscriptionId = subscribed.body.id;
+    await waitFor(async () => (await t.database.db('hi_licenses').where({ organization_id: b.organizationId }).whereNot({ status: 'active' })).length === 0 && (await t.database.db('hi_licenses').where({ organization_id: b.organizationId })).length > 1, "B's licenses active");
+    await waitFor(async () => (await t.database.db('hi_subscriptions').where({ organization_id: b.organizationId, status: 'active' })).length === 1, "B's subscription active");
+    // Let background work (imports, deliveries) settle so that "nothing changed" is stable.
+    await waitFor(async () => (await t.database.db('hi_profile_applications').whereNull('delivered_at')).length === 0, 'deliveries');
+    await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
+    fixtures = {
+      organization_id: { other: b.organizationId, missing: newId('org') },
+      listing_id: { other: b.listingId, missing: newId('listing') },
+      application_id: { other: b.applicationId, missing: newId('app') },
+    };
+    const doc = (await t.request('GET', '/v1/openapi.json')).body;
+    operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        credentials: (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)),
+        pathParams: (op.parameters ?? []).filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name),
+      })),
+    );
+  });
+  after(() => t?.close());
+
+  /** A body the operation would accept for the caller's own resources, so only the id can be the problem. */
+  function bodyFor(operation: Operation): unknown {
+    if (operation.method === 'GET' || operation.method === 'DELETE') return undefined;
+    if (operation.path.endsWith('/applications/profile')) return { profile_user_id: ADA.id, cover_letter: 'cross-tenant', answers: ANSWERS };
+    return {};
+  }
+
+  const tenantScoped = (o: Operation) => o.pathParams.some((p) => !(p in GLOBAL)) && !o.credentials.includes('operatorApiKey');
+  const globalOnly = (o: Operation) => o.pathParams.length > 0 && o.pathParams.every((p) => p in GLOBAL) && o.credentials.includes('organizationApiKey');
+  /** B's ids that must never appear in what A gets back. */
+  const bIds = () => [b.organizationId, b.listingId, b.applicationId, b.licenseId, b.subscriptionId];
+
+  function fill(operation: Operation, pick: 'other' | 'missing'): string {
+    return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      if (name in GLOBAL) return GLOBAL[name]!;
+      // The caller's own organization in a path that names one (public listing pages): the listing is B's.
+      if (name === 'organization_id' && operation.pathParams.includes('listing_id')) return a.organizationId;
+      const fixture = fixtures[name];
+      assert.ok(fixture, `no fixture for path parameter {${name}} of ${operation.method} ${operation.path}: add one of organization B's`);
+      return encodeURIComponent(fixture[pick]);
+    });
+  }
+
+  it('covers every operation that takes an id in its path', () => {
+    const scoped = operations.filter(tenantScoped);
+    for (const o of operations.filter((o) => o.pathParams.length > 0 && !tenantScoped(o) && !globalOnly(o))) {
+      assert.ok(o.credentials.includes('operatorApiKey'), `${o.method} ${o.path} is in neither part of the matrix`);
+    }
+    assert.ok(scoped.length >= 4, `operations with ids: ${scoped.map((o) => `${o.method} ${o.path}`).join(', ')}`);
+  });
+
+  it('answers 404, as for a missing id, and changes nothing: organization API key, candidate session, public', async () => {
+    const results: string[] = [];
+    for (const operation of operations.filter(tenantScoped)) {
+      const credentials: Array<[string, string | undefined]> = [];
+      if (operation.credentials.length === 0) credentials.push(['public', undefined]);
+      if (operation.credentials.includes('organizationApiKey')) credentials.push(['organization API key', a.apiKey]);
+      if (operation.credentials.includes('candidateSession')) credentials.push(['candidate session', a.candidateToken]);
+      for (const [label, auth] of credentials) {
+        const before = await dump(t.database.db);
+        const other = await t.request(operation.method, fill(operation, 'other'), { auth, body: bodyFor(operation) });
+        const after = await dump(t.database.db);
+        const missing = await t.request(operation.method, fill(operation, 'missing'), { auth, body: bodyFor(operation) });
+        const what = `${label}: ${operation.method} ${operation.path} with B's ids → ${other.status} ${other.text.slice(0, 160)}`;
+        results.push(what);
+        assert.equal(after, before, `${what} changed the database`);
+        for (const id of [b.listingId, b.applicationId]) assert.ok(!other.text.includes(id) || fill(operation, 'other').includes(id), `${what} disclosed ${id}`);
+        // Indistinguishable from an id that does not exist: same status, same error code.
+        assert.equal(other.status, missing.status, `${what}; a missing id answers ${missing.status}`);
+        assert.equal(other.body?.error?.code, missing.body?.error?.code, what);
+        // A candidate session is bound to A's listing and candidate: any other listing is refused before lookup.
+        if (label === 'candidate session') assert.ok(other.status === 404 || other.status === 403, what);
+        else assert.equal(other.status, 404, what);
+      }
+    }
+    assert.ok(results.length >= 4, results.join('\n'));
+  });
+
+  it('with the catalog identifiers B holds, A changes only its own state and sees nothing of B', async () => {
+    const results: string[] = [];
+    for (const operation of operations.filter(globalOnly)) {
+      const before = await dumpOf(t.database.db, b.organizationId);
+      const response = await t.request(operation.method, fill(operation, 'other'), { auth: a.apiKey, body: bodyFor(operation) });
+      const what = `${operation.method} ${fill(operation, 'other')} → ${response.status} ${response.text.slice(0, 160)}`;
+      results.push(what);
+      assert.ok(response.status < 500, what);
+      for (const id of bIds()) assert.ok(!response.text.includes(id), `${what} disclosed ${id}`);
+      // Let A's own background work run, then B must be exactly as it was.
+      await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
+      await waitFor(async () => (await t.database.db('hi_licenses').where({ organization_id: a.organizationId, status: 'provisioning' })).length === 0, "A's provisioning");
+      assert.equal(await dumpOf(t.database.db, b.organizationId), before, `${what} changed organization B`);
+    }
+    assert.ok(results.length >= 4, results.join('\n'));
+    // A's lists, filtered by B's action, hold nothing of B's.
+    for (const path of ['/v1/integrations/licenses', `/v1/integrations/licenses?action_key=${B_ACTION}`, '/v1/integrations/subscriptions', `/v1/integrations/billing/preview?activate=${B_ACTION}`, '/v1/organization', '/v1/organization/settings']) {
+      const response = await t.request('GET', path, { auth: a.apiKey });
+      assert.ok(response.status < 500, `${path} → ${response.status}`);
+      for (const id of bIds()) assert.ok(!response.text.includes(id), `${path} disclosed ${id}`);
+    }
+  });
+
+  it('pages of A’s own listing never reach B’s applications through a cursor', async () => {
+    const page = await t.request('GET', `/v1/opportunities/listings/${a.listingId}/applications?starting_after=${b.applicationId}`, { auth: a.apiKey });
+    const missing = await t.request('GET', `/v1/opportunities/listings/${a.listingId}/applications?starting_after=${newId('app')}`, { auth: a.apiKey });
+    assert.equal(page.status, missing.status, page.text);
+    assert.equal(page.body?.error?.code, missing.body?.error?.code);
+    // The error may echo the cursor it was given, and nothing else of B's.
+    const echoed = page.text.replaceAll(b.applicationId, '');
+    for (const id of [b.organizationId, b.listingId, ADA.id]) assert.ok(!echoed.includes(id), page.text);
+  });
+
+  it('the connect popup will not start for A with B’s listing', async () => {
+    const query = new URLSearchParams({ organization_id: a.organizationId, listing_id: b.listingId, origin: ORIGIN });
+    const before = await dump(t.database.db);
+    const response = await fetch(`${t.baseUrl}/v1/connect/profile?${query}`, { redirect: 'manual' });
+    const html = await response.text();
+    assert.notEqual(response.status, 302, 'no redirect to the provider');
+    assert.match(html, /listing_unavailable/);
+    assert.equal(await dump(t.database.db), before);
+  });
+});
