@@ -18,6 +18,9 @@ import type { PluginInstance } from '../host/contract';
 import { authenticate } from '../http/authenticate';
 import { jsonBody } from '../http/body';
 import { OperatorApiKeyVerifier } from '../http/credentials/operator-api-key';
+import { OrganizationApiKeyVerifier } from '../http/credentials/organization-api-key';
+import type { Database } from '../storage/database';
+import { operatorServices } from './operator-services';
 import { errorHandler } from '../http/errors';
 import { parseOrThrow, rejectNulCharacters } from '../http/validation';
 import type { Config } from '../config';
@@ -31,11 +34,13 @@ const body = z
   })
   .strict();
 
-export function hookEndpoint(host: { plugin: PluginInstance; config: Config; logger: Logger }): Router {
+export function hookEndpoint(host: { plugin: PluginInstance; config: Config; db: Database; logger: Logger }): Router {
   const router = Router();
+  // Organization keys are verified too, so that one is told 403 operator_only, not 401.
+  const verifiers = [new OperatorApiKeyVerifier(host.config.operatorApiKey), new OrganizationApiKeyVerifier(operatorServices(host.db, host.config).organizations)];
   router.post(
     '/host/v1/hooks/:hook_name',
-    authenticate(['operator'], [new OperatorApiKeyVerifier(host.config.operatorApiKey)]),
+    authenticate(['operator'], verifiers),
     ...jsonBody(host.config.bodyLimitBytes),
     async (req, res) => {
       rejectNulCharacters({ params: req.params, query: req.query, body: req.body });

@@ -105,8 +105,10 @@ describe('hooks: license gate over the operator endpoint', function () {
     const none = await t.request('POST', '/host/v1/hooks/offer.created', { body: { organization_id: acme.organizationId, payload: {} } });
     assert.equal(none.status, 401);
     const org = await fire('offer.created', acme.organizationId, {}, acme.apiKey);
-    assert.equal(org.status, 401, 'an organization key is not the operator credential');
-    assert.equal(org.body.error.code, 'invalid_api_key');
+    assert.equal(org.status, 403, 'an organization key is valid, but not the operator credential');
+    assert.equal(org.body.error.code, 'operator_only');
+    const forged = await fire('offer.created', acme.organizationId, {}, acme.apiKey.slice(0, -4) + 'AAAA');
+    assert.equal(forged.status, 401);
     const unknown = await fire('nothing.happened', acme.organizationId, {});
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, 'unknown_hook');
