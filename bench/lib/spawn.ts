@@ -6,7 +6,6 @@
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/manifest/manifest';
 
@@ -64,13 +63,7 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
   if (result.status !== 0) throw new Error(`hiring-integrations ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-2000)}`);
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '../../test/helpers/processes';
 
 /** Resolves once GET url answers 2xx; fails if the process exits first. */
 export async function waitForHttp(url: string, proc: BenchProcess, timeoutMs = 60_000): Promise<void> {

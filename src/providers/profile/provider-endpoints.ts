@@ -1,11 +1,7 @@
-/** Where the profile provider lives and how we identify ourselves to it. */
-export interface ProviderEndpoints {
-  authorizeUrl: string;
-  tokenUrl: string;
-  profileUrl: string;
-  clientId: string;
-  clientSecret: string;
-  scopes: string[];
+import type { ProfileProviderConfig } from '../../config';
+
+/** Where the profile provider lives and how we identify ourselves to it (the configured provider, or the sandbox). */
+export interface ProviderEndpoints extends ProfileProviderConfig {
   /** Deadline of each request to the provider. */
   timeoutMs?: number;
 }
