@@ -7,6 +7,7 @@ import { Router } from 'express';
 import type { Config } from '../config';
 import { ApplicationReader } from '../domain/applications/application-reader';
 import { ApplyService } from '../domain/applications/apply-service';
+import { ProfileApplyAvailability } from '../domain/applications/profile-apply-availability';
 import { PipelineDelivery } from '../domain/applications/pipeline-delivery';
 import { APPLICATION_REPOSITORY } from '../domain/applications/ports';
 import { CANDIDATE_SESSIONS } from '../domain/connect/candidate-session';
@@ -81,6 +82,7 @@ export const profileApplicationsModule: PluginModule = {
     container.registerSingleton(APPLICATION_REPOSITORY, KnexApplicationRepository);
     container.registerSingleton(ProfileApplySettingsService);
     container.registerSingleton(ProfileImporter);
+    container.registerSingleton(ProfileApplyAvailability);
     container.registerSingleton(ConnectService);
     container.registerSingleton(ApplyService);
     container.registerSingleton(ApplicationReader);
@@ -100,7 +102,7 @@ export const profileApplicationsModule: PluginModule = {
           'public',
           publicListingRoutes({
             listings: container.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
-            settings,
+            availability: container.resolve(ProfileApplyAvailability),
             organizations: container.resolve<OrganizationRepository>(ORGANIZATION_REPOSITORY),
           }),
         );

@@ -67,3 +67,16 @@ export async function enableDemoProfileApply(config: Config, db: Database, organ
   }
   await repository.save(next);
 }
+
+/**
+ * The demo organization holds the license profile applications need, activated through
+ * the service's own API once it listens, as an operator would. Idempotent: an active
+ * license answers itself. Provisioning runs in-process (embedded) or on a worker.
+ */
+export async function licenseDemo(localUrl: string, credentials: DemoCredentials): Promise<void> {
+  const response = await fetch(`${localUrl}/v1/integrations/licenses/profile.accept_application/activate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${credentials.api_key}` },
+  });
+  if (!response.ok) throw new Error(`activating the demo license answered ${response.status}`);
+}

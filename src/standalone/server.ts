@@ -4,6 +4,7 @@
  * database, exit 0.
  */
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { notFoundHandler } from '../http/errors';
 import { requestId } from '../http/request-id';
@@ -11,7 +12,7 @@ import { loadConfig, type Config } from '../config';
 import type { Logger } from '../domain/shared/logger';
 import { createLogger } from '../logging/pino-logger';
 import { acquireEmbeddedLock } from './embedded-lock';
-import { ensureDemoData } from './demo';
+import { ensureDemoData, licenseDemo } from './demo';
 import { operatorServices } from './operator-services';
 import { createStandaloneHost, type StandaloneHost } from './standalone-host';
 
@@ -66,6 +67,13 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** This process's own address, for calls to itself (a wildcard bind answers on loopback). */
+function localUrl(server: Server): string {
+  const address = server.address() as AddressInfo;
+  const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
 async function listen(server: Server, port: number, host: string): Promise<void> {
   server.listen(port, host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
@@ -104,6 +112,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean } = {
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
+  if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: error.message }, 'the demo license could not be activated'));
   process.stdout.write(banner(config, host, demo));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
     await closeServer(server);

@@ -15,6 +15,7 @@ import { hostRoutes } from '../../src/standalone/host-routes';
 import type { DemoCredentials } from '../../src/standalone/demo';
 import { artifactPath, launchChromium, listingPage, skipWithoutChromium, startPageServer, type PageServer } from '../helpers/browser';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { licenseProfileApply } from '../helpers/profile-flow';
 
 
 const QUESTIONS = [
@@ -77,6 +78,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
       body: { profile_apply: { enabled: true, allowed_origins: [allowed.origin, new URL(t.baseUrl).origin], button_text: BUTTON_TEXT } },
     });
     assert.equal(settings.status, 200, settings.text);
+    await licenseProfileApply(t, org.apiKey);
     browser = await launchChromium();
   });
 

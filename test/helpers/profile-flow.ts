@@ -99,7 +99,7 @@ export interface ConnectRun {
 /** Start → provider authorize → consent form → (press `button`) → callback page. */
 export async function runConnect(
   t: TestHost,
-  input: { organizationId: string; listingId: string; origin: string; button: string; tamper?: (callback: URL) => void },
+  input: { organizationId: string; listingId: string; origin: string; button: string; tamper?: (callback: URL) => void | Promise<void> },
 ): Promise<ConnectRun> {
   const jar = new CookieJar();
   const query = new URLSearchParams({ organization_id: input.organizationId, listing_id: input.listingId, origin: input.origin });
@@ -115,15 +115,28 @@ export async function runConnect(
   assert.equal(decided.status, 302, decided.text.slice(0, 300));
   const callbackUrl = new URL(decided.location!, t.baseUrl);
   rememberSecret(callbackUrl.searchParams.get('code'));
-  input.tamper?.(callbackUrl);
+  await input.tamper?.(callbackUrl);
   const callback = await browse(jar, callbackUrl.toString());
   const result = popupResult(callback.text);
   return { jar, start, authorizeUrl, consent, consentForm, callbackUrl, callback, result };
 }
 
-export async function enableProfileApply(t: TestHost, apiKey: string, origins: string[], extra: Record<string, unknown> = {}): Promise<void> {
+/** What an organization needs to take profile applications: the settings switched on, and the license. */
+export async function enableProfileApply(t: Pick<TestHost, 'request'>, apiKey: string, origins: string[], extra: Record<string, unknown> = {}): Promise<void> {
   const response = await t.request('PATCH', '/v1/organization/settings', { auth: apiKey, body: { profile_apply: { enabled: true, allowed_origins: origins, ...extra } } });
   assert.equal(response.status, 200, response.text);
+  await licenseProfileApply(t, apiKey);
+}
+
+/** Activates `profile.accept_application` and waits until it is active. */
+export async function licenseProfileApply(t: Pick<TestHost, 'request'>, apiKey: string): Promise<void> {
+  const activated = await t.request('POST', '/v1/integrations/licenses/profile.accept_application/activate', { auth: apiKey });
+  assert.ok(activated.status === 200 || activated.status === 202, activated.text);
+  const license = await waitFor(async () => {
+    const list = await t.request('GET', '/v1/integrations/licenses?action_key=profile.accept_application', { auth: apiKey });
+    return list.body.data.find((l: { id: string; status: string }) => l.id === activated.body.id && l.status !== 'provisioning');
+  }, 'the profile.accept_application license to settle');
+  assert.equal(license.status, 'active', JSON.stringify(license));
 }
 
 export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {

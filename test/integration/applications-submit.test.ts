@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, licenseProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 
 const ORIGIN = 'https://careers.acme.example';
 const VALID = { years_experience: 7, work_authorization: true };
@@ -102,6 +102,35 @@ describe('applications: submitting a profile application', function () {
       const response = await apply(listing.id, { profile_user_id: ADA.id, answers: {} }, globex.apiKey);
       assert.equal(response.status, 403);
       assert.equal(response.body.error.code, 'integration_disabled');
+    });
+
+    it('without the profile.accept_application license, every way in says so and nothing is written', async () => {
+      const initech = await t.createOrganization('Initech');
+      const listing = await t.host.listings.create({ organizationId: initech.organizationId, title: 'Initech role', questions: [] });
+      const settings = await t.request('PATCH', '/v1/organization/settings', { auth: initech.apiKey, body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } } });
+      assert.equal(settings.status, 200, settings.text);
+
+      const refused = await apply(listing.id, { profile_user_id: ADA.id, answers: {} }, initech.apiKey);
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.body.error.code, 'license_required');
+      assert.equal(refused.body.error.action_key, 'profile.accept_application');
+      // The widget's read and the popup agree with the endpoint.
+      assert.equal((await t.request('GET', `/v1/public/organizations/${initech.organizationId}/listings/${listing.id}`)).status, 404);
+      const query = new URLSearchParams({ organization_id: initech.organizationId, listing_id: listing.id, origin: ORIGIN });
+      const popup = await t.request('GET', `/v1/connect/profile?${query}`);
+      assert.equal(popup.status, 200);
+      assert.match(popup.text, /license_required/);
+      assert.equal((await t.database.db('hi_profile_applications').where({ organization_id: initech.organizationId })).length, 0);
+
+      // Licensed, the endpoint goes on to the next check; deactivated, it refuses again at once.
+      await licenseProfileApply(t, initech.apiKey);
+      const licensed = await apply(listing.id, { profile_user_id: KATHERINE.id, answers: {} }, initech.apiKey);
+      assert.equal(licensed.body.error?.code, 'profile_not_authorized', licensed.text);
+      assert.equal((await t.request('GET', `/v1/public/organizations/${initech.organizationId}/listings/${listing.id}`)).status, 200);
+      const off = await t.request('POST', '/v1/integrations/licenses/profile.accept_application/deactivate', { auth: initech.apiKey });
+      assert.equal(off.status, 200, off.text);
+      const again = await apply(listing.id, { profile_user_id: KATHERINE.id, answers: {} }, initech.apiKey);
+      assert.equal(again.body.error?.code, 'license_required', again.text);
     });
 
     it('a candidate who never authorized the organization is 403 profile_not_authorized', async () => {

@@ -144,6 +144,26 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     assert.equal((await t.database.db('hi_candidate_authorizations').where({ profile_user_id: 'usr_sbx2Alan5Turing' })).length, 0);
   });
 
+  it('an origin removed while the candidate consents gets no result, and nothing is stored', async () => {
+    const other = await t.createOrganization('Umbrella');
+    const otherListing = (await t.host.listings.create({ organizationId: other.organizationId, title: 'Chemist', questions: [] })).id;
+    await enableProfileApply(t, other.apiKey, [origin]);
+    const run = await runConnect(t, {
+      organizationId: other.organizationId,
+      listingId: otherListing,
+      origin,
+      button: `Authorize as ${GRACE.name}`,
+      tamper: async () => {
+        const removed = await t.request('PATCH', '/v1/organization/settings', { auth: other.apiKey, body: { profile_apply: { allowed_origins: ['https://elsewhere.example'] } } });
+        assert.equal(removed.status, 200, removed.text);
+      },
+    });
+    assert.equal(run.callback?.status, 400);
+    assert.equal(run.result, undefined, 'nothing is posted to an origin that is no longer trusted');
+    assert.match(run.callback!.text, /origin_not_allowed/);
+    assert.equal((await t.database.db('hi_candidate_authorizations').where({ organization_id: other.organizationId })).length, 0);
+  });
+
   it('a callback in a browser without the flow cookie cannot complete', async () => {
     const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Authorize as Katherine Johnson', tamper: () => undefined });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');

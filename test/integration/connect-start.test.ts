@@ -60,11 +60,15 @@ describe('connect: starting the popup', function () {
     }
   });
 
-  it('a disabled organization is listing_unavailable even from an allowed origin', async () => {
+  it('a disabled organization is integration_disabled, posted to its allowed origin', async () => {
     await t.request('PATCH', '/v1/organization/settings', { auth: org.apiKey, body: { profile_apply: { enabled: false } } });
-    const hop = await start({ organization_id: org.organizationId, listing_id: listingId, origin: ORIGIN });
-    assert.equal(popupResult(hop.text)?.message.code, 'listing_unavailable');
-    await enableProfileApply(t, org.apiKey, [ORIGIN]);
+    try {
+      const hop = await start({ organization_id: org.organizationId, listing_id: listingId, origin: ORIGIN });
+      assert.equal(popupResult(hop.text)?.target_origin, ORIGIN);
+      assert.equal(popupResult(hop.text)?.message.code, 'integration_disabled');
+    } finally {
+      await enableProfileApply(t, org.apiKey, [ORIGIN]);
+    }
   });
 
   it('the callback may land on another API process than the start (sessions in the database)', async () => {

@@ -15,7 +15,7 @@ import { ListingsStore } from '../../src/standalone/listings-store';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { rememberSecret, rememberSecretsIn } from '../helpers/log-capture';
 import { BIN, freePort, killAll, startProcess, waitForHttp, type AppProcess } from '../helpers/processes';
-import { ADA, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { ADA, licenseProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request, type TestHost } from '../helpers/test-host';
 
@@ -66,7 +66,7 @@ describe('reliability: a worker killed mid-job', function () {
     const api = startProcess('api', ['node', BIN, 'serve'], env);
     processes.push(api);
     await waitForHttp(`${baseUrl}/readyz`, api);
-    const t = { baseUrl } as TestHost;
+    const t = { baseUrl, request: (method, path, options) => request(baseUrl, method, path, options) } as TestHost;
 
     const created = await request(baseUrl, 'POST', '/v1/organizations', { auth: operatorKey, body: { name: 'Crash Org' } });
     assert.equal(created.status, 201, created.text);
@@ -76,6 +76,11 @@ describe('reliability: a worker killed mid-job', function () {
     const listing = await new ListingsStore(database.db).create({ organizationId, title: 'Nurse', questions: QUESTIONS });
     const settings = await request(baseUrl, 'PATCH', '/v1/organization/settings', { auth: apiKey, body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } } });
     assert.equal(settings.status, 200, settings.text);
+    // A worker provisions the license applications need, then leaves.
+    const provisioner = startProcess('worker-0', ['node', BIN, 'worker'], env);
+    processes.push(provisioner);
+    await licenseProfileApply(t, apiKey);
+    await provisioner.stop('SIGTERM');
 
     // The candidate connects; no worker runs yet, so the import job waits in the queue.
     const run = await runConnect(t, { organizationId, listingId: listing.id, origin: ORIGIN, button: `Authorize as ${ADA.name}` });

@@ -26,7 +26,7 @@ import {
   waitForHttp,
   type AppProcess,
 } from '../helpers/processes';
-import { ADA, ALAN, browse, CookieJar, GRACE, KATHERINE, parseConsentForm, popupResult, waitFor } from '../helpers/profile-flow';
+import { ADA, ALAN, browse, CookieJar, GRACE, KATHERINE, licenseProfileApply, parseConsentForm, popupResult, waitFor } from '../helpers/profile-flow';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
 import { ListingsStore } from '../../src/standalone/listings-store';
@@ -78,6 +78,8 @@ async function organization(inst: Installation, name: string): Promise<{ id: str
   rememberSecretsIn(out);
   const enabled = await request(inst.apis[1]!.url, 'PATCH', '/v1/organization/settings', { auth: out.api_key, body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } } });
   assert.equal(enabled.status, 200, enabled.text);
+  // The license applications need, activated on one API process and provisioned by a worker.
+  await licenseProfileApply({ request: (method, path, options) => request(inst.apis[0]!.url, method, path, options) }, out.api_key);
   return { id: out.organization_id, apiKey: out.api_key };
 }
 
@@ -212,14 +214,19 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
       const jobs = await jobsOf(inst!, 'pipeline-delivery');
       return jobs.counts.completed === 24 && jobs.counts.active === 0 ? jobs : undefined;
     }, 'pipeline-delivery jobs finished');
-    for (const { counts, completed } of [imports, deliveries]) {
+    const provisionings = await waitFor(async () => {
+      const jobs = await jobsOf(inst!, 'license-provisioning');
+      return jobs.counts.completed === 2 && jobs.counts.active === 0 ? jobs : undefined;
+    }, 'license-provisioning jobs finished');
+    assert.equal(Number((await db('hi_licenses').where({ status: 'active', action_key: 'profile.accept_application' }).count({ n: '*' }))[0]!.n), 2, 'one active license per organization');
+    for (const { counts, completed } of [imports, deliveries, provisionings]) {
       assert.equal(counts.failed, 0);
       assert.equal(counts.delayed, 0, 'no retry pending');
       assert.ok(completed.every((job) => job.attemptsMade === 1), 'each job completed on its first and only attempt');
     }
     assert.deepEqual(new Set(deliveries.completed.map((j) => j.data.application_id)), new Set(applicationIds));
     const done = await workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'completed' });
-    assert.equal(done[0]! + done[1]!, 32, `the two workers completed 8 imports + 24 deliveries between them, once each (${done})`);
+    assert.equal(done[0]! + done[1]!, 34, `the two workers completed 2 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
     assert.ok(done.every((d) => d > 0), `both workers took jobs (${done})`);
     const notDone = await workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'retry' });
     assert.deepEqual(notDone, [0, 0]);

@@ -1,19 +1,19 @@
 /**
  * Submitting a profile application (SPEC 4.1). Checks run cheapest first and in an order
  * that leaks nothing: the caller's binding, the listing (another organization's is 404),
- * the organization's settings, the listing's state, the answers, duplicates, the
- * candidate's authorization, and only then the provider (a fresh snapshot, imported on
- * demand when needed). The row and its pipeline-delivery message are one transaction.
+ * whether the organization accepts profile applications (settings and license), the
+ * listing's state, the answers, duplicates, the candidate's authorization, and only then
+ * the provider (a fresh snapshot, imported on demand when needed). The row and its pipeline-delivery message are one transaction.
  */
 import { inject, injectable } from 'tsyringe';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
 import { ProfileImporter } from '../profiles/profile-importer';
-import { ProfileApplySettingsService } from '../settings/settings-service';
 import { CLOCK, type Clock } from '../shared/clock';
 import { conflict, DomainError, forbidden, invalid, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { validateAnswers } from './answer-validation';
+import { ProfileApplyAvailability } from './profile-apply-availability';
 import { MAX_COVER_LETTER_LENGTH, type ProfileApplication } from './application';
 import { pipelineDeliveryMessage } from './pipeline-delivery-message';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
@@ -38,7 +38,7 @@ export const duplicateApplication = (applicationId: string) =>
 export class ApplyService {
   constructor(
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
-    @inject(ProfileApplySettingsService) private readonly settings: ProfileApplySettingsService,
+    @inject(ProfileApplyAvailability) private readonly availability: ProfileApplyAvailability,
     @inject(ProfileImporter) private readonly importer: ProfileImporter,
     @inject(APPLICATION_REPOSITORY) private readonly applications: ApplicationRepository,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
@@ -53,9 +53,7 @@ export class ApplyService {
     const listing = await this.listings.get(listingId);
     if (!listing || listing.organizationId !== applicant.organizationId) throw notFound('listing', listingId);
 
-    const settings = await this.settings.get(applicant.organizationId);
-    if (!settings.enabled) throw forbidden('integration_disabled', 'Profile apply is not enabled for this organization (PATCH /v1/organization/settings)');
-    // Entitlement seam: the licensing module adds its `profile.accept_application` check here (403 license_required).
+    await this.availability.require(applicant.organizationId);
 
     if (listing.status !== 'open') throw new DomainError('gone', 'listing_closed', 'This listing no longer accepts applications');
     if (request.coverLetter !== undefined && request.coverLetter.length > MAX_COVER_LETTER_LENGTH) {

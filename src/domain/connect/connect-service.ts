@@ -5,6 +5,7 @@
  * its import job in one transaction, issue a candidate session.
  */
 import { inject, injectable } from 'tsyringe';
+import { ProfileApplyAvailability } from '../applications/profile-apply-availability';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/candidate-authorization';
@@ -17,7 +18,14 @@ import { CLOCK, type Clock } from '../shared/clock';
 import { hasPrefix } from '../shared/ids';
 import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
 
-export type ConnectErrorCode = 'consent_denied' | 'state_mismatch' | 'provider_error' | 'origin_not_allowed' | 'listing_unavailable';
+export type ConnectErrorCode =
+  | 'consent_denied'
+  | 'state_mismatch'
+  | 'provider_error'
+  | 'origin_not_allowed'
+  | 'listing_unavailable'
+  | 'integration_disabled'
+  | 'license_required';
 
 export interface ConnectContext {
   organizationId: string;
@@ -40,6 +48,8 @@ export class ConnectFailure extends Error {
   constructor(
     readonly code: ConnectErrorCode,
     message: string,
+    /** false: the page's origin is no longer trusted, so the result is not posted to it. */
+    readonly postable = true,
   ) {
     super(message);
     this.name = 'ConnectFailure';
@@ -50,6 +60,7 @@ export class ConnectFailure extends Error {
 export class ConnectService {
   constructor(
     @inject(ProfileApplySettingsService) private readonly settings: ProfileApplySettingsService,
+    @inject(ProfileApplyAvailability) private readonly availability: ProfileApplyAvailability,
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
     @inject(PROFILE_PROVIDER) private readonly provider: ProfileProvider,
     @inject(CANDIDATE_AUTHORIZATION_REPOSITORY) private readonly authorizations: CandidateAuthorizationRepository,
@@ -65,14 +76,19 @@ export class ConnectService {
     }
     const origin = input.origin!;
     const problem = await this.listingProblem(settings.organizationId, input.listingId);
-    if (problem) return { allowed: false, code: 'listing_unavailable', message: problem, postTo: origin };
+    if (problem) return { allowed: false, ...problem, postTo: origin };
     return { allowed: true, context: { organizationId: settings.organizationId, listingId: input.listingId!, origin } };
   }
 
   /** After the provider granted tokens. Throws ConnectFailure with the code to post. */
   async complete(context: ConnectContext, tokens: ProviderTokens): Promise<ConnectResult> {
+    // The organization may have removed the page's origin while the candidate was consenting.
+    const settings = await this.settings.find(context.organizationId);
+    if (!settings || !isOriginAllowed(settings, context.origin)) {
+      throw new ConnectFailure('origin_not_allowed', 'This page is no longer allowed to take profile applications for this organization', false);
+    }
     const problem = await this.listingProblem(context.organizationId, context.listingId);
-    if (problem) throw new ConnectFailure('listing_unavailable', problem);
+    if (problem) throw new ConnectFailure(problem.code, problem.message);
     let profile: ProviderProfile;
     try {
       profile = await this.provider.fetchProfile(tokens.accessToken);
@@ -97,12 +113,15 @@ export class ConnectService {
     return { session, profile };
   }
 
-  private async listingProblem(organizationId: string, listingId: string | undefined): Promise<string | undefined> {
-    const settings = await this.settings.find(organizationId);
-    if (!settings?.enabled) return 'Profile apply is not enabled for this organization';
+  private async listingProblem(organizationId: string, listingId: string | undefined): Promise<{ code: ConnectErrorCode; message: string } | undefined> {
+    const availability = await this.availability.check(organizationId);
+    if (!availability.accepting) {
+      const code = availability.reason.code === 'license_required' ? 'license_required' : 'integration_disabled';
+      return { code, message: 'This organization does not take profile applications right now' };
+    }
     const listing = hasPrefix(listingId, 'listing') ? await this.listings.get(listingId) : undefined;
-    if (!listing || listing.organizationId !== organizationId) return 'This listing does not exist';
-    if (listing.status !== 'open') return 'This listing no longer accepts applications';
+    if (!listing || listing.organizationId !== organizationId) return { code: 'listing_unavailable', message: 'This listing does not exist' };
+    if (listing.status !== 'open') return { code: 'listing_unavailable', message: 'This listing no longer accepts applications' };
     return undefined;
   }
 }

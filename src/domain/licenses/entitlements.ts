@@ -1,3 +1,5 @@
+import { DomainError } from '../shared/errors';
+
 /**
  * The question other areas ask: does organization X hold an active license for action Y?
  * Registered under ENTITLEMENTS (LicenseService answers from storage); a caching
@@ -10,3 +12,11 @@ export interface Entitlements {
 }
 
 export const ENTITLEMENTS = Symbol('Entitlements');
+
+/** The action an organization must hold to take profile applications at all. */
+export const ACCEPT_APPLICATION = 'profile.accept_application';
+
+export const licenseRequired = (actionKey: string) =>
+  new DomainError('forbidden', 'license_required', `This organization has no active license for '${actionKey}' (POST /v1/integrations/licenses/${actionKey}/activate)`, {
+    action_key: actionKey,
+  });

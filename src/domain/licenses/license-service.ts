@@ -8,9 +8,9 @@ import { CatalogService } from '../catalog/catalog-service';
 import { requireActionKey } from '../catalog/action-key';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { CLOCK, type Clock } from '../shared/clock';
-import { conflict, DomainError, notFound } from '../shared/errors';
+import { conflict, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
-import type { Entitlements } from './entitlements';
+import { licenseRequired, type Entitlements } from './entitlements';
 import type { License, LicenseStatus } from './license';
 import { LicenseChanges } from './license-changes';
 import { LICENSE_REPOSITORY, type LicenseRepository } from './ports';
@@ -89,9 +89,7 @@ export class LicenseService implements Entitlements {
 
   async requireActive(organizationId: string, actionKey: string): Promise<void> {
     if (!(await this.isActive(organizationId, actionKey))) {
-      throw new DomainError('forbidden', 'license_required', `This organization has no active license for '${actionKey}' (POST /v1/integrations/licenses/${actionKey}/activate)`, {
-        action_key: actionKey,
-      });
+      throw licenseRequired(actionKey);
     }
   }
 }

@@ -160,7 +160,9 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
         context.origin,
       );
     } catch (error) {
-      if (error instanceof ConnectFailure) return post(error.code, error.message);
+      if (error instanceof ConnectFailure) {
+        return error.postable ? post(error.code, error.message) : sendShowOnlyPage(res, 400, error.code, error.message);
+      }
       logger.error({ requestId: res.locals.requestId, err: (error as Error).message }, 'connect callback failed');
       post('provider_error', 'Something went wrong while connecting your profile. Please try again.');
     }

@@ -1,6 +1,6 @@
+import type { ProfileApplyAvailability } from '../../domain/applications/profile-apply-availability';
 import type { ListingsDirectory } from '../../domain/listings/listing';
 import type { OrganizationRepository } from '../../domain/organizations/ports';
-import type { ProfileApplySettingsService } from '../../domain/settings/settings-service';
 import { notFound } from '../../domain/shared/errors';
 import { defineRoute, z, type RouteDefinition } from '../route';
 
@@ -11,7 +11,7 @@ const params = z.object({ organization_id: z.string().max(100), listing_id: z.st
 /** Mounted at /v1/public: what the widget may read without credentials. */
 export function publicListingRoutes(deps: {
   listings: ListingsDirectory;
-  settings: ProfileApplySettingsService;
+  availability: ProfileApplyAvailability;
   organizations: OrganizationRepository;
 }): RouteDefinition<any, any, any>[] {
   return [
@@ -19,15 +19,16 @@ export function publicListingRoutes(deps: {
       method: 'get',
       path: PUBLIC_LISTING_PATH,
       operationId: 'getPublicListing',
-      summary: 'A listing as the apply widget shows it: title, questions, button (open listings of organizations with profile apply enabled)',
+      summary: 'A listing as the apply widget shows it: title, questions, button (open listings of organizations that take profile applications)',
       tags: ['widget'],
       auth: [],
       params,
       handler: async ({ params: p }) => {
         // One answer for every reason a listing is not shown: nothing to probe.
         const missing = () => notFound('listing', p.listing_id);
-        const settings = await deps.settings.find(p.organization_id);
-        if (!settings?.enabled) throw missing();
+        const availability = await deps.availability.check(p.organization_id);
+        if (!availability.accepting) throw missing();
+        const { settings } = availability;
         const listing = await deps.listings.get(p.listing_id);
         if (!listing || listing.organizationId !== p.organization_id || listing.status !== 'open') throw missing();
         const organization = await deps.organizations.findById(p.organization_id);

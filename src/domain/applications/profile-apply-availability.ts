@@ -1,0 +1,44 @@
+/**
+ * Whether an organization takes profile applications at all: profile apply is switched
+ * on in its settings, and it holds the `profile.accept_application` license. The public
+ * listing, the connect popup and the apply endpoint all ask here, so they never disagree.
+ * The license is answered by the EntitlementCache (kept consistent across processes).
+ */
+import { inject, injectable } from 'tsyringe';
+import { EntitlementCache } from '../entitlements/entitlement-cache';
+import { ACCEPT_APPLICATION, licenseRequired } from '../licenses/entitlements';
+import type { ProfileApplySettings } from '../settings/profile-apply-settings';
+import { ProfileApplySettingsService } from '../settings/settings-service';
+import { DomainError, forbidden } from '../shared/errors';
+
+export type Availability =
+  | { accepting: true; settings: ProfileApplySettings }
+  /** `settings` is undefined when the organization does not exist. */
+  | { accepting: false; settings?: ProfileApplySettings; reason: DomainError };
+
+export const integrationDisabled = () =>
+  forbidden('integration_disabled', 'Profile apply is not enabled for this organization (PATCH /v1/organization/settings)');
+
+@injectable()
+export class ProfileApplyAvailability {
+  constructor(
+    @inject(ProfileApplySettingsService) private readonly settings: ProfileApplySettingsService,
+    @inject(EntitlementCache) private readonly entitlements: EntitlementCache,
+  ) {}
+
+  async check(organizationId: string): Promise<Availability> {
+    const settings = await this.settings.find(organizationId);
+    if (!settings?.enabled) return { accepting: false, settings, reason: integrationDisabled() };
+    if (!(await this.entitlements.isActive(organizationId, ACCEPT_APPLICATION))) {
+      return { accepting: false, settings, reason: licenseRequired(ACCEPT_APPLICATION) };
+    }
+    return { accepting: true, settings };
+  }
+
+  /** Throws 403 `integration_disabled` or `license_required` unless the organization accepts. */
+  async require(organizationId: string): Promise<ProfileApplySettings> {
+    const availability = await this.check(organizationId);
+    if (!availability.accepting) throw availability.reason;
+    return availability.settings;
+  }
+}
