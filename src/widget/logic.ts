@@ -168,7 +168,7 @@ export function errorMessage(code: string, status?: number): string {
     case 'popup_closed':
       return 'The sign-in window was closed before you finished. Your profile was not shared.';
     case 'popup_blocked':
-      return 'Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.';
+      return 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again, or continue in this tab.';
     case 'integration_disabled':
     case 'license_required':
     case 'unavailable':
@@ -189,4 +189,21 @@ export function errorMessage(code: string, status?: number): string {
 /** Codes after which the candidate must authorize again (the session is of no more use). */
 export function needsReauthorization(code: string, status?: number): boolean {
   return status === 401 || code === 'profile_not_authorized' || code === 'candidate_session_mismatch';
+}
+
+/** The URL fragment the connect flow returns with in redirect mode (a blocked popup). */
+export const RESULT_FRAGMENT = 'profile-apply-result';
+
+/** The connect flow's result from a URL fragment (`#profile-apply-result=<base64url JSON>`), if any. */
+export function resultFromFragment(hash: string): Record<string, unknown> | undefined {
+  const match = new RegExp(`(?:^#|&)${RESULT_FRAGMENT}=([A-Za-z0-9_-]+)`).exec(hash);
+  if (!match) return undefined;
+  try {
+    const b64 = match[1]!.replace(/-/g, '+').replace(/_/g, '/');
+    const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    const data: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,9 @@
  * The embeddable apply button (SPEC 4.5). Click → a popup to the service's connect flow →
  * the popup posts the candidate's session back (accepted only from the service's origin
  * and from that popup) → the listing's questions and a cover letter → submit with the
- * candidate token → the application id. No runtime dependencies; everything renders in a
+ * candidate token → the application id. When the browser blocks the popup, the candidate
+ * may continue in the same tab: the flow comes back to this page with the result in the
+ * URL fragment, accepted only with the nonce this element kept in sessionStorage. No runtime dependencies; everything renders in a
  * shadow root with DOM calls (never innerHTML), so nothing from the API or the page is
  * ever parsed as markup.
  *
@@ -25,6 +27,7 @@ import {
   needsReauthorization,
   normalizeBase,
   originOf,
+  resultFromFragment,
   THEMES,
   type Question,
   type Theme,
@@ -86,7 +89,8 @@ interface ApiError {
 type View =
   | { name: 'invalid'; problems: string[] }
   | { name: 'loading' }
-  | { name: 'idle' }
+  /** `blocked`: the popup was blocked; offer to continue in this tab. */
+  | { name: 'idle'; blocked?: boolean }
   | { name: 'waiting' }
   | { name: 'form'; busy: boolean }
   | { name: 'done'; applicationId: string; duplicate: boolean; skills?: number; credentials?: number }
@@ -257,7 +261,8 @@ export class ProfileApplyElement extends HTMLElement {
       return;
     }
     this.show({ name: 'loading' });
-    void this.loadListing();
+    const returned = this.takeReturnedResult();
+    void this.loadListing().then(() => returned && this.accept(returned));
   }
 
   private async loadListing(): Promise<boolean> {
@@ -310,8 +315,7 @@ export class ProfileApplyElement extends HTMLElement {
       void this.loadListing().then((ok) => ok && this.setMessage('Ready. Press the button again to continue.'));
       return;
     }
-    const params = new URLSearchParams({ organization_id: this.organizationId, listing_id: this.listingId, origin: location.origin });
-    const url = `${base}/v1/connect/profile?${params.toString()}`;
+    const url = this.connectUrl(base);
     const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - POPUP_WIDTH) / 2));
     const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - POPUP_HEIGHT) / 3));
     let popup: Window | null = null;
@@ -321,7 +325,7 @@ export class ProfileApplyElement extends HTMLElement {
       popup = null;
     }
     if (!popup) {
-      this.show({ name: 'idle' });
+      this.show({ name: 'idle', blocked: true });
       this.fail('authorize', { status: 0, code: 'popup_blocked', message: '' }, true);
       return;
     }
@@ -344,6 +348,49 @@ export class ProfileApplyElement extends HTMLElement {
     }, 250);
   };
 
+  private connectUrl(base: string, extra: Record<string, string> = {}): string {
+    const params = new URLSearchParams({ organization_id: this.organizationId, listing_id: this.listingId, origin: location.origin, ...extra });
+    return `${base}/v1/connect/profile?${params.toString()}`;
+  }
+
+  private get stateKey(): string {
+    return `profile-apply:${this.organizationId}:${this.listingId}`;
+  }
+
+  /** The popup was blocked: the same flow in this tab, back to this page when done. */
+  private continueInThisTab = (): void => {
+    const base = this.apiBase;
+    if (!base) return;
+    const clientState = randomKey();
+    try {
+      sessionStorage.setItem(this.stateKey, clientState);
+    } catch {
+      this.fail('authorize', { status: 0, code: 'popup_blocked', message: '' }, true, 'This browser keeps no session storage here, so the sign-in cannot continue in this tab. Allow pop-ups for this site and try again.');
+      return;
+    }
+    location.assign(this.connectUrl(base, { return_to: location.href.split('#')[0]!, client_state: clientState }));
+  };
+
+  /**
+   * Back from the flow in this tab: the result in the URL fragment, if it carries the nonce
+   * this element stored before leaving (so no link can plant a result). Removed from the
+   * address bar at once, so the candidate token stays out of history and bookmarks.
+   */
+  private takeReturnedResult(): Record<string, unknown> | undefined {
+    const data = resultFromFragment(location.hash);
+    if (!data) return undefined;
+    let expected: string | null = null;
+    try {
+      expected = sessionStorage.getItem(this.stateKey);
+    } catch {
+      return undefined;
+    }
+    if (!expected || data.client_state !== expected) return undefined;
+    sessionStorage.removeItem(this.stateKey);
+    history.replaceState(history.state, '', location.pathname + location.search);
+    return data;
+  }
+
   private stopWaiting(closePopup: boolean): void {
     if (this.pollTimer !== undefined) window.clearInterval(this.pollTimer);
     this.pollTimer = undefined;
@@ -362,7 +409,12 @@ export class ProfileApplyElement extends HTMLElement {
   private onMessage = (event: MessageEvent): void => {
     if (!this.popup || event.source !== this.popup) return;
     if (!this.apiBase || event.origin !== originOf(this.apiBase)) return;
-    const data = event.data as Record<string, any> | null;
+    this.accept(event.data);
+  };
+
+  /** The connect flow's result, from the popup or from the URL fragment. */
+  private accept(message: unknown): void {
+    const data = message as Record<string, any> | null;
     if (!data || typeof data !== 'object' || data.source !== MESSAGE_SOURCE) return;
     if (data.type === 'profile-apply:authorized') {
       if (data.organization_id !== this.organizationId || data.listing_id !== this.listingId) return;
@@ -389,7 +441,7 @@ export class ProfileApplyElement extends HTMLElement {
     } else if (data.type === 'profile-apply:error') {
       this.stopWaiting(false);
       const code = isString(data.code) ? data.code : 'provider_error';
-      if (code === 'listing_unavailable') {
+      if (code === 'listing_unavailable' || code === 'integration_disabled' || code === 'license_required') {
         this.show({ name: 'unavailable', code });
         this.fail('authorize', { status: 0, code, message: isString(data.message) ? data.message : '' }, false);
       } else {
@@ -397,7 +449,7 @@ export class ProfileApplyElement extends HTMLElement {
         this.fail('authorize', { status: 0, code, message: isString(data.message) ? data.message : '' }, true);
       }
     }
-  };
+  }
 
   // ---- the form ------------------------------------------------------------------
 
@@ -601,7 +653,9 @@ export class ProfileApplyElement extends HTMLElement {
       case 'idle':
         content = [
           this.primaryButton(false),
-          h('p', { className: 'hint' }, 'Share your verified skills, credentials and experience instead of a resume.'),
+          view.blocked
+            ? h('div', { className: 'actions' }, h('button', { type: 'button', className: 'secondary', onclick: this.continueInThisTab }, 'Continue in this tab'))
+            : h('p', { className: 'hint' }, 'Share your verified skills, credentials and experience instead of a resume.'),
         ];
         break;
       case 'waiting':

@@ -312,6 +312,35 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await popup.getByRole('button', { name: 'Authorize as Katherine Johnson' }).waitFor();
   });
 
+  it('continues in the same tab when popups stay blocked, and comes back to the listing to finish', async () => {
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      (globalThis as any).open = () => null;
+    });
+    await page.goto(`${allowed.origin}/listing?from=board#top`);
+    await page.getByRole('button', { name: BUTTON_TEXT }).click();
+    await page.getByRole('button', { name: 'Continue in this tab' }).click();
+
+    // The consent page, in this tab; then back to the listing page it left.
+    await page.getByRole('button', { name: 'Authorize as Katherine Johnson' }).click();
+    await page.getByRole('heading', { name: 'Applying as Katherine Johnson' }).waitFor({ timeout: 15_000 });
+    assert.equal(page.url(), `${allowed.origin}/listing?from=board`, 'the result fragment is gone from the address bar');
+    assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.length), 0, 'the nonce is used up');
+    const authorized = (await events(page)).find((e) => e.type === 'profile-apply:authorized');
+    assert.equal(authorized?.detail.candidate.name, 'Katherine Johnson');
+
+    await page.getByLabel('Years of professional experience').fill('12');
+    await page.getByRole('radio', { name: 'Yes' }).check();
+    await page.getByRole('button', { name: 'Submit application' }).click();
+    await page.getByRole('heading', { name: 'Application submitted' }).waitFor({ timeout: 15_000 });
+    assert.equal((await applicationsOf('Katherine Johnson')).length, 1);
+
+    // Reloading the page, or a planted fragment without this tab's nonce, authorizes nothing.
+    await page.goto(`${allowed.origin}/listing#profile-apply-result=${Buffer.from(JSON.stringify({ ...authorized, client_state: 'x'.repeat(20) })).toString('base64url')}`);
+    await page.getByRole('button', { name: BUTTON_TEXT }).waitFor();
+    assert.deepEqual(await events(page), []);
+  });
+
   it('renders the light and dark themes (and auto), isolated from the page styles', async () => {
     const page = await openListing(allowed.origin, '?theme=light&button-text=Quick%20apply');
     const widget = page.locator('profile-apply');

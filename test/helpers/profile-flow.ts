@@ -68,6 +68,12 @@ export function popupResult(html: string): PopupResult | undefined {
   return result;
 }
 
+/** Redirect mode: where the callback page sends the browser (the listing page, with the result in its fragment). */
+export function returnUrl(html: string): string | undefined {
+  const match = /<script type="application\/json" id="hi-return">([\s\S]*?)<\/script>/.exec(html);
+  return match ? (JSON.parse(match[1]!) as { url: string }).url : undefined;
+}
+
 export interface ConsentForm {
   action: string;
   hidden: Record<string, string>;
@@ -99,10 +105,18 @@ export interface ConnectRun {
 /** Start → provider authorize → consent form → (press `button`) → callback page. */
 export async function runConnect(
   t: TestHost,
-  input: { organizationId: string; listingId: string; origin: string; button: string; tamper?: (callback: URL) => void | Promise<void> },
+  input: {
+    organizationId: string;
+    listingId: string;
+    origin: string;
+    button: string;
+    tamper?: (callback: URL) => void | Promise<void>;
+    /** More query parameters for the start (redirect mode: return_to, client_state). */
+    query?: Record<string, string>;
+  },
 ): Promise<ConnectRun> {
   const jar = new CookieJar();
-  const query = new URLSearchParams({ organization_id: input.organizationId, listing_id: input.listingId, origin: input.origin });
+  const query = new URLSearchParams({ organization_id: input.organizationId, listing_id: input.listingId, origin: input.origin, ...input.query });
   const start = await browse(jar, `${t.baseUrl}/v1/connect/profile?${query}`);
   assert.equal(start.status, 302, `connect start redirects to the provider: ${start.status} ${start.text.slice(0, 200)}`);
   const authorizeUrl = new URL(start.location!, t.baseUrl);

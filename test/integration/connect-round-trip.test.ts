@@ -4,8 +4,9 @@
  * posted message to the exact origin, the import job, and an application with the token.
  */
 import { strict as assert } from 'node:assert';
+import { rememberSecret } from '../helpers/log-capture';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { ADA, browse, CookieJar, enableProfileApply, GRACE, popupResult, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { ADA, browse, CookieJar, enableProfileApply, GRACE, popupResult, QUESTIONS, returnUrl, runConnect, waitFor } from '../helpers/profile-flow';
 
 describe('connect: OAuth round trip through grant against the sandbox', function () {
   this.timeout(60_000);
@@ -182,6 +183,67 @@ describe('connect: OAuth round trip through grant against the sandbox', function
       { type: run.result?.message.type, code: run.result?.message.code },
       { type: 'profile-apply:error', code: 'consent_denied' },
     );
+  });
+
+  describe('redirect mode (the browser blocked the popup)', () => {
+    const CLIENT_STATE = 'cs_0123456789abcdefABCDEF';
+    const returnTo = `${origin}/jobs/42?ref=board`;
+    const fromFragment = (html: string | undefined) => {
+      const url = new URL(returnUrl(html ?? '')!);
+      const match = /^#profile-apply-result=([A-Za-z0-9_-]+)$/.exec(url.hash);
+      assert.ok(match, `a result fragment in ${url.hash.slice(0, 60)}`);
+      return { page: `${url.origin}${url.pathname}${url.search}`, result: JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) };
+    };
+
+    it('authorizes and returns to the listing page with the result and the client_state in the fragment', async () => {
+      const run = await runConnect(t, {
+        organizationId: org.organizationId,
+        listingId,
+        origin,
+        button: 'Authorize as Alan Turing',
+        query: { return_to: `${returnTo}#stale`, client_state: CLIENT_STATE },
+      });
+      assert.equal(run.callback?.status, 200);
+      assert.equal(run.callback?.headers.get('cache-control'), 'no-store');
+      assert.equal(run.callback?.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(run.result, undefined, 'nothing is posted to an opener');
+      const { page, result } = fromFragment(run.callback?.text);
+      assert.equal(page, returnTo, 'back to the page it came from, its old fragment dropped');
+      assert.equal(result.type, 'profile-apply:authorized');
+      assert.equal(result.client_state, CLIENT_STATE);
+      assert.equal(result.organization_id, org.organizationId);
+      assert.equal(result.listing_id, listingId);
+      assert.equal(result.profile_user_id, 'usr_sbx2Alan5Turing');
+      assert.match(result.candidate_token, /^hic_/);
+      rememberSecret(result.candidate_token);
+      assert.equal((await t.database.db('hi_candidate_authorizations').where({ organization_id: org.organizationId, profile_user_id: 'usr_sbx2Alan5Turing' })).length, 1);
+    });
+
+    it('a denied consent returns to the page as consent_denied', async () => {
+      const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Deny', query: { return_to: returnTo, client_state: CLIENT_STATE } });
+      const { result } = fromFragment(run.callback?.text);
+      assert.deepEqual({ type: result.type, code: result.code, client_state: result.client_state }, { type: 'profile-apply:error', code: 'consent_denied', client_state: CLIENT_STATE });
+    });
+
+    it('refuses a return_to off the flow origin, or without a proper client_state, and redirects nowhere', async () => {
+      const cases: Record<string, string>[] = [
+        { return_to: 'https://evil.example/jobs', client_state: CLIENT_STATE },
+        { return_to: `${origin}.evil.example/jobs`, client_state: CLIENT_STATE },
+        { return_to: 'javascript:alert(1)', client_state: CLIENT_STATE },
+        { return_to: returnTo },
+        { return_to: returnTo, client_state: 'short' },
+        { client_state: CLIENT_STATE },
+      ];
+      for (const extra of cases) {
+        const query = new URLSearchParams({ organization_id: org.organizationId, listing_id: listingId, origin, ...extra });
+        const response = await t.request('GET', `/v1/connect/profile?${query}`);
+        assert.equal(response.status, 400, JSON.stringify(extra));
+        assert.equal(response.headers.get('location'), null);
+        assert.equal(returnUrl(response.text), undefined);
+        assert.match(response.text, /invalid_return_to/);
+        assert.equal(popupResult(response.text), undefined);
+      }
+    });
   });
 
   it('the provider failing the token exchange is provider_error', async () => {

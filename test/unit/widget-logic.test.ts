@@ -11,6 +11,7 @@ import {
   needsReauthorization,
   normalizeBase,
   originOf,
+  resultFromFragment,
   type Question,
 } from '../../src/widget/logic';
 
@@ -85,5 +86,18 @@ describe('widget logic', () => {
     assert.equal(needsReauthorization('anything', 401), true);
     assert.equal(needsReauthorization('profile_not_authorized', 403), true);
     assert.equal(needsReauthorization('duplicate_application', 409), false);
+  });
+
+  it('reads the connect result from a URL fragment (redirect mode), and nothing else', () => {
+    const message = { type: 'profile-apply:authorized', client_state: 'abc', candidate: { name: 'Zoë Ångström' } };
+    const encoded = Buffer.from(JSON.stringify(message)).toString('base64url');
+    assert.deepEqual(resultFromFragment(`#profile-apply-result=${encoded}`), message);
+    assert.deepEqual(resultFromFragment(`#section&profile-apply-result=${encoded}`), message, 'after another fragment parameter');
+    assert.equal(resultFromFragment(''), undefined);
+    assert.equal(resultFromFragment('#profile-apply-result='), undefined);
+    assert.equal(resultFromFragment('#profile-apply-result=%%%'), undefined);
+    assert.equal(resultFromFragment(`#profile-apply-result=${Buffer.from('not json').toString('base64url')}`), undefined);
+    assert.equal(resultFromFragment(`#profile-apply-result=${Buffer.from('[1,2]').toString('base64url')}`), undefined);
+    assert.equal(resultFromFragment(`#other-result=${encoded}`), undefined);
   });
 });

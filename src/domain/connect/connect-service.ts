@@ -25,19 +25,44 @@ export type ConnectErrorCode =
   | 'origin_not_allowed'
   | 'listing_unavailable'
   | 'integration_disabled'
-  | 'license_required';
+  | 'license_required'
+  | 'invalid_return_to';
 
 export interface ConnectContext {
   organizationId: string;
   listingId: string;
   /** The listing page's origin: the only target the popup posts its result to. */
   origin: string;
+  /** Redirect mode (the browser blocked the popup): the result goes back to this page instead. */
+  returnTo?: ReturnTo;
+}
+
+/** A listing page on the flow's origin, and the nonce its widget keeps to recognize the answer. */
+export interface ReturnTo {
+  url: string;
+  clientState: string;
+}
+
+const CLIENT_STATE = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** `return_to` must be an http(s) page on exactly the flow's origin; its fragment is dropped. */
+export function parseReturnTo(url: string | undefined, clientState: string | undefined, origin: string): ReturnTo | undefined {
+  if (!url || !clientState || !CLIENT_STATE.test(clientState)) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin || parsed.username || parsed.password) return undefined;
+  parsed.hash = '';
+  return { url: parsed.toString(), clientState };
 }
 
 export type StartDecision =
   | { allowed: true; context: ConnectContext }
   /** `postTo` is set only when the origin is trusted; otherwise nobody hears about it. */
-  | { allowed: false; code: ConnectErrorCode; message: string; postTo?: string };
+  | { allowed: false; code: ConnectErrorCode; message: string; postTo?: string; returnTo?: ReturnTo };
 
 export interface ConnectResult {
   session: IssuedCandidateSession;
@@ -69,15 +94,20 @@ export class ConnectService {
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async decideStart(input: { organizationId?: string; listingId?: string; origin?: string }): Promise<StartDecision> {
+  async decideStart(input: { organizationId?: string; listingId?: string; origin?: string; returnTo?: string; clientState?: string }): Promise<StartDecision> {
     const settings = hasPrefix(input.organizationId, 'org') ? await this.settings.find(input.organizationId) : undefined;
     if (!settings || !isOriginAllowed(settings, input.origin)) {
       return { allowed: false, code: 'origin_not_allowed', message: 'This page is not allowed to start a profile application for this organization' };
     }
     const origin = input.origin!;
+    const redirectMode = input.returnTo !== undefined || input.clientState !== undefined;
+    const returnTo = redirectMode ? parseReturnTo(input.returnTo, input.clientState, origin) : undefined;
+    if (redirectMode && !returnTo) {
+      return { allowed: false, code: 'invalid_return_to', message: 'return_to must be a page on the origin that starts the flow, sent with a client_state' };
+    }
     const problem = await this.listingProblem(settings.organizationId, input.listingId);
-    if (problem) return { allowed: false, ...problem, postTo: origin };
-    return { allowed: true, context: { organizationId: settings.organizationId, listingId: input.listingId!, origin } };
+    if (problem) return { allowed: false, ...problem, postTo: origin, returnTo };
+    return { allowed: true, context: { organizationId: settings.organizationId, listingId: input.listingId!, origin, ...(returnTo ? { returnTo } : {}) } };
   }
 
   /** After the provider granted tokens. Throws ConnectFailure with the code to post. */

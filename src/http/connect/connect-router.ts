@@ -1,9 +1,10 @@
 /**
  * The connect flow under /v1/connect, opened in the widget's popup:
- *   GET /profile?organization_id&listing_id&origin  → checks, then grant redirects to the
- *       provider with `state` and PKCE (S256)
+ *   GET /profile?organization_id&listing_id&origin[&return_to&client_state]  → checks, then
+ *       grant redirects to the provider with `state` and PKCE (S256)
  *   GET /profile/callback  → grant exchanges the code; we check state ourselves too,
- *       store the authorization (and its import job), and post the result to the opener.
+ *       store the authorization (and its import job), and post the result to the opener
+ *       (or, when the popup was blocked, redirect back to `return_to` with it).
  * grant keeps its state in an express-session whose rows live in the database, so the
  * callback may land on another API process than the start.
  */
@@ -20,7 +21,7 @@ import { deriveKey } from '../../security/key-derivation';
 import type { Database } from '../../storage/database';
 import { KnexSessionStore } from '../../storage/oauth-session-store';
 import type { ApiRouter } from '../route';
-import { errorMessage, MESSAGE_SOURCE, sendPostingPage, sendShowOnlyPage } from './popup-page';
+import { deliverResult, errorMessage, MESSAGE_SOURCE, sendShowOnlyPage } from './popup-page';
 
 export const CONNECT_MOUNT_PATH = '/v1/connect';
 export const CONNECT_SESSION_COOKIE = 'hi_connect';
@@ -104,9 +105,15 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   const start: RequestHandler = async (req, res, next) => {
     try {
       const q = req.query as Record<string, unknown>;
-      const decision = await connect.decideStart({ organizationId: text(q.organization_id), listingId: text(q.listing_id), origin: text(q.origin) });
+      const decision = await connect.decideStart({
+        organizationId: text(q.organization_id),
+        listingId: text(q.listing_id),
+        origin: text(q.origin),
+        returnTo: text(q.return_to),
+        clientState: text(q.client_state),
+      });
       if (!decision.allowed) {
-        if (decision.postTo) return sendPostingPage(res, errorMessage(decision.code, decision.message), decision.postTo);
+        if (decision.postTo) return deliverResult(res, errorMessage(decision.code, decision.message), { origin: decision.postTo, returnTo: decision.returnTo });
         return sendShowOnlyPage(res, 400, decision.code, decision.message);
       }
       // A fresh session id per flow: nobody can plant a session for the victim to complete.
@@ -129,7 +136,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     if (!context) {
       return sendShowOnlyPage(res, 400, 'state_mismatch', 'This sign-in has expired or was already completed. Close this window and try again.');
     }
-    const post = (code: Parameters<typeof errorMessage>[0], message: string) => sendPostingPage(res, errorMessage(code, message), context.origin);
+    const post = (code: Parameters<typeof errorMessage>[0], message: string) => deliverResult(res, errorMessage(code, message), context);
     if (!sameString(text(req.query.state), expectedState)) {
       return post('state_mismatch', 'The sign-in could not be verified (state mismatch). Please try again.');
     }
@@ -145,7 +152,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
         refreshToken: response.refresh_token,
         expiresAt: typeof expiresIn === 'number' || typeof expiresIn === 'string' ? new Date(Date.now() + Number(expiresIn) * 1000) : undefined,
       });
-      sendPostingPage(
+      deliverResult(
         res,
         {
           source: MESSAGE_SOURCE,
@@ -157,7 +164,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
           listing_id: context.listingId,
           candidate: { name: result.profile.name, headline: result.profile.headline, profile_url: result.profile.profile_url },
         },
-        context.origin,
+        context,
       );
     } catch (error) {
       if (error instanceof ConnectFailure) {

@@ -4,7 +4,7 @@
  * shows the error: its CSP then allows no script at all.
  */
 import type { Response } from 'express';
-import type { ConnectErrorCode } from '../../domain/connect/connect-service';
+import type { ConnectErrorCode, ReturnTo } from '../../domain/connect/connect-service';
 import { escapeHtml, jsonForScript, newNonce, pageShell, sendPage } from '../html';
 
 export const MESSAGE_SOURCE = 'hiring-integrations';
@@ -41,6 +41,33 @@ export function sendPostingPage(res: Response, message: PopupMessage, targetOrig
 <script type="application/json" id="${RESULT_ELEMENT_ID}">${jsonForScript({ target_origin: targetOrigin, message })}</script>
 <script nonce="${nonce}">(function(){var r=JSON.parse(document.getElementById('${RESULT_ELEMENT_ID}').textContent);if(window.opener){window.opener.postMessage(r.message,r.target_origin);}window.close();})();</script>`;
   sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+}
+
+/** The fragment that carries the result back to the listing page in redirect mode. */
+export const RESULT_FRAGMENT = 'profile-apply-result';
+const RETURN_ELEMENT_ID = 'hi-return';
+
+/**
+ * Redirect mode (the browser blocked the popup): back to the listing page with the result,
+ * and the widget's client_state, in the URL fragment. A fragment never reaches a server or
+ * a Referer header, and the widget removes it from the address bar as it reads it. A page
+ * that navigates, not an HTTP redirect: the provider's consent form may restrict where its
+ * submission may be redirected (CSP form-action), and the listing page is on another origin.
+ */
+export function sendReturnPage(res: Response, message: PopupMessage, returnTo: ReturnTo): void {
+  const nonce = newNonce();
+  const payload = Buffer.from(JSON.stringify({ ...message, client_state: returnTo.clientState })).toString('base64url');
+  const url = `${returnTo.url}#${RESULT_FRAGMENT}=${payload}`;
+  const body = `<h1>${message.type === 'profile-apply:authorized' ? 'Connected' : 'Could not connect your profile'}</h1><p>Taking you back to the job listing… <a href="${escapeHtml(url)}">Continue</a></p>
+<script type="application/json" id="${RETURN_ELEMENT_ID}">${jsonForScript({ url })}</script>
+<script nonce="${nonce}">location.replace(JSON.parse(document.getElementById('${RETURN_ELEMENT_ID}').textContent).url);</script>`;
+  sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+}
+
+/** Posts to the opener, or in redirect mode goes back to the listing page. */
+export function deliverResult(res: Response, message: PopupMessage, target: { origin: string; returnTo?: ReturnTo }): void {
+  if (target.returnTo) sendReturnPage(res, message, target.returnTo);
+  else sendPostingPage(res, message, target.origin);
 }
 
 /** Shows an error without telling any window about it. */
