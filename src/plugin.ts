@@ -26,7 +26,7 @@ import { authenticate } from './http/authenticate';
 import { jsonBody } from './http/body';
 import type { MountedApiRouter } from './http/openapi';
 import { CREDENTIAL_VERIFIERS, type CredentialVerifier } from './http/principal';
-import { rateLimit, type RateLimitStore } from './http/rate-limit';
+import { limitFailedAuthentication, rateLimit, type RateLimitStore } from './http/rate-limit';
 import { buildRouter, type RouterPolicy } from './http/route';
 import { errorHandler } from './http/errors';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './http/idempotency';
@@ -39,15 +39,19 @@ export const MODULES: readonly PluginModule[] = [platformModule, organizationsMo
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);
-  const limiter = rateLimit(container.resolve<RateLimitStore>(RATE_LIMIT_STORE), context.config.rateLimitPerMinute);
+  const limitStore = container.resolve<RateLimitStore>(RATE_LIMIT_STORE);
+  const limiter = rateLimit(limitStore, context.config.rateLimitPerMinute);
+  const failedAuthentication = limitFailedAuthentication(limitStore, context.config.rateLimitPerMinute);
   const body = jsonBody(context.config.bodyLimitBytes);
   const policy: RouterPolicy = {
     before: [requestId, accessLog(context.logger), httpMetrics(container.resolve<PluginMetrics>(METRICS))],
     guards: (route) => [
       authenticate(route.auth, verifiers),
+      failedAuthentication,
       limiter,
       ...(route.method === 'get' || route.method === 'delete' ? [] : body),
     ],
+    limit: limiter,
     onError: errorHandler(context.logger),
     idempotency: container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE),
   };

@@ -1,6 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
-import { DomainError } from '../domain/shared/errors';
+import { DomainError, isDomainError } from '../domain/shared/errors';
 import type { Principal } from './principal';
 
 export interface RateLimitDecision {
@@ -110,7 +110,10 @@ function subjectOf(principal: Principal, ip: string): string | undefined {
   }
 }
 
-/** Per API key (authenticated calls) or per client IP (public calls), per minute. */
+const tooMany = (decision: RateLimitDecision) =>
+  new DomainError('rate_limited', 'rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, { retryAfterSeconds: decision.resetSeconds });
+
+/** Per organization (API keys, candidate sessions) or per client IP (public calls), per minute. */
 export function rateLimit(store: RateLimitStore, perMinute: number): RequestHandler {
   return async (req, res, next) => {
     const subject = subjectOf(res.locals.principal ?? { kind: 'public' }, req.ip ?? 'unknown');
@@ -120,17 +123,28 @@ export function rateLimit(store: RateLimitStore, perMinute: number): RequestHand
       res.setHeader('RateLimit-Limit', String(perMinute));
       res.setHeader('RateLimit-Remaining', String(decision.remaining));
       res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
-      if (!decision.allowed) {
-        return next(
-          new DomainError('rate_limited', 'rate_limited', `Too many requests; retry in ${decision.resetSeconds} s`, {
-            retryAfterSeconds: decision.resetSeconds,
-          }),
-        );
-      }
+      if (!decision.allowed) return next(tooMany(decision));
       next();
     } catch (error) {
       // A limiter outage must not take the API down with it.
       next();
+    }
+  };
+}
+
+/**
+ * Counts failed authentications (401) per client IP, with the same budget: someone
+ * guessing keys is slowed down like any public caller, and each guess past the budget
+ * costs no key lookup's worth of answer (429 instead of 401).
+ */
+export function limitFailedAuthentication(store: RateLimitStore, perMinute: number): ErrorRequestHandler {
+  return async (error: unknown, req, _res, next) => {
+    if (perMinute === 0 || !isDomainError(error) || error.kind !== 'unauthenticated') return next(error);
+    try {
+      const decision = await store.hit(`authfail:${req.ip ?? 'unknown'}`, perMinute, 60);
+      next(decision.allowed ? error : tooMany(decision));
+    } catch {
+      next(error);
     }
   };
 }

@@ -68,7 +68,9 @@ export interface RouterPolicy {
   /** Runs before every route of the router (request id, metrics). */
   before: RequestHandler[];
   /** Per-route middleware before validation: authentication, rate limiting, body parsing. */
-  guards: (route: RouteDefinition<any, any, any>) => RequestHandler[];
+  guards: (route: RouteDefinition<any, any, any>) => Array<RequestHandler | ErrorRequestHandler>;
+  /** The rate limit alone, per client IP, for routers outside the declared API (the connect popup). */
+  limit: RequestHandler;
   /** The plugin formats its own errors, whatever host it is mounted in. */
   onError: ErrorRequestHandler;
   idempotency: IdempotencyStore;

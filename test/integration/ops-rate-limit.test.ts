@@ -60,6 +60,37 @@ describe('rate limits', function () {
     });
   });
 
+  describe('unauthenticated callers', () => {
+    let t: TestHost;
+    before(async () => {
+      t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    });
+    after(() => t?.close());
+
+    it('counts failed authentications per IP: a key guesser gets 429 instead of 401 past the budget', async () => {
+      const org = await t.createOrganization('Guarded');
+      for (let i = 0; i < 3; i++) {
+        const guess = await t.request('GET', '/v1/organization', { auth: `hik_${'a'.repeat(12)}_${'b'.repeat(43)}` });
+        assert.equal(guess.status, 401, guess.text);
+      }
+      const limited = await t.request('GET', '/v1/organization', { auth: `hik_${'c'.repeat(12)}_${'d'.repeat(43)}` });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.error.code, 'rate_limited');
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      assert.equal((await t.request('GET', '/v1/organization', { auth: org.apiKey })).status, 200, 'a valid key is not held back by the failures');
+    });
+
+    it('limits the connect popup per IP, with a page the candidate can read', async () => {
+      const query = new URLSearchParams({ organization_id: 'org_unknown', listing_id: 'listing_unknown', origin: 'https://jobs.example' });
+      for (let i = 0; i < 3; i++) assert.equal((await t.request('GET', `/v1/connect/profile?${query}`)).status, 400);
+      const limited = await t.request('GET', `/v1/connect/profile?${query}`);
+      assert.equal(limited.status, 429);
+      assert.match(limited.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(limited.text, /rate_limited/);
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    });
+  });
+
   describe('Redis store', () => {
     it('one atomic counter per key across connections, which expires with its window', async function () {
       requireRedis(this);

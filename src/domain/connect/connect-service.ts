@@ -26,7 +26,8 @@ export type ConnectErrorCode =
   | 'listing_unavailable'
   | 'integration_disabled'
   | 'license_required'
-  | 'invalid_return_to';
+  | 'invalid_return_to'
+  | 'rate_limited';
 
 export interface ConnectContext {
   organizationId: string;

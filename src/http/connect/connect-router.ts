@@ -9,12 +9,13 @@
  * callback may land on another API process than the start.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
 import grant from 'grant';
 import type { Config } from '../../config';
 import type { RouterKit } from '../../composition/module';
 import { ConnectFailure, ConnectService, type ConnectContext } from '../../domain/connect/connect-service';
+import { isDomainError } from '../../domain/shared/errors';
 import type { Logger } from '../../domain/shared/logger';
 import type { ProviderEndpoints } from '../../providers/profile/provider-endpoints';
 import { deriveKey } from '../../security/key-derivation';
@@ -55,6 +56,13 @@ function sameString(a: string | undefined, b: string | undefined): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A candidate in the popup reads a page, not JSON. */
+const rateLimitedPage: ErrorRequestHandler = (error, _req, res, next) => {
+  if (!isDomainError(error) || error.code !== 'rate_limited') return next(error);
+  res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 60));
+  sendShowOnlyPage(res, 429, 'rate_limited', 'Too many attempts from this network. Please wait a minute, then try again.');
+};
+
 export interface ConnectRouterOptions {
   config: Config;
   db: Database;
@@ -68,7 +76,8 @@ export interface ConnectRouterOptions {
 export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   const { config, endpoints, connect, kit, logger } = options;
   const router = Router();
-  router.use(...kit.policy.before);
+  // Public and unauthenticated: limited per client IP, before a session row is written.
+  router.use(...kit.policy.before, kit.policy.limit);
   router.use(
     session({
       name: CONNECT_SESSION_COOKIE,
@@ -84,7 +93,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     const unavailable: RequestHandler = (_req, res) => sendShowOnlyPage(res, 503, 'provider_error', 'No profile provider is configured on this server.');
     router.get('/profile', unavailable);
     router.get('/profile/callback', unavailable);
-    router.use(kit.policy.onError);
+    router.use(rateLimitedPage, kit.policy.onError);
     return { name: 'connect', router, routes: [] };
   }
 
@@ -183,6 +192,6 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     sendShowOnlyPage(res, 400, 'state_mismatch', 'This sign-in has expired or was already completed. Close this window and try again.');
   };
   router.get('/profile/callback', requireFlow, grantMiddleware, (req, res, next) => void callback(req, res).catch(next));
-  router.use(kit.policy.onError);
+  router.use(rateLimitedPage, kit.policy.onError);
   return { name: 'connect', router, routes: [] };
 }
