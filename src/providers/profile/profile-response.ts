@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import type { ProviderProfile } from '../../domain/profiles/provider-profile';
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'a YYYY-MM-DD date');
+/** A real calendar day (2023-02-30 is not), optionally followed by a time. */
+const isCalendarDate = (value: string) => {
+  const day = value.slice(0, 10);
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+};
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'a YYYY-MM-DD date').refine(isCalendarDate, 'a YYYY-MM-DD date');
 
 export const providerProfileSchema = z.object({
   id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/),
