@@ -206,6 +206,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (operatorApiKey !== undefined && operatorApiKey.length < 24) {
     throw new ConfigError('OPERATOR_API_KEY', 'must be at least 24 characters');
   }
+  // Those prefixes mark organization keys and candidate tokens; such a value could never authenticate.
+  if (operatorApiKey !== undefined && /^hi[kc]_/.test(operatorApiKey)) {
+    throw new ConfigError('OPERATOR_API_KEY', 'must not start with hik_ or hic_ (the prefixes of organization keys and candidate tokens)');
+  }
 
   return {
     env: mode,

@@ -27,6 +27,7 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ DATA_DIR: dataDir(), LOG_LEVEL: 'loud' }), (e: ConfigError) => e.env === 'LOG_LEVEL');
     assert.throws(() => loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: 'abcd' }), (e: ConfigError) => e.env === 'SECRET_KEY');
     assert.throws(() => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'short' }), (e: ConfigError) => e.env === 'OPERATOR_API_KEY');
+    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'hik_' + 'x'.repeat(40) }), (e: ConfigError) => e.env === 'OPERATOR_API_KEY' && /hik_/.test(e.message));
     assert.throws(
       () => loadConfig({ DATA_DIR: dataDir(), PROFILE_PROVIDER_AUTHORIZE_URL: 'https://p.example/authorize' }),
       (e: ConfigError) => e.env === 'PROFILE_PROVIDER_TOKEN_URL',
