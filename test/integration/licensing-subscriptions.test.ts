@@ -50,6 +50,20 @@ describe('licensing: package subscriptions', function () {
     assert.equal(eventsOf(t, org.organizationId, 'license.activated').filter((e) => e.payload.subscription_id === sub.id).length, 3);
   });
 
+  it("a provisioning job run again after a crash between a license's transition and its follow-ups settles the subscription", async () => {
+    const [sub] = (await t.request('GET', '/v1/integrations/subscriptions', { auth: org.apiKey })).body.data.filter((s: { package: string }) => s.package === 'schools');
+    assert.equal(sub.status, 'active');
+    // The state a worker leaves when it dies after the license's update, before settling the parent.
+    await t.database.db('hi_subscriptions').where({ id: sub.id }).update({ status: 'provisioning', activated_at: null });
+    const license = sub.licenses[0];
+    const eventsBefore = eventsOf(t, org.organizationId, 'license.activated').filter((e) => e.payload.license_id === license.id).length;
+    await t.database.db('hi_outbox').insert({ queue: 'license-provisioning', name: 'provision', job_id: `provision-${license.id}-recovered`, data: JSON.stringify({ license_id: license.id, step: 'provision' }) });
+    const settled = await settledSubscription(t, org.apiKey, sub.id);
+    assert.equal(settled.status, 'active');
+    assert.equal(eventsOf(t, org.organizationId, 'license.activated').filter((e) => e.payload.license_id === license.id).length, eventsBefore + 1, 'the event is told again (at least once)');
+    assert.equal((await t.database.db('hi_sandbox_provisionings').where({ license_id: license.id })).length, 1, 'nothing is provisioned twice');
+  });
+
   it('subscribing again answers the live subscription (200), and concurrent subscribes make one', async () => {
     const [current] = (await t.request('GET', '/v1/integrations/subscriptions', { auth: org.apiKey })).body.data;
     const again = await subscribe(t, 'schools', org.apiKey);

@@ -2,7 +2,9 @@
  * What the `license-provisioning` job does, step by step. Provision: only a license still
  * `provisioning` is worked on; the provisioner is idempotent per license; success moves
  * it to `active`, and a failure is retried while retrying can help and tries remain, then
- * moves it to `failed` with the reason. A child of a subscription settles its parent.
+ * moves it to `failed` with the reason. A child of a subscription settles its parent. A
+ * run that finds the license already settled (its predecessor died after the transition)
+ * repeats only the follow-ups: the event and the parent's settlement.
  * Deprovision: tears down what a deactivated license set up, unless the organization
  * still holds the action through another live license (à la carte beside a package).
  */
@@ -55,6 +57,12 @@ export class LicenseProvisioning {
   async provision(licenseId: string, { attempt, maxAttempts }: Attempt): Promise<ProvisioningOutcome> {
     const license = await this.licenses.findById(licenseId);
     if (!license) throw new UnrecoverableJobError(`no license ${licenseId}`);
+    if (license.status === 'active' || license.status === 'failed') {
+      // A run after one that settled the license but died before its follow-ups (a worker
+      // crash): finish them. The event is at least once; settling the parent is idempotent.
+      await this.announce(license);
+      return 'skipped';
+    }
     if (license.status !== 'provisioning') return 'skipped';
     const request = requestOf(license);
     const provisioner = this.provisioners.forGroup(request.groupKey);
@@ -64,10 +72,7 @@ export class LicenseProvisioning {
       if (!provisioningErrorIsFinal(error) && attempt < maxAttempts) throw error;
       const reason = failureReason(error, attempt);
       const failed = await this.licenses.transition(licenseId, { event: 'provisioning_failed', at: this.clock.now(), failureReason: reason });
-      if (failed) {
-        await this.changes.license('license.failed', failed, await this.licenses.hasActive(failed.organizationId, failed.actionKey));
-        await this.settleParent(failed);
-      }
+      if (failed) await this.announce(failed);
       throw new UnrecoverableJobError(reason);
     }
     const active = await this.licenses.transition(licenseId, { event: 'provisioned', at: this.clock.now() });
@@ -76,8 +81,7 @@ export class LicenseProvisioning {
       if (!(await this.licenses.hasOtherLive(license.organizationId, license.actionKey, license.id))) await provisioner.deprovision(request);
       return 'skipped';
     }
-    await this.changes.license('license.activated', active);
-    await this.settleParent(active);
+    await this.announce(active);
     return 'active';
   }
 
@@ -90,7 +94,10 @@ export class LicenseProvisioning {
     return 'deprovisioned';
   }
 
-  private async settleParent(license: License): Promise<void> {
+  /** What follows a license settling: its event (and cache invalidations), then its subscription's state. */
+  private async announce(license: License): Promise<void> {
+    if (license.status === 'active') await this.changes.license('license.activated', license);
+    else await this.changes.license('license.failed', license, await this.licenses.hasActive(license.organizationId, license.actionKey));
     const subscriptionId = subscriptionIdOf(license);
     if (subscriptionId) await this.subscriptions.settle(subscriptionId);
   }
