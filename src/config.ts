@@ -48,6 +48,7 @@ export const SETTINGS = [
   { env: 'PROFILE_PROVIDER_CLIENT_SECRET', type: 'string', secret: true, description: 'OAuth client secret at the profile provider.' },
   { env: 'PROFILE_PROVIDER_SCOPES', type: 'string', default: 'profile skills credentials experience', secret: false, description: 'Space-separated scopes requested from the profile provider.' },
   { env: 'SANDBOX_PROVIDER_ENABLED', type: 'boolean', secret: false, description: 'Serve the sandbox profile provider. Default: on unless NODE_ENV=production.' },
+  { env: 'SANDBOX_INTERNAL_URL', type: 'url', secret: false, description: "Where servers (the API's token exchange, workers' profile imports) reach the sandbox provider's token and profile endpoints. Default: BASE_URL. The browser always uses BASE_URL." },
   { env: 'PROFILE_PROVIDER_TIMEOUT_MS', type: 'integer', default: '5000', secret: false, description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.' },
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
@@ -88,6 +89,8 @@ export interface Config {
   jobStalledIntervalMs: number;
   profileProvider: ProfileProviderConfig | undefined;
   sandboxProviderEnabled: boolean;
+  /** Server-to-server address of the sandbox provider (default: baseUrl). */
+  sandboxInternalUrl: string;
   profileProviderTimeoutMs: number;
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
@@ -236,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobStalledIntervalMs: positive(env, 'JOB_STALLED_INTERVAL_MS'),
     profileProvider: provider,
     sandboxProviderEnabled,
+    sandboxInternalUrl: (url(env, 'SANDBOX_INTERNAL_URL') ?? baseUrl).replace(/\/+$/, ''),
     profileProviderTimeoutMs: integer(env, 'PROFILE_PROVIDER_TIMEOUT_MS')!,
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,

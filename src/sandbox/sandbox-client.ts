@@ -29,8 +29,9 @@ export function sandboxEndpoints(config: Config): ProviderEndpoints {
   const registration = sandboxRegistration(config);
   return {
     authorizeUrl: `${config.baseUrl}${SANDBOX_MOUNT_PATH}/oauth/authorize`,
-    tokenUrl: `${config.baseUrl}${SANDBOX_MOUNT_PATH}/oauth/token`,
-    profileUrl: `${config.baseUrl}${SANDBOX_MOUNT_PATH}/v1/profile`,
+    // Called by servers, not browsers: inside a compose network a worker reaches the API by its service name.
+    tokenUrl: `${config.sandboxInternalUrl}${SANDBOX_MOUNT_PATH}/oauth/token`,
+    profileUrl: `${config.sandboxInternalUrl}${SANDBOX_MOUNT_PATH}/v1/profile`,
     clientId: registration.clientId,
     clientSecret: registration.clientSecret,
     scopes: SANDBOX_SCOPES,

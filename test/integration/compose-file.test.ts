@@ -106,6 +106,10 @@ describe('docker compose file and Dockerfile', function () {
       for (const name of APP_SERVICES) assert.ok(required in compose.services[name]!.environment!, `${name} sets ${required}`);
     }
     assert.equal(serviceEnvironment(compose.services.worker!, { ...example, ...testSecrets() }).WORKER_HTTP_PORT, '3001');
+    // The worker's profile imports call the sandbox on the api service, not at BASE_URL (localhost is the worker itself).
+    const worker = loadConfig(serviceEnvironment(compose.services.worker!, { ...example, ...testSecrets() }));
+    assert.equal(new URL(worker.sandboxInternalUrl).hostname, 'api');
+    assert.equal(new URL(worker.sandboxInternalUrl).port, String(loadConfig(serviceEnvironment(compose.services.api!, { ...example, ...testSecrets() })).port));
   });
 
   it('documents in .env.example every variable the compose file refers to, and nothing else', () => {

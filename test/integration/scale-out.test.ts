@@ -4,9 +4,8 @@
  * fresh PostgreSQL database and a Redis queue prefix of their own.
  *
  *  1. The OAuth connect flow starts on one API process and its callback lands on the
- *     other; applications are submitted to both; every job runs exactly once and every
- *     record is there. (License activations join this test once the licensing endpoints
- *     of issue 4 exist.)
+ *     other; applications and license activations are submitted to both; every job runs
+ *     exactly once and every record is there.
  *  2. A worker gets SIGTERM while jobs are queued and running: it exits 0 and no job is lost.
  */
 import { strict as assert } from 'node:assert';
@@ -54,8 +53,9 @@ async function install(): Promise<Installation> {
   const [p1, p2, w1, w2] = [await freePort(), await freePort(), await freePort(), await freePort()];
   // One public address for both API processes, as behind a load balancer.
   const baseUrl = `http://127.0.0.1:${p1}`;
-  const apiEnv = { ...serviceEnvironment(compose.services.api!, vars), ...shared, BASE_URL: baseUrl };
-  const workerEnv = { ...serviceEnvironment(compose.services.worker!, vars), ...shared, BASE_URL: baseUrl };
+  // The compose network's http://api:3000 is the load balancer's address here.
+  const apiEnv = { ...serviceEnvironment(compose.services.api!, vars), ...shared, BASE_URL: baseUrl, SANDBOX_INTERNAL_URL: baseUrl };
+  const workerEnv = { ...serviceEnvironment(compose.services.worker!, vars), ...shared, BASE_URL: baseUrl, SANDBOX_INTERNAL_URL: baseUrl };
   const migrate = runToCompletion(containerArgv('migrate'), { ...serviceEnvironment(compose.services.migrate!, vars), ...shared });
   assert.equal(migrate.code, 0, `migrate: ${migrate.stderr}`);
   const apis = [p1, p2].map((port, i) => ({
@@ -193,8 +193,18 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
         for (const candidate of CANDIDATES) submissions.push(apply(apis[n++ % 2]!.url, org.apiKey, listingId, candidate.id));
       }
     }
-    const applicationIds = await Promise.all(submissions);
+    // License activations spread over both API processes too, at the same time.
+    const ACTIONS = ['sms.two_factor_auth', 'esign.send_offer', 'hris.employee_sync'];
+    const activations = orgs.flatMap((org, o) =>
+      ACTIONS.map(async (action, a) => {
+        const response = await request(apis[(o + a) % 2]!.url, 'POST', `/v1/integrations/licenses/${action}/activate`, { auth: org.apiKey });
+        assert.equal(response.status, 202, response.text);
+        return response.body.id as string;
+      }),
+    );
+    const [applicationIds, licenseIds] = await Promise.all([Promise.all(submissions), Promise.all(activations)]);
     assert.equal(new Set(applicationIds).size, 24);
+    assert.equal(new Set(licenseIds).size, 6);
 
     // Every record is there.
     const db = database.db;
@@ -216,9 +226,10 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     }, 'pipeline-delivery jobs finished');
     const provisionings = await waitFor(async () => {
       const jobs = await jobsOf(inst!, 'license-provisioning');
-      return jobs.counts.completed === 2 && jobs.counts.active === 0 ? jobs : undefined;
+      return jobs.counts.completed === 8 && jobs.counts.active === 0 ? jobs : undefined;
     }, 'license-provisioning jobs finished');
-    assert.equal(Number((await db('hi_licenses').where({ status: 'active', action_key: 'profile.accept_application' }).count({ n: '*' }))[0]!.n), 2, 'one active license per organization');
+    assert.equal(Number((await db('hi_licenses').where({ status: 'active' }).count({ n: '*' }))[0]!.n), 8, 'profile.accept_application and three more actions, per organization');
+    assert.equal(Number((await db('hi_sandbox_provisionings').count({ n: '*' }))[0]!.n), 8, 'each provisioned once');
     for (const { counts, completed } of [imports, deliveries, provisionings]) {
       assert.equal(counts.failed, 0);
       assert.equal(counts.delayed, 0, 'no retry pending');
@@ -226,7 +237,7 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     }
     assert.deepEqual(new Set(deliveries.completed.map((j) => j.data.application_id)), new Set(applicationIds));
     const done = await workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'completed' });
-    assert.equal(done[0]! + done[1]!, 34, `the two workers completed 2 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
+    assert.equal(done[0]! + done[1]!, 40, `the two workers completed 8 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
     assert.ok(done.every((d) => d > 0), `both workers took jobs (${done})`);
     const notDone = await workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'retry' });
     assert.deepEqual(notDone, [0, 0]);
