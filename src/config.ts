@@ -50,6 +50,7 @@ export const SETTINGS = [
   { env: 'SANDBOX_PROVIDER_ENABLED', type: 'boolean', secret: false, description: 'Serve the sandbox profile provider. Default: on unless NODE_ENV=production.' },
   { env: 'SANDBOX_INTERNAL_URL', type: 'url', secret: false, description: "Where servers (the API's token exchange, workers' profile imports) reach the sandbox provider's token and profile endpoints. Default: BASE_URL. The browser always uses BASE_URL." },
   { env: 'PROFILE_PROVIDER_TIMEOUT_MS', type: 'integer', default: '5000', secret: false, description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.' },
+  { env: 'PROFILE_IMPORT_WAIT_MS', type: 'integer', default: '8000', secret: false, description: 'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.' },
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
 ] as const satisfies readonly SettingSpec[];
@@ -92,6 +93,7 @@ export interface Config {
   /** Server-to-server address of the sandbox provider (default: baseUrl). */
   sandboxInternalUrl: string;
   profileProviderTimeoutMs: number;
+  profileImportWaitMs: number;
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
@@ -241,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxProviderEnabled,
     sandboxInternalUrl: (url(env, 'SANDBOX_INTERNAL_URL') ?? baseUrl).replace(/\/+$/, ''),
     profileProviderTimeoutMs: integer(env, 'PROFILE_PROVIDER_TIMEOUT_MS')!,
+    profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
   };

@@ -16,7 +16,7 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../domain/listings/l
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../domain/organizations/ports';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY } from '../domain/profiles/candidate-authorization';
 import { PROFILE_PROVIDER } from '../domain/profiles/profile-provider';
-import { ProfileImporter } from '../domain/profiles/profile-importer';
+import { ON_DEMAND_IMPORT_WAIT_MS, ProfileImporter } from '../domain/profiles/profile-importer';
 import { PROFILE_SNAPSHOT_REPOSITORY } from '../domain/profiles/snapshot-repository';
 import { ORIGIN_POLICY, PROFILE_APPLY_SETTINGS_REPOSITORY, type OriginPolicy } from '../domain/settings/profile-apply-settings';
 import { ProfileApplySettingsService } from '../domain/settings/settings-service';
@@ -74,6 +74,7 @@ export const profileApplicationsModule: PluginModule = {
       useFactory: instanceCachingFactory((c) => new SignedCandidateSessions(deriveKey(config.secretKey, 'candidate-session-signing'), c.resolve<Clock>(CLOCK))),
     });
     container.register<OriginPolicy>(ORIGIN_POLICY, { useValue: { allowLoopbackHttp: config.env !== 'production' } });
+    container.register(ON_DEMAND_IMPORT_WAIT_MS, { useValue: config.profileImportWaitMs });
     container.register(SandboxFaults, { useValue: new SandboxFaults(config.env === 'production') });
 
     container.registerSingleton(PROFILE_APPLY_SETTINGS_REPOSITORY, KnexProfileApplySettingsRepository);

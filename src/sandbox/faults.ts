@@ -7,9 +7,10 @@ export type FaultTarget = 'profile' | 'token';
 
 export interface Fault {
   target: FaultTarget;
-  mode: 'status' | 'timeout';
+  /** `status`: answer `status`; `timeout`: hold, then 504; `slow`: hold, then answer normally. */
+  mode: 'status' | 'timeout' | 'slow';
   status: number;
-  /** How long a `timeout` fault holds the request before answering 504. */
+  /** How long a `timeout` or `slow` fault holds the request. */
   delayMs: number;
   /** How many requests fail before the provider heals; undefined = until cleared. */
   remaining?: number;

@@ -113,8 +113,9 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
   const applyFault = async (target: FaultTarget, res: Response): Promise<boolean> => {
     const fault = options.faults.take(target);
     if (!fault) return false;
-    if (fault.mode === 'timeout') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault.mode !== 'status') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (res.headersSent || res.destroyed) return true;
+    if (fault.mode === 'slow') return false;
     const status = fault.mode === 'timeout' ? 504 : fault.status;
     res.status(status).json({ error: status === 401 ? 'invalid_token' : 'sandbox_fault', error_description: `Simulated ${fault.mode} fault` });
     return true;
@@ -261,7 +262,7 @@ function faultRoutes(faults: SandboxFaults) {
       body: z
         .object({
           target: z.enum(['profile', 'token']),
-          mode: z.enum(['status', 'timeout']),
+          mode: z.enum(['status', 'timeout', 'slow']),
           status: z.number().int().min(400).max(599).default(503),
           delay_ms: z.number().int().min(0).max(60_000).default(15_000),
           times: z.number().int().min(1).max(1000).optional(),

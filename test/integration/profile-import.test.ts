@@ -102,3 +102,38 @@ describe('profile import and provider outages', function () {
     ]);
   });
 });
+
+describe('profile import: the apply endpoint waits for an on-demand import only so long', function () {
+  this.timeout(60_000);
+  let t: TestHost;
+
+  before(async () => {
+    t = await startTestHost({ env: { PROFILE_PROVIDER_TIMEOUT_MS: '5000', PROFILE_IMPORT_WAIT_MS: '300' } });
+  });
+  after(() => t?.close());
+
+  it('a slow (not failed) provider: 503 at the wait limit, the import finishes in the background, and a retry succeeds', async () => {
+    const org = await t.createOrganization('Hooli');
+    const listingId = (await t.host.listings.create({ organizationId: org.organizationId, title: 'Analyst', questions: QUESTIONS })).id;
+    await enableProfileApply(t, org.apiKey, [ORIGIN]);
+    await runConnect(t, { organizationId: org.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
+    const snapshot = () => t.database.db('hi_profile_snapshots').where({ organization_id: org.organizationId, profile_user_id: ADA.id }).first();
+    await waitFor(snapshot, 'the first import');
+    await t.database.db('hi_profile_snapshots').where({ organization_id: org.organizationId }).delete();
+
+    const held = await t.request('POST', '/sandbox/faults', { auth: t.operatorKey, body: { target: 'profile', mode: 'slow', delay_ms: 1500, times: 1 } });
+    assert.equal(held.status, 201, held.text);
+    const apply = () => t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: org.apiKey, body: { profile_user_id: ADA.id, answers: VALID } });
+    const started = Date.now();
+    const slow = await apply();
+    assert.equal(slow.status, 503, slow.text);
+    assert.equal(slow.body.error.code, 'provider_unavailable');
+    assert.match(slow.body.error.message, /slow/);
+    assert.ok(Date.now() - started < 1400, `the wait limit answered, not the provider (${Date.now() - started} ms)`);
+    assert.equal((await t.database.db('hi_profile_applications').where({ organization_id: org.organizationId })).length, 0);
+
+    await waitFor(snapshot, 'the import, finished in the background');
+    const retried = await apply();
+    assert.equal(retried.status, 201, retried.text);
+  });
+});

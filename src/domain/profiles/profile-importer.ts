@@ -16,6 +16,9 @@ import { PROFILE_SNAPSHOT_REPOSITORY, type ProfileSnapshotRepository } from './s
 export const notAuthorized = () =>
   forbidden('profile_not_authorized', 'The candidate has not authorized this organization to read their profile (or the authorization was revoked); they need to connect again');
 
+/** How long a caller waits for an on-demand import (milliseconds) before answering 503. */
+export const ON_DEMAND_IMPORT_WAIT_MS = Symbol('OnDemandImportWaitMs');
+
 @injectable()
 export class ProfileImporter {
   constructor(
@@ -23,6 +26,7 @@ export class ProfileImporter {
     @inject(CANDIDATE_AUTHORIZATION_REPOSITORY) private readonly authorizations: CandidateAuthorizationRepository,
     @inject(PROFILE_SNAPSHOT_REPOSITORY) private readonly snapshots: ProfileSnapshotRepository,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ON_DEMAND_IMPORT_WAIT_MS) private readonly waitMs: number,
   ) {}
 
   async import(organizationId: string, profileUserId: string): Promise<ProfileSnapshot> {
@@ -37,13 +41,31 @@ export class ProfileImporter {
     return snapshot;
   }
 
-  /** The stored snapshot when it is fresh, otherwise a new import. */
+  /**
+   * The stored snapshot when it is fresh, otherwise a new import, waited for at most
+   * `waitMs`: past it the caller gets 503 `provider_unavailable` while the import goes on
+   * and stores its snapshot, so a retry finds it fresh.
+   */
   async freshSnapshot(organizationId: string, profileUserId: string): Promise<ProfileSnapshot> {
     const authorization = await this.authorizations.find(organizationId, profileUserId);
     if (!authorization) throw notAuthorized();
     const snapshot = await this.snapshots.find(organizationId, profileUserId);
     if (isSnapshotFresh(snapshot, authorization.authorizedAt, this.clock.now())) return snapshot;
-    return this.import(organizationId, profileUserId);
+    const importing = this.import(organizationId, profileUserId);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(upstream('provider_unavailable', 'The profile provider is slow to answer; no application was created. Try again in a moment')),
+        this.waitMs,
+      );
+    });
+    // Finishing after the deadline is fine; failing then is the import job's business.
+    importing.catch(() => undefined);
+    try {
+      return await Promise.race([importing, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async fetchWithRefresh(authorization: CandidateAuthorization): Promise<ProviderProfile> {
