@@ -1,6 +1,6 @@
 /**
  * Fuzzing every endpoint the OpenAPI document declares (and the browser-facing connect
- * and sandbox OAuth endpoints outside it): random and malformed bodies,
+ * and sandbox OAuth endpoints outside it, and the host's hook endpoint): random and malformed bodies,
  * headers, path parameters and query strings never produce a 5xx or a crash, and a
  * rejected request never writes a row. Bounded in `npm test`; `npm run fuzz` runs more.
  */
@@ -113,7 +113,7 @@ describe('fuzzing every endpoint', function () {
     { method: 'GET', path: '/widgets/profile-apply.js' },
   ];
   const oauthQuery = fc.dictionary(
-    fc.oneof(text, fc.constantFrom('organization_id', 'listing_id', 'origin', 'state', 'code', 'error', 'client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'scope')),
+    fc.oneof(text, fc.constantFrom('organization_id', 'listing_id', 'origin', 'return_to', 'client_state', 'state', 'code', 'error', 'client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'scope')),
     fc.oneof(text, fc.constantFrom('S256', 'plain', 'code', 'token', 'https://jobs.example.com', 'http://127.0.0.1', 'javascript:alert(1)', 'access_denied')),
     { maxKeys: 6 },
   );
@@ -145,5 +145,27 @@ describe('fuzzing every endpoint', function () {
       );
     }
     assert.equal((await t.request('GET', '/healthz')).status, 200);
+  });
+
+  it('the host hook endpoint never answers 5xx and never writes a row when it rejects', async () => {
+    const hooks = fc.oneof(text.map(encodeURIComponent), fc.constantFrom('interview.scheduled', 'interview.rescheduled', 'interview.canceled', 'offer.created', 'candidate.hired', 'nothing.happened'));
+    const organization = fc.oneof(text, fc.constant((await t.request('GET', '/v1/organization', { auth: orgKey })).body.id as string));
+    const payload = fc.oneof(
+      jsonValue,
+      fc.record({
+        interview_id: fc.oneof(text, fc.constant('int_1')),
+        starts_at: fc.oneof(text, fc.constant('2031-01-01T10:00:00Z')),
+        candidate: fc.oneof(jsonValue, fc.record({ name: text, email: fc.oneof(text, fc.constant('a@b.example')), phone: fc.oneof(text, fc.constant('+15555550100')) })),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(hooks, organization, payload, fc.boolean(), async (hook, organizationId, data, wrapped) => {
+        const before = await rowCounts(t.database.db);
+        const response = await t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: wrapped ? { organization_id: organizationId, payload: data } : data });
+        assert.ok(response.status < 500, `hook ${hook} → ${response.status} ${response.text.slice(0, 300)}`);
+        if (response.status >= 400) assert.equal(await rowCounts(t.database.db), before, `hook ${hook} → ${response.status} wrote a row`);
+      }),
+      { numRuns: RUNS * 4, endOnFailure: true },
+    );
   });
 });
