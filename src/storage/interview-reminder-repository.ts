@@ -6,7 +6,9 @@ import type {
   ReminderDetails,
   ReminderStatus,
 } from '../domain/hooks/interview-reminders';
+import type { OutboxMessage } from '../domain/jobs/outbox';
 import type { Database } from './database';
+import { writeOutbox } from './outbox';
 
 interface Row {
   organization_id: string;
@@ -46,8 +48,9 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
     return row ? toDomain(row) : undefined;
   }
 
-  async save(r: InterviewReminder): Promise<void> {
-    await this.db('hi_interview_reminders')
+  async save(r: InterviewReminder, messages: readonly OutboxMessage[] = []): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('hi_interview_reminders')
       .insert({
         organization_id: r.organizationId,
         interview_id: r.interviewId,
@@ -65,6 +68,8 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
       })
       .onConflict(['organization_id', 'interview_id', 'channel'])
       .merge(['status', 'revision', 'job_id', 'starts_at', 'remind_at', 'details', 'reason', 'delivery_id', 'updated_at']);
+      await writeOutbox(trx, messages);
+    });
   }
 
   async settle(

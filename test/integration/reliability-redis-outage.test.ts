@@ -1,8 +1,9 @@
 /**
  * No lost work: with Redis down, submitting applications, connecting candidates,
- * activating licenses and subscribing to a package still succeed, because each record and
- * the message that starts its job are written in one database transaction (the outbox). Once Redis is back on the same port, the relay hands
- * the messages over and every job runs exactly once.
+ * activating licenses, subscribing to a package and a hook that schedules an interview
+ * reminder still succeed, because each record and the message that starts its job are
+ * written in one database transaction (the outbox). Once Redis is back on the same port,
+ * the relay hands the messages over and every job runs exactly once.
  *
  * The test starts a redis-server of its own on a free port and kills it (SIGKILL: an
  * outage, not a shutdown); the shared Redis is never touched.
@@ -48,6 +49,9 @@ describe('reliability: no lost work while Redis is down', function () {
     const license = await host.request('POST', '/v1/integrations/licenses/profile.accept_application/activate', { auth: apiKey });
     assert.ok(license.status === 202 || license.status === 200, license.text);
     assert.equal((await settledLicense(host, apiKey, license.body.id)).status, 'active');
+    // And email interview reminders, for a hook fired during the outage.
+    const reminders = await host.request('POST', '/v1/integrations/licenses/notifications.interview_reminder/activate', { auth: apiKey });
+    assert.equal((await settledLicense(host, apiKey, reminders.body.id)).status, 'active');
 
     // Before the outage: two candidates authorize and their profiles are imported.
     for (const candidate of [ADA, GRACE]) {
@@ -92,11 +96,19 @@ describe('reliability: no lost work while Redis is down', function () {
     }, 'the package licenses');
     const licenses = [...activated, ...packageLicenses.map((l: { id: string }) => l.id)];
 
+    // The host fires a hook: the reminder is scheduled (its job waits in the outbox).
+    const fired = await host.request('POST', '/host/v1/hooks/interview.scheduled', {
+      auth: host.operatorKey,
+      body: { organization_id: organizationId, payload: { interview_id: 'int_outage', candidate: { name: 'Ada', email: 'ada@example.com' }, starts_at: new Date(Date.now() + 30 * 60_000).toISOString() } },
+    });
+    assert.equal(fired.status, 200, fired.text);
+    assert.deepEqual(fired.body.handled, ['interview-reminder'], fired.text);
+
     // Nothing ran, nothing was lost: every message waits in the outbox.
     const waiting = await host.database.db('hi_outbox').whereNull('dispatched_at').select('queue', 'job_id');
     assert.deepEqual(
       waiting.filter((r) => r.queue !== 'license-provisioning').map((r) => r.queue).sort(),
-      [...Array(6).fill('pipeline-delivery'), 'profile-import'].sort(),
+      [...Array(6).fill('pipeline-delivery'), 'profile-import', 'interview-reminders'].sort(),
     );
     assert.ok(waiting.filter((r) => r.queue === 'license-provisioning').length >= licenses.length, JSON.stringify(waiting));
     assert.deepEqual((await host.database.db('hi_licenses').whereIn('id', licenses).whereNot({ status: 'provisioning' })).length, 0);
@@ -115,7 +127,7 @@ describe('reliability: no lost work while Redis is down', function () {
     // Quiet queues: nothing waiting, running or scheduled for a retry.
     const connection = new Redis(redis!.url, { maxRetriesPerRequest: null });
     try {
-      for (const name of ['pipeline-delivery', 'profile-import', 'license-provisioning']) {
+      for (const name of ['pipeline-delivery', 'profile-import', 'license-provisioning', 'interview-reminders']) {
         const queue = new Queue(name, { connection, prefix: host.config.queuePrefix });
         await waitFor(async () => {
           const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed');
@@ -140,5 +152,9 @@ describe('reliability: no lost work while Redis is down', function () {
     assert.deepEqual(provisioned.map((p) => p.license_id).sort(), [...licenses].sort());
     assert.equal(await processedJobs(host, 'license-provisioning', 'failed'), 0);
     assert.equal(await processedJobs(host, 'license-provisioning', 'retry'), 0);
+    // The reminder of the hook fired during the outage was sent, once.
+    await waitFor(async () => host.host.hooks.recent.some((e) => e.hook === 'interview.reminder_sent' && e.payload.interview_id === 'int_outage') || undefined, 'the reminder sent');
+    assert.equal(await processedJobs(host, 'interview-reminders'), 1);
+    assert.equal((await host.database.db('hi_connector_deliveries').where({ action_key: 'notifications.interview_reminder' })).length, 1);
   });
 });

@@ -15,20 +15,24 @@ import {
   type InterviewReminderRepository,
   type ReminderChannel,
 } from '../../src/domain/hooks/interview-reminders';
+import type { OutboxMessage } from '../../src/domain/jobs/outbox';
 import { isDomainError } from '../../src/domain/shared/errors';
 import { InlineJobQueue } from '../../src/queue/inline-queue';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
 
+/** Rows in memory; the messages saved with them go straight to the queue (what the outbox relay does). */
 class MemoryReminders implements InterviewReminderRepository {
   readonly rows = new Map<string, InterviewReminder>();
+  constructor(private readonly queue: () => InlineJobQueue) {}
   private key = (o: string, i: string, c: string) => `${o}|${i}|${c}`;
   async find(o: string, i: string, c: ReminderChannel) {
     const row = this.rows.get(this.key(o, i, c));
     return row ? structuredClone(row) : undefined;
   }
-  async save(r: InterviewReminder) {
+  async save(r: InterviewReminder, messages: readonly OutboxMessage[] = []) {
     this.rows.set(this.key(r.organizationId, r.interviewId, r.channel), structuredClone(r));
+    for (const m of messages) await this.queue().add(m.queue, m.name, m.data, { jobId: m.jobId, delayMs: m.delayMs });
   }
   async settle(o: string, i: string, c: ReminderChannel, jobId: string, change: { status: 'sent' | 'canceled' | 'skipped'; reason: string | null; deliveryId?: string; at: Date }) {
     const row = this.rows.get(this.key(o, i, c));
@@ -72,10 +76,10 @@ describe('hooks: interview reminders', () => {
 
   beforeEach(() => {
     now = new Date('2030-03-01T06:00:00Z');
-    repo = new MemoryReminders();
+    repo = new MemoryReminders(() => queue);
     queue = new InlineJobQueue(new Map([[INTERVIEW_REMINDERS_QUEUE, { name: INTERVIEW_REMINDERS_QUEUE, concurrency: 1, attempts: 1, backoffMs: 0 }]]), silent);
     const clock = { now: () => now };
-    reminders = new InterviewReminders(repo, queue, { leadMinutes: 60 }, clock);
+    reminders = new InterviewReminders(repo, queue, { nudge() {} }, { leadMinutes: 60 }, clock, silent);
     licensed = new Set(['org_a notifications.interview_reminder', 'org_a sms.interview_reminder']);
     cache = new EntitlementCache({ isActive: async (o, a) => licensed.has(`${o} ${a}`) }, { ttlMs: 60_000, maxEntries: 100 });
     connectors = new RecordingConnectors();

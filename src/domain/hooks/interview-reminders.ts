@@ -10,10 +10,13 @@
  * interview twice adds one job, and rescheduling or cancelling finds the pending job
  * through the row, removes it and (rescheduling) adds the next revision. A job whose id
  * is no longer the row's, or whose row is no longer `scheduled`, does nothing, so even a
- * job that could not be removed (already running) cannot send a stale reminder.
+ * job that could not be removed (already running, or Redis unreachable) cannot send a
+ * stale reminder. The row and its job's message are one write (the outbox), so a hook
+ * handled while Redis is down still gets its reminder once Redis is back.
  */
 import { inject, injectable } from 'tsyringe';
 import { JOB_QUEUE, UnrecoverableJobError, type JobQueue } from '../jobs/job-queue';
+import { OUTBOX_NOTIFIER, type OutboxMessage, type OutboxNotifier } from '../jobs/outbox';
 import { CLOCK, type Clock } from '../shared/clock';
 import { DomainError, invalid } from '../shared/errors';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
@@ -57,8 +60,8 @@ export interface InterviewReminder {
 
 export interface InterviewReminderRepository {
   find(organizationId: string, interviewId: string, channel: ReminderChannel): Promise<InterviewReminder | undefined>;
-  /** Inserts or replaces the row of (organization, interview, channel). */
-  save(reminder: InterviewReminder): Promise<void>;
+  /** Inserts or replaces the row of (organization, interview, channel), with its job's message, atomically. */
+  save(reminder: InterviewReminder, messages?: readonly OutboxMessage[]): Promise<void>;
   /** Moves the row to `status` if it is still `scheduled` under `jobId`; false when it was not. */
   settle(organizationId: string, interviewId: string, channel: ReminderChannel, jobId: string, change: { status: Exclude<ReminderStatus, 'scheduled'>; reason: string | null; deliveryId?: string; at: Date }): Promise<boolean>;
   listScheduled(organizationId: string, channel: ReminderChannel): Promise<InterviewReminder[]>;
@@ -88,21 +91,19 @@ export class InterviewReminders {
   constructor(
     @inject(INTERVIEW_REMINDER_REPOSITORY) private readonly reminders: InterviewReminderRepository,
     @inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
     @inject(REMINDER_OPTIONS) private readonly options: ReminderOptions,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async schedule(organizationId: string, channel: ReminderChannel, interviewId: string, startsAt: Date, details: ReminderDetails): Promise<HookHandlerReport> {
     const now = this.clock.now();
     if (startsAt.getTime() <= now.getTime()) throw invalid('interview_in_past', `The interview starts at ${startsAt.toISOString()}, which has passed`, 'starts_at');
     const existing = await this.reminders.find(organizationId, interviewId, channel);
-    if (existing && existing.startsAt.getTime() === startsAt.getTime()) {
-      if (existing.status === 'scheduled') {
-        // The same hook again (a host retry): the job id is the same, so the add is a no-op when it exists.
-        await this.enqueue(existing, now);
-        return this.report(existing, { unchanged: true });
-      }
-      if (existing.status === 'sent') return this.report(existing, { unchanged: true });
+    // The same hook again (a host retry): its job is already on its way (the outbox).
+    if (existing && existing.startsAt.getTime() === startsAt.getTime() && (existing.status === 'scheduled' || existing.status === 'sent')) {
+      return this.report(existing, { unchanged: true });
     }
     const revision = (existing?.revision ?? 0) + 1;
     const remindAt = new Date(Math.max(now.getTime(), startsAt.getTime() - this.options.leadMinutes * 60_000));
@@ -121,13 +122,13 @@ export class InterviewReminders {
       updatedAt: now,
     };
     // The row first: from here on the old job (if it still runs) finds itself stale.
-    await this.reminders.save(reminder);
+    await this.reminders.save(reminder, [this.message(reminder, now)]);
+    this.outbox.nudge();
     let movedFrom: string | undefined;
     if (existing?.status === 'scheduled') {
-      await this.queue.remove(INTERVIEW_REMINDERS_QUEUE, existing.jobId);
+      await this.removeJob(existing.jobId);
       movedFrom = existing.jobId;
     }
-    await this.enqueue(reminder, now);
     return this.report(reminder, movedFrom ? { moved_from: movedFrom } : {});
   }
 
@@ -144,7 +145,7 @@ export class InterviewReminders {
     if (!existing) throw noReminder(interviewId, channel);
     if (existing.status !== 'scheduled') return { channel, job_id: existing.jobId, status: existing.status, removed: false };
     await this.reminders.settle(organizationId, interviewId, channel, existing.jobId, { status: 'canceled', reason, at: this.clock.now() });
-    const removed = await this.queue.remove(INTERVIEW_REMINDERS_QUEUE, existing.jobId);
+    const removed = await this.removeJob(existing.jobId);
     return { channel, job_id: existing.jobId, status: 'canceled', removed };
   }
 
@@ -157,18 +158,28 @@ export class InterviewReminders {
     let count = 0;
     for (const reminder of await this.reminders.listScheduled(organizationId, channel)) {
       await this.reminders.settle(organizationId, reminder.interviewId, channel, reminder.jobId, { status: 'canceled', reason, at: this.clock.now() });
-      await this.queue.remove(INTERVIEW_REMINDERS_QUEUE, reminder.jobId);
+      await this.removeJob(reminder.jobId);
       count += 1;
     }
     return count;
   }
 
-  private enqueue(reminder: InterviewReminder, now: Date): Promise<void> {
+  private message(reminder: InterviewReminder, now: Date): OutboxMessage {
     const job: ReminderJob = { organization_id: reminder.organizationId, interview_id: reminder.interviewId, channel: reminder.channel };
-    return this.queue.add(INTERVIEW_REMINDERS_QUEUE, 'remind', job, {
-      jobId: reminder.jobId,
-      delayMs: Math.max(0, reminder.remindAt.getTime() - now.getTime()),
-    });
+    return { queue: INTERVIEW_REMINDERS_QUEUE, name: 'remind', data: job, jobId: reminder.jobId, delayMs: Math.max(0, reminder.remindAt.getTime() - now.getTime()) };
+  }
+
+  /**
+   * Removing a superseded job only saves it a wake-up: the row already makes it stale. So
+   * a queue that cannot be reached (Redis down) does not fail the hook.
+   */
+  private async removeJob(jobId: string): Promise<boolean> {
+    try {
+      return await this.queue.remove(INTERVIEW_REMINDERS_QUEUE, jobId);
+    } catch (error) {
+      this.logger.warn({ jobId, err: (error as Error).message }, 'a superseded reminder job could not be removed; it will find itself stale');
+      return false;
+    }
   }
 
   private report(reminder: InterviewReminder, extra: HookHandlerReport): HookHandlerReport {
