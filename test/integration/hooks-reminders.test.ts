@@ -69,10 +69,15 @@ describe('hooks: interview reminders on the queue', function () {
     assert.equal(row.status, 'sent');
   });
 
+  /** The reminder's job left the outbox for the queue (the hook's write and the queue add are apart). */
+  const relayed = (jobId: string) =>
+    waitFor(async () => (await t.database.db('hi_outbox').where({ job_id: jobId }).whereNotNull('dispatched_at').first()) ?? undefined, `${jobId} on the queue`);
+
   it('a rescheduled interview moves its reminder job: the old one is gone, the new one is due at the new time', async () => {
     const first = new Date(Date.now() + 1500);
     const scheduled = await fire('interview.scheduled', interview('int_2', first));
     const oldJob = scheduled.body.outcomes.find((o: any) => o.handler === 'interview-reminder').result.job_id;
+    await relayed(oldJob);
     const moved = new Date(Date.now() + 4000);
     const response = await fire('interview.rescheduled', { interview_id: 'int_2', starts_at: moved.toISOString() });
     assert.deepEqual(response.body.handled, ['interview-reminder-reschedule', 'sms-interview-reminder-reschedule']);
@@ -81,6 +86,7 @@ describe('hooks: interview reminders on the queue', function () {
     const newJob = outcome.result.job_id;
     assert.notEqual(newJob, oldJob);
     assert.equal(outcome.result.remind_at, moved.toISOString());
+    await relayed(newJob);
     if (queue) {
       assert.equal(await queue.getJob(oldJob), undefined, 'the old job was removed from BullMQ');
       const job = (await queue.getJob(newJob))!;
@@ -103,6 +109,7 @@ describe('hooks: interview reminders on the queue', function () {
     const startsAt = new Date(Date.now() + 1500);
     const scheduled = await fire('interview.scheduled', interview('int_3', startsAt));
     const jobId = scheduled.body.outcomes[0].result.job_id;
+    await relayed(jobId);
     const canceled = await fire('interview.canceled', { interview_id: 'int_3' });
     assert.deepEqual(canceled.body.handled, ['interview-reminder-cancel', 'sms-interview-reminder-cancel']);
     assert.equal(canceled.body.outcomes[0].result.removed, true);
