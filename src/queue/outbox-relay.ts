@@ -2,12 +2,13 @@
  * Moves outbox rows to the queue and marks them dispatched. Runs in every API and worker
  * process; `for update skip locked` lets several relays share the table without handing
  * a row out twice, and the deterministic job id makes a re-dispatch after a crash a no-op.
- * While Redis is down rows simply wait, and go out once it is back.
+ * While Redis is down rows simply wait, and go out once it is back. Dispatched rows are
+ * kept a week (what went out, and when, for an operator looking into a job), then pruned.
  */
 import type { JobQueue } from '../domain/jobs/job-queue';
 import type { OutboxNotifier } from '../domain/jobs/outbox';
 import type { Logger } from '../domain/shared/logger';
-import { isEmbedded, type Database } from '../storage/database';
+import { deletedRows, isEmbedded, type Database } from '../storage/database';
 
 interface OutboxRow {
   id: string;
@@ -18,6 +19,18 @@ interface OutboxRow {
   delay_ms: number;
   created_at: Date;
 }
+
+export interface RelayOptions {
+  pollMs: number;
+  batchSize: number;
+  coalesceMs?: number;
+  /** How long dispatched rows are kept. Default: 7 days. */
+  retentionMs?: number;
+  /** How often a relay prunes. Default: every 10 minutes. */
+  pruneEveryMs?: number;
+}
+
+const DAY_MS = 86_400_000;
 
 export class OutboxRelay implements OutboxNotifier {
   private timer: NodeJS.Timeout | undefined;
@@ -31,8 +44,10 @@ export class OutboxRelay implements OutboxNotifier {
     private readonly db: Database,
     private readonly queue: JobQueue,
     private readonly logger: Logger,
-    private readonly options: { pollMs: number; batchSize: number; coalesceMs?: number } = { pollMs: 500, batchSize: 100 },
+    private readonly options: RelayOptions = { pollMs: 500, batchSize: 100 },
   ) {}
+
+  private lastPrunedAt = 0;
 
   /**
    * Nudges within this window share one pass: under load, one transaction hands over
@@ -92,6 +107,13 @@ export class OutboxRelay implements OutboxNotifier {
     return sent;
   }
 
+  /** Deletes (a batch of) rows dispatched longer ago than the retention. Returns how many. */
+  async prune(now = Date.now()): Promise<number> {
+    const cutoff = new Date(now - (this.options.retentionMs ?? 7 * DAY_MS));
+    const expired = this.db('hi_outbox').select('id').where('dispatched_at', '<', cutoff).orderBy('id').limit(1000);
+    return deletedRows(await this.db('hi_outbox').whereIn('id', expired).del());
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -114,6 +136,10 @@ export class OutboxRelay implements OutboxNotifier {
     await this.running;
     this.running = undefined;
     if (this.stopped) return;
+    if (Date.now() - this.lastPrunedAt >= (this.options.pruneEveryMs ?? 10 * 60_000)) {
+      this.lastPrunedAt = Date.now();
+      await this.prune().catch((error) => this.logger.warn({ err: (error as Error).message }, 'pruning the outbox failed'));
+    }
     const full = sent === this.options.batchSize;
     const nudged = this.again;
     this.again = false;

@@ -39,6 +39,13 @@ export function isEmbedded(db: Database): boolean {
   return db.client.config.client !== 'pg';
 }
 
+/** How many rows a knex delete removed: pg answers a number, knex-pglite its raw result. */
+export function deletedRows(result: unknown): number {
+  if (typeof result === 'number') return result;
+  const raw = result as { affectedRows?: number; rowCount?: number } | undefined;
+  return raw?.affectedRows ?? raw?.rowCount ?? 0;
+}
+
 /** Postgres unique_violation, as raised by pg and PGlite alike. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };

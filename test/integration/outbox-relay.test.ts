@@ -71,4 +71,20 @@ describe('outbox relay', () => {
       await close();
     });
   }
+
+  it('prunes dispatched rows past their retention, and never a pending one', async () => {
+    const now = Date.now();
+    const day = 86_400_000;
+    const tag = `prune-${now}`;
+    const rows = [
+      { job_id: `${tag}-old`, created_at: new Date(now - 9 * day), dispatched_at: new Date(now - 8 * day) },
+      { job_id: `${tag}-recent`, created_at: new Date(now - 2 * day), dispatched_at: new Date(now - day) },
+      { job_id: `${tag}-pending`, created_at: new Date(now - 30 * day), dispatched_at: null },
+    ];
+    await database.db('hi_outbox').insert(rows.map((r) => ({ queue: 'echo', name: 'echo', data: JSON.stringify({}), ...r })));
+    const relay = new OutboxRelay(database.db, new InlineJobQueue(definitions, logger), logger, { pollMs: 50, batchSize: 10, retentionMs: 7 * day });
+    assert.ok((await relay.prune(now)) >= 1);
+    const left = (await database.db('hi_outbox').where('job_id', 'like', `${tag}-%`).select('job_id')).map((r) => r.job_id).sort();
+    assert.deepEqual(left, [`${tag}-pending`, `${tag}-recent`]);
+  });
 });
