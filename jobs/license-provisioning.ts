@@ -7,8 +7,7 @@
  * conditional update, so a second run (a retry after a crash, a stalled job picked up
  * again) finds it `active` (or `failed`) and only repeats the follow-ups a crash may have
  * cut off: the event (at least once) and settling the parent subscription (idempotent);
- * provisioners record per license, so a
- * repeated call sets up nothing new. Retries: upstream failures retry with the queue's
+ * provisioners record per license, so a repeated call sets up nothing new. Retries: upstream failures retry with the queue's
  * backoff; on the last attempt, or on a final error, the license ends `failed` with the
  * reason. A child of a subscription settles its parent when it ends either way.
  */

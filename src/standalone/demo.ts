@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
+import { ACCEPT_APPLICATION } from '../domain/licenses/entitlements';
 import type { OrganizationService } from '../domain/organizations/organization-service';
 import type { ListingsStore } from './listings-store';
 import { applyChange, defaultSettings } from '../domain/settings/profile-apply-settings';
@@ -74,7 +75,7 @@ export async function enableDemoProfileApply(config: Config, db: Database, organ
  * license answers itself. Provisioning runs in-process (embedded) or on a worker.
  */
 export async function licenseDemo(localUrl: string, credentials: DemoCredentials): Promise<void> {
-  const response = await fetch(`${localUrl}/v1/integrations/licenses/profile.accept_application/activate`, {
+  const response = await fetch(`${localUrl}/v1/integrations/licenses/${ACCEPT_APPLICATION}/activate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${credentials.api_key}` },
   });

@@ -6,9 +6,9 @@
  * and from that popup) → the listing's questions and a cover letter → submit with the
  * candidate token → the application id. When the browser blocks the popup, the candidate
  * may continue in the same tab: the flow comes back to this page with the result in the
- * URL fragment, accepted only with the nonce this element kept in sessionStorage. No runtime dependencies; everything renders in a
- * shadow root with DOM calls (never innerHTML), so nothing from the API or the page is
- * ever parsed as markup.
+ * URL fragment, accepted only with the nonce this element kept in sessionStorage. No
+ * runtime dependencies; everything renders in a shadow root with DOM calls (never
+ * innerHTML), so nothing from the API or the page is ever parsed as markup.
  *
  * Where the API lives (first that applies): the element's `api-base` attribute; the
  * script tag's `data-api-base`; the base URL the plugin stamps into the script it serves;

@@ -3,7 +3,8 @@
  * that leaks nothing: the caller's binding, the listing (another organization's is 404),
  * whether the organization accepts profile applications (settings and license), the
  * listing's state, the answers, duplicates, the candidate's authorization, and only then
- * the provider (a fresh snapshot, imported on demand when needed). The row and its pipeline-delivery message are one transaction.
+ * the provider (a fresh snapshot, imported on demand when needed). The row and its
+ * pipeline-delivery message are one transaction.
  */
 import { inject, injectable } from 'tsyringe';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';

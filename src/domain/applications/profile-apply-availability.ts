@@ -11,12 +11,15 @@ import type { ProfileApplySettings } from '../settings/profile-apply-settings';
 import { ProfileApplySettingsService } from '../settings/settings-service';
 import { DomainError, forbidden } from '../shared/errors';
 
+/** Why an organization takes no profile applications (each is a 403 of that code). */
+export type Unavailable = DomainError & { code: 'integration_disabled' | 'license_required' };
+
 export type Availability =
   | { accepting: true; settings: ProfileApplySettings }
   /** `settings` is undefined when the organization does not exist. */
-  | { accepting: false; settings?: ProfileApplySettings; reason: DomainError };
+  | { accepting: false; settings?: ProfileApplySettings; reason: Unavailable };
 
-export const integrationDisabled = () =>
+const integrationDisabled = () =>
   forbidden('integration_disabled', 'Profile apply is not enabled for this organization (PATCH /v1/organization/settings)');
 
 @injectable()
@@ -28,17 +31,16 @@ export class ProfileApplyAvailability {
 
   async check(organizationId: string): Promise<Availability> {
     const settings = await this.settings.find(organizationId);
-    if (!settings?.enabled) return { accepting: false, settings, reason: integrationDisabled() };
+    if (!settings?.enabled) return { accepting: false, settings, reason: integrationDisabled() as Unavailable };
     if (!(await this.entitlements.isActive(organizationId, ACCEPT_APPLICATION))) {
-      return { accepting: false, settings, reason: licenseRequired(ACCEPT_APPLICATION) };
+      return { accepting: false, settings, reason: licenseRequired(ACCEPT_APPLICATION) as Unavailable };
     }
     return { accepting: true, settings };
   }
 
   /** Throws 403 `integration_disabled` or `license_required` unless the organization accepts. */
-  async require(organizationId: string): Promise<ProfileApplySettings> {
+  async require(organizationId: string): Promise<void> {
     const availability = await this.check(organizationId);
     if (!availability.accepting) throw availability.reason;
-    return availability.settings;
   }
 }

@@ -5,7 +5,7 @@
  * its import job in one transaction, issue a candidate session.
  */
 import { inject, injectable } from 'tsyringe';
-import { ProfileApplyAvailability } from '../applications/profile-apply-availability';
+import { ProfileApplyAvailability, type Availability } from '../applications/profile-apply-availability';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/candidate-authorization';
@@ -13,7 +13,6 @@ import { profileImportMessage } from '../profiles/profile-import';
 import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/profile-provider';
 import type { ProviderProfile, ProviderTokens } from '../profiles/provider-profile';
 import { isOriginAllowed } from '../settings/profile-apply-settings';
-import { ProfileApplySettingsService } from '../settings/settings-service';
 import { CLOCK, type Clock } from '../shared/clock';
 import { hasPrefix } from '../shared/ids';
 import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
@@ -85,7 +84,6 @@ export class ConnectFailure extends Error {
 @injectable()
 export class ConnectService {
   constructor(
-    @inject(ProfileApplySettingsService) private readonly settings: ProfileApplySettingsService,
     @inject(ProfileApplyAvailability) private readonly availability: ProfileApplyAvailability,
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
     @inject(PROFILE_PROVIDER) private readonly provider: ProfileProvider,
@@ -96,8 +94,9 @@ export class ConnectService {
   ) {}
 
   async decideStart(input: { organizationId?: string; listingId?: string; origin?: string; returnTo?: string; clientState?: string }): Promise<StartDecision> {
-    const settings = hasPrefix(input.organizationId, 'org') ? await this.settings.find(input.organizationId) : undefined;
-    if (!settings || !isOriginAllowed(settings, input.origin)) {
+    const availability = hasPrefix(input.organizationId, 'org') ? await this.availability.check(input.organizationId) : undefined;
+    const settings = availability?.settings;
+    if (!availability || !settings || !isOriginAllowed(settings, input.origin)) {
       return { allowed: false, code: 'origin_not_allowed', message: 'This page is not allowed to start a profile application for this organization' };
     }
     const origin = input.origin!;
@@ -106,7 +105,7 @@ export class ConnectService {
     if (redirectMode && !returnTo) {
       return { allowed: false, code: 'invalid_return_to', message: 'return_to must be a page on the origin that starts the flow, sent with a client_state' };
     }
-    const problem = await this.listingProblem(settings.organizationId, input.listingId);
+    const problem = await this.listingProblem(settings.organizationId, availability, input.listingId);
     if (problem) return { allowed: false, ...problem, postTo: origin, returnTo };
     return { allowed: true, context: { organizationId: settings.organizationId, listingId: input.listingId!, origin, ...(returnTo ? { returnTo } : {}) } };
   }
@@ -114,11 +113,11 @@ export class ConnectService {
   /** After the provider granted tokens. Throws ConnectFailure with the code to post. */
   async complete(context: ConnectContext, tokens: ProviderTokens): Promise<ConnectResult> {
     // The organization may have removed the page's origin while the candidate was consenting.
-    const settings = await this.settings.find(context.organizationId);
-    if (!settings || !isOriginAllowed(settings, context.origin)) {
+    const availability = await this.availability.check(context.organizationId);
+    if (!availability.settings || !isOriginAllowed(availability.settings, context.origin)) {
       throw new ConnectFailure('origin_not_allowed', 'This page is no longer allowed to take profile applications for this organization', false);
     }
-    const problem = await this.listingProblem(context.organizationId, context.listingId);
+    const problem = await this.listingProblem(context.organizationId, availability, context.listingId);
     if (problem) throw new ConnectFailure(problem.code, problem.message);
     let profile: ProviderProfile;
     try {
@@ -144,12 +143,9 @@ export class ConnectService {
     return { session, profile };
   }
 
-  private async listingProblem(organizationId: string, listingId: string | undefined): Promise<{ code: ConnectErrorCode; message: string } | undefined> {
-    const availability = await this.availability.check(organizationId);
-    if (!availability.accepting) {
-      const code = availability.reason.code === 'license_required' ? 'license_required' : 'integration_disabled';
-      return { code, message: 'This organization does not take profile applications right now' };
-    }
+  /** Why the flow cannot go on for this (organization, listing), given the organization's availability. */
+  private async listingProblem(organizationId: string, availability: Availability, listingId: string | undefined): Promise<{ code: ConnectErrorCode; message: string } | undefined> {
+    if (!availability.accepting) return { code: availability.reason.code, message: 'This organization does not take profile applications right now' };
     const listing = hasPrefix(listingId, 'listing') ? await this.listings.get(listingId) : undefined;
     if (!listing || listing.organizationId !== organizationId) return { code: 'listing_unavailable', message: 'This listing does not exist' };
     if (listing.status !== 'open') return { code: 'listing_unavailable', message: 'This listing no longer accepts applications' };

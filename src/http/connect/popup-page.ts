@@ -33,14 +33,25 @@ export const errorMessage = (code: ConnectErrorCode, message: string): ErrorMess
 
 const RESULT_ELEMENT_ID = 'hi-popup-result';
 
+const heading = (message: PopupMessage) => (message.type === 'profile-apply:authorized' ? 'Connected' : 'Could not connect your profile');
+
+/** A page whose one inline script (`script`, allowed by its nonce) hands the result on. */
+function sendScriptPage(res: Response, message: PopupMessage, content: string, script: (nonce: string) => string): void {
+  const nonce = newNonce();
+  const body = `<h1>${heading(message)}</h1>${content}\n${script(nonce)}`;
+  sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+}
+
 /** Posts `message` to `targetOrigin` and closes; the message also sits in a JSON data block for tests and debugging. */
 export function sendPostingPage(res: Response, message: PopupMessage, targetOrigin: string): void {
-  const nonce = newNonce();
   const text = message.type === 'profile-apply:authorized' ? 'Profile connected. You can return to the application.' : message.message;
-  const body = `<h1>${message.type === 'profile-apply:authorized' ? 'Connected' : 'Could not connect your profile'}</h1><p>${escapeHtml(text)}</p>
-<script type="application/json" id="${RESULT_ELEMENT_ID}">${jsonForScript({ target_origin: targetOrigin, message })}</script>
-<script nonce="${nonce}">(function(){var r=JSON.parse(document.getElementById('${RESULT_ELEMENT_ID}').textContent);if(window.opener){window.opener.postMessage(r.message,r.target_origin);}window.close();})();</script>`;
-  sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+  sendScriptPage(
+    res,
+    message,
+    `<p>${escapeHtml(text)}</p>\n<script type="application/json" id="${RESULT_ELEMENT_ID}">${jsonForScript({ target_origin: targetOrigin, message })}</script>`,
+    (nonce) =>
+      `<script nonce="${nonce}">(function(){var r=JSON.parse(document.getElementById('${RESULT_ELEMENT_ID}').textContent);if(window.opener){window.opener.postMessage(r.message,r.target_origin);}window.close();})();</script>`,
+  );
 }
 
 /** The fragment that carries the result back to the listing page in redirect mode. */
@@ -55,13 +66,14 @@ const RETURN_ELEMENT_ID = 'hi-return';
  * submission may be redirected (CSP form-action), and the listing page is on another origin.
  */
 export function sendReturnPage(res: Response, message: PopupMessage, returnTo: ReturnTo): void {
-  const nonce = newNonce();
   const payload = Buffer.from(JSON.stringify({ ...message, client_state: returnTo.clientState })).toString('base64url');
   const url = `${returnTo.url}#${RESULT_FRAGMENT}=${payload}`;
-  const body = `<h1>${message.type === 'profile-apply:authorized' ? 'Connected' : 'Could not connect your profile'}</h1><p>Taking you back to the job listing… <a href="${escapeHtml(url)}">Continue</a></p>
-<script type="application/json" id="${RETURN_ELEMENT_ID}">${jsonForScript({ url })}</script>
-<script nonce="${nonce}">location.replace(JSON.parse(document.getElementById('${RETURN_ELEMENT_ID}').textContent).url);</script>`;
-  sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+  sendScriptPage(
+    res,
+    message,
+    `<p>Taking you back to the job listing… <a href="${escapeHtml(url)}">Continue</a></p>\n<script type="application/json" id="${RETURN_ELEMENT_ID}">${jsonForScript({ url })}</script>`,
+    (nonce) => `<script nonce="${nonce}">location.replace(JSON.parse(document.getElementById('${RETURN_ELEMENT_ID}').textContent).url);</script>`,
+  );
 }
 
 /** Posts to the opener, or in redirect mode goes back to the listing page. */
