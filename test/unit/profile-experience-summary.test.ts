@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { summarizeExperience } from '../../src/domain/profiles/experience-summary';
 import { buildSnapshot } from '../../src/domain/profiles/profile-snapshot';
 
@@ -56,6 +57,36 @@ describe('profile: experience summary', () => {
     );
     assert.equal(summary.current_title, 'Main job');
     assert.equal(summary.total_years, 7);
+  });
+
+  it('counts the first and the last day of each position (end dates are inclusive)', () => {
+    // 19 days: 0.052 years → 0.1 (counting 18, one day short, gave 0.0).
+    assert.equal(summarizeExperience([{ title: 'A', company: 'X', start_date: '2020-01-01', end_date: '2020-01-19' }], NOW).total_years, 0.1);
+    // Back to back: 9 + 10 days, no gap and no overlap.
+    const adjacent = summarizeExperience(
+      [
+        { title: 'A', company: 'X', start_date: '2020-01-01', end_date: '2020-01-09' },
+        { title: 'B', company: 'Y', start_date: '2020-01-10', end_date: '2020-01-19' },
+      ],
+      NOW,
+    );
+    assert.equal(adjacent.total_years, 0.1);
+  });
+
+  it('total years are the distinct days worked, whatever the positions (property)', () => {
+    const DAY = 86_400_000;
+    const today = Math.floor(NOW.getTime() / DAY);
+    const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+    const position = fc.record({ start: fc.integer({ min: today - 4000, max: today + 30 }), length: fc.integer({ min: 0, max: 1500 }), current: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(position, { maxLength: 8 }), (drawn) => {
+        const positions = drawn.map((p) => ({ title: 'T', company: 'C', start_date: iso(p.start), end_date: p.current ? null : iso(p.start + p.length) }));
+        const days = new Set<number>();
+        for (const p of drawn) for (let d = p.start; d <= Math.min(p.current ? today : p.start + p.length, today); d++) days.add(d);
+        assert.equal(summarizeExperience(positions, NOW).total_years, Math.round((days.size / 365.25) * 10) / 10);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('no history is zero years', () => {

@@ -1,7 +1,9 @@
 /**
  * experience_summary from a work history: total years counts each day once even when
- * positions overlap (intervals are merged), rounded to one decimal; the current title
- * and company come from the current position (no end date; the latest started wins).
+ * positions overlap (intervals are merged), rounded to one decimal; a position's first
+ * and last days both count (its end date is the last day worked, a current one runs
+ * through today); the current title and company come from the current position (no end
+ * date; the latest started wins).
  */
 import type { ProviderPosition } from './provider-profile';
 
@@ -22,8 +24,9 @@ function dayNumber(date: string): number {
 
 export function summarizeExperience(positions: readonly ProviderPosition[], now: Date): ExperienceSummary {
   const today = Math.floor(now.getTime() / DAY_MS);
+  // Half-open [first day, day after the last): adjacent positions join, a one-day position counts 1.
   const intervals = positions
-    .map((p) => [dayNumber(p.start_date), Math.min(p.end_date ? dayNumber(p.end_date) : today, today)] as [number, number])
+    .map((p) => [dayNumber(p.start_date), Math.min(p.end_date ? dayNumber(p.end_date) : today, today) + 1] as [number, number])
     .filter(([start, end]) => end > start)
     .sort((a, b) => a[0] - b[0]);
   let days = 0;
