@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseProfileMapping, ProfileMappingError, type ProfileMapping } from './providers/profile/profile-mapping';
 
 export type SettingType = 'string' | 'url' | 'integer' | 'boolean' | 'enum';
 
@@ -41,12 +42,17 @@ export const SETTINGS = [
   { env: 'SHUTDOWN_TIMEOUT_SECONDS', type: 'integer', default: '25', secret: false, description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take to finish before the process exits 1.' },
   { env: 'JOB_LOCK_DURATION_MS', type: 'integer', default: '30000', secret: false, description: 'BullMQ job lock: a worker that stops renewing it for this long (crashed, killed) loses the job to another worker.' },
   { env: 'JOB_STALLED_INTERVAL_MS', type: 'integer', default: '30000', secret: false, description: 'How often each worker looks for jobs whose lock expired (stalled) and puts them back in the queue.' },
-  { env: 'PROFILE_PROVIDER_AUTHORIZE_URL', type: 'url', secret: false, description: 'OAuth 2.0 authorize endpoint of the profile provider. Unset: the built-in sandbox provider.' },
+  { env: 'PROFILE_PROVIDER_ISSUER', type: 'url', secret: false, description: 'Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs.' },
+  { env: 'PROFILE_PROVIDER_AUTHORIZE_URL', type: 'url', secret: false, description: 'OAuth 2.0 authorize endpoint of the profile provider. Unset (and no PROFILE_PROVIDER_ISSUER): the built-in sandbox provider.' },
   { env: 'PROFILE_PROVIDER_TOKEN_URL', type: 'url', secret: false, description: 'OAuth 2.0 token endpoint of the profile provider.' },
   { env: 'PROFILE_PROVIDER_PROFILE_URL', type: 'url', secret: false, description: 'Profile API endpoint (GET, bearer token) of the profile provider.' },
   { env: 'PROFILE_PROVIDER_CLIENT_ID', type: 'string', secret: false, description: 'OAuth client id at the profile provider.' },
   { env: 'PROFILE_PROVIDER_CLIENT_SECRET', type: 'string', secret: true, description: 'OAuth client secret at the profile provider.' },
-  { env: 'PROFILE_PROVIDER_SCOPES', type: 'string', default: 'profile skills credentials experience', secret: false, description: 'Space-separated scopes requested from the profile provider.' },
+  { env: 'PROFILE_PROVIDER_TOKEN_AUTH_METHOD', type: 'enum', values: ['client_secret_basic', 'client_secret_post'], default: 'client_secret_basic', secret: false, description: 'How the client authenticates at the token endpoint (code exchange and refresh): HTTP Basic (the OAuth 2.0 default) or client_id and client_secret in the form body.' },
+  { env: 'PROFILE_PROVIDER_SCOPES', type: 'string', default: 'profile skills credentials experience', secret: false, description: 'Scopes requested from the profile provider, separated by spaces or commas (e.g. "openid profile offline_access").' },
+  { env: 'PROFILE_PROVIDER_SCOPE_DELIMITER', type: 'enum', values: ['space', 'comma', 'plus'], default: 'space', secret: false, description: 'How the scopes are joined in the authorize request (space per RFC 6749; some providers want commas).' },
+  { env: 'PROFILE_PROVIDER_AUTHORIZE_PARAMS', type: 'string', secret: false, description: 'Extra authorize request parameters in query-string form, e.g. "prompt=consent&access_type=offline" (what some providers need to issue a refresh token). OAuth protocol parameters (client_id, redirect_uri, state, …) are refused.' },
+  { env: 'PROFILE_PROVIDER_PROFILE_MAPPING', type: 'string', secret: false, description: 'JSON: where the profile API answer keeps each field, for a provider whose JSON differs from ours, e.g. {"id":"user.id","skills":{"path":"expertise","name":"label"}}. Unset: our shape. See README (Profile provider).' },
   { env: 'SANDBOX_PROVIDER_ENABLED', type: 'boolean', secret: false, description: 'Serve the sandbox profile provider. Default: on unless NODE_ENV=production.' },
   { env: 'SANDBOX_INTERNAL_URL', type: 'url', secret: false, description: "Where servers (the API's token exchange, workers' profile imports) reach the sandbox provider's token and profile endpoints. Default: BASE_URL. The browser always uses BASE_URL." },
   { env: 'PROFILE_PROVIDER_TIMEOUT_MS', type: 'integer', default: '5000', secret: false, description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.' },
@@ -55,13 +61,21 @@ export const SETTINGS = [
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
 ] as const satisfies readonly SettingSpec[];
 
+export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
 export interface ProfileProviderConfig {
-  authorizeUrl: string;
-  tokenUrl: string;
-  profileUrl: string;
+  /** OIDC discovery: endpoints not given are read from the issuer's metadata. */
+  issuer?: string;
+  authorizeUrl?: string;
+  tokenUrl?: string;
+  profileUrl?: string;
   clientId: string;
   clientSecret: string;
   scopes: string[];
+  scopeDelimiter: string;
+  tokenAuthMethod: TokenAuthMethod;
+  authorizeParams: Record<string, string>;
+  profileMapping: ProfileMapping;
 }
 
 export interface Config {
@@ -169,20 +183,51 @@ function embeddedSecret(dataDir: string): Buffer {
   return decodeSecret('SECRET_KEY', readFileSync(file, 'utf8').trim());
 }
 
+/** Parameters the OAuth flow sets itself; an operator's extra parameter must not replace them. */
+const PROTOCOL_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'nonce'];
+const SCOPE_DELIMITERS = { space: ' ', comma: ',', plus: '+' } as const;
+
+function authorizeParams(env: Env): Record<string, string> {
+  const value = raw(env, 'PROFILE_PROVIDER_AUTHORIZE_PARAMS');
+  if (value === undefined) return {};
+  const params: Record<string, string> = {};
+  for (const [key, param] of new URLSearchParams(value)) {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key)) throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_PARAMS', `"${key}" is not a parameter name (use name=value&name=value)`);
+    if (PROTOCOL_PARAMS.includes(key)) throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_PARAMS', `must not set ${key} (the OAuth flow sets it; scopes go in PROFILE_PROVIDER_SCOPES)`);
+    params[key] = param;
+  }
+  return params;
+}
+
 function profileProvider(env: Env): ProfileProviderConfig | undefined {
+  const issuer = url(env, 'PROFILE_PROVIDER_ISSUER');
   const authorizeUrl = url(env, 'PROFILE_PROVIDER_AUTHORIZE_URL');
-  if (!authorizeUrl) return undefined;
+  if (!issuer && !authorizeUrl) return undefined;
   const required = (name: string, value: string | undefined): string => {
-    if (!value) throw new ConfigError(name, 'is required when PROFILE_PROVIDER_AUTHORIZE_URL is set');
+    if (!value) throw new ConfigError(name, issuer ? 'is required when PROFILE_PROVIDER_ISSUER is set' : 'is required when PROFILE_PROVIDER_AUTHORIZE_URL is set (or set PROFILE_PROVIDER_ISSUER for discovery)');
     return value;
   };
+  // Discovery supplies what is not given; without it, all three endpoints are needed.
+  const endpoint = (name: string) => (issuer ? url(env, name) : required(name, url(env, name)));
+  let profileMapping: ProfileMapping;
+  try {
+    profileMapping = parseProfileMapping(raw(env, 'PROFILE_PROVIDER_PROFILE_MAPPING') ?? {});
+  } catch (error) {
+    if (error instanceof ProfileMappingError) throw new ConfigError('PROFILE_PROVIDER_PROFILE_MAPPING', error.message);
+    throw error;
+  }
   return {
+    issuer,
     authorizeUrl,
-    tokenUrl: required('PROFILE_PROVIDER_TOKEN_URL', url(env, 'PROFILE_PROVIDER_TOKEN_URL')),
-    profileUrl: required('PROFILE_PROVIDER_PROFILE_URL', url(env, 'PROFILE_PROVIDER_PROFILE_URL')),
+    tokenUrl: endpoint('PROFILE_PROVIDER_TOKEN_URL'),
+    profileUrl: endpoint('PROFILE_PROVIDER_PROFILE_URL'),
     clientId: required('PROFILE_PROVIDER_CLIENT_ID', raw(env, 'PROFILE_PROVIDER_CLIENT_ID')),
     clientSecret: required('PROFILE_PROVIDER_CLIENT_SECRET', raw(env, 'PROFILE_PROVIDER_CLIENT_SECRET')),
-    scopes: (raw(env, 'PROFILE_PROVIDER_SCOPES') ?? '').split(/\s+/).filter(Boolean),
+    scopes: (raw(env, 'PROFILE_PROVIDER_SCOPES') ?? '').split(/[\s,]+/).filter(Boolean),
+    scopeDelimiter: SCOPE_DELIMITERS[oneOf(env, 'PROFILE_PROVIDER_SCOPE_DELIMITER', ['space', 'comma', 'plus'] as const)],
+    tokenAuthMethod: oneOf(env, 'PROFILE_PROVIDER_TOKEN_AUTH_METHOD', ['client_secret_basic', 'client_secret_post'] as const),
+    authorizeParams: authorizeParams(env),
+    profileMapping,
   };
 }
 
@@ -203,7 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     if (!secret) throw new ConfigError('SECRET_KEY', 'is required in production');
     if (!env.BASE_URL) throw new ConfigError('BASE_URL', 'is required in production');
     if (!provider && !sandboxProviderEnabled) {
-      throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_URL', 'is required in production unless SANDBOX_PROVIDER_ENABLED=true');
+      throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_URL', 'is required in production (or PROFILE_PROVIDER_ISSUER) unless SANDBOX_PROVIDER_ENABLED=true');
     }
   }
 

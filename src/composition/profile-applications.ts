@@ -15,7 +15,7 @@ import { ConnectService } from '../domain/connect/connect-service';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../domain/listings/listing';
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../domain/organizations/ports';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY } from '../domain/profiles/candidate-authorization';
-import { PROFILE_PROVIDER } from '../domain/profiles/profile-provider';
+import { PROFILE_PROVIDER, type ProfileProvider } from '../domain/profiles/profile-provider';
 import { ON_DEMAND_IMPORT_WAIT_MS, ProfileImporter } from '../domain/profiles/profile-importer';
 import { PROFILE_SNAPSHOT_REPOSITORY } from '../domain/profiles/snapshot-repository';
 import { ORIGIN_POLICY, PROFILE_APPLY_SETTINGS_REPOSITORY, type OriginPolicy } from '../domain/settings/profile-apply-settings';
@@ -56,6 +56,12 @@ export function providerEndpoints(config: Config): ProviderEndpoints | undefined
   return config.sandboxProviderEnabled ? sandboxEndpoints(config) : undefined;
 }
 
+/** The OAuth client the connect flow uses for the code exchange, when a provider (or the sandbox) is there. */
+function oauthProvider(container: DependencyContainer): OAuthProfileProvider | undefined {
+  const provider = container.resolve<ProfileProvider>(PROFILE_PROVIDER);
+  return provider instanceof OAuthProfileProvider ? provider : undefined;
+}
+
 /** Wraps a built router with organization-scoped CORS on one path. */
 function withCors(api: ApiRouter, path: string, allowedOrigins: (params: Record<string, string>) => Promise<readonly string[]>, logger: Logger): ApiRouter {
   const router = Router();
@@ -68,7 +74,9 @@ export const profileApplicationsModule: PluginModule = {
   name: 'profile-applications',
   register(container, { config }) {
     const endpoints = providerEndpoints(config);
-    container.register(PROFILE_PROVIDER, { useValue: endpoints ? new OAuthProfileProvider(endpoints) : new UnconfiguredProfileProvider() });
+    container.register(PROFILE_PROVIDER, {
+      useFactory: instanceCachingFactory((c) => (endpoints ? new OAuthProfileProvider(endpoints, c.resolve<Logger>(LOGGER)) : new UnconfiguredProfileProvider())),
+    });
     container.register(TOKEN_CIPHER, { useValue: new TokenCipher(deriveKey(config.secretKey, 'oauth-token-encryption')) });
     container.register(CANDIDATE_SESSIONS, {
       useFactory: instanceCachingFactory((c) => new SignedCandidateSessions(deriveKey(config.secretKey, 'candidate-session-signing'), c.resolve<Clock>(CLOCK))),
@@ -130,7 +138,7 @@ export const profileApplicationsModule: PluginModule = {
         connectRouter({
           config: container.resolve<Config>(CONFIG),
           db: container.resolve<Database>(DATABASE),
-          endpoints: providerEndpoints(container.resolve<Config>(CONFIG)),
+          provider: oauthProvider(container),
           connect: container.resolve(ConnectService),
           kit,
           logger: container.resolve<Logger>(LOGGER),

@@ -3,7 +3,7 @@
  * `{"error":{"code","message","param"?,"request_id"}}`. Bad input never becomes a 5xx.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { DomainError, isDomainError, type ErrorKind } from '../domain/shared/errors';
+import { DomainError, isDomainError, wasLogged, type ErrorKind } from '../domain/shared/errors';
 import type { Logger } from '../domain/shared/logger';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -61,7 +61,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(error);
     const known = isDomainError(error) ? error : fromFrameworkError(error);
     if (known) {
-      if (known.kind === 'upstream') logger.warn({ requestId: res.locals.requestId, code: known.code }, known.message);
+      if (known.kind === 'upstream' && !wasLogged(known)) logger.warn({ requestId: res.locals.requestId, code: known.code }, known.message);
       return sendError(res, known);
     }
     logger.error(

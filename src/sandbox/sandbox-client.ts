@@ -3,6 +3,7 @@
  * derived from SECRET_KEY, and the one redirect URI the sandbox accepts for it.
  */
 import type { Config } from '../config';
+import { IDENTITY_MAPPING } from '../providers/profile/profile-mapping';
 import type { ProviderEndpoints } from '../providers/profile/provider-endpoints';
 import { deriveKey } from '../security/key-derivation';
 
@@ -35,6 +36,10 @@ export function sandboxEndpoints(config: Config): ProviderEndpoints {
     clientId: registration.clientId,
     clientSecret: registration.clientSecret,
     scopes: SANDBOX_SCOPES,
+    scopeDelimiter: ' ',
+    tokenAuthMethod: 'client_secret_basic',
+    authorizeParams: {},
+    profileMapping: IDENTITY_MAPPING,
     timeoutMs: config.profileProviderTimeoutMs,
   };
 }

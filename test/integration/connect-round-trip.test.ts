@@ -246,11 +246,11 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     });
   });
 
-  it('the provider failing the token exchange is provider_error', async () => {
+  it('the provider failing the token exchange (503) is provider_unavailable', async () => {
     const fault = await t.request('POST', '/sandbox/faults', { auth: t.operatorKey, body: { target: 'token', mode: 'status', status: 503, times: 1 } });
     assert.equal(fault.status, 201, fault.text);
     const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: `Authorize as ${ADA.name}` });
-    assert.equal(run.result?.message.code, 'provider_error');
+    assert.equal(run.result?.message.code, 'provider_unavailable');
     assert.equal(run.result?.target_origin, origin);
   });
 

@@ -16,11 +16,14 @@ import { isOriginAllowed } from '../settings/profile-apply-settings';
 import { CLOCK, type Clock } from '../shared/clock';
 import { hasPrefix } from '../shared/ids';
 import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
+import { PROVIDER_FAILURE_MESSAGES, providerFailureCode } from './provider-failure';
 
 export type ConnectErrorCode =
   | 'consent_denied'
   | 'state_mismatch'
   | 'provider_error'
+  | 'provider_unavailable'
+  | 'provider_client_rejected'
   | 'origin_not_allowed'
   | 'listing_unavailable'
   | 'integration_disabled'
@@ -123,7 +126,8 @@ export class ConnectService {
     try {
       profile = await this.provider.fetchProfile(tokens.accessToken);
     } catch (error) {
-      throw new ConnectFailure('provider_error', `The profile provider could not be reached: ${(error as Error).message}`);
+      const code = providerFailureCode(error);
+      throw new ConnectFailure(code, PROVIDER_FAILURE_MESSAGES[code]);
     }
     const now = this.clock.now();
     await this.authorizations.save(

@@ -7,7 +7,11 @@
 import type { ProviderProfile, ProviderTokens } from './provider-profile';
 
 export class ProviderAuthorizationError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The provider's OAuth error code (invalid_grant, invalid_token), when it gave one. */
+    readonly providerError?: string,
+  ) {
     super(message);
     this.name = 'ProviderAuthorizationError';
   }

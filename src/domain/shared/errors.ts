@@ -43,3 +43,13 @@ export const upstream = (code: string, message: string, details: Record<string, 
   new DomainError('upstream', code, message, details);
 
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
+
+const LOGGED = Symbol('logged');
+
+/** Marks an error whose cause was already logged where it was known, so nobody logs it twice. */
+export function markLogged<E extends Error>(error: E): E {
+  Object.defineProperty(error, LOGGED, { value: true });
+  return error;
+}
+
+export const wasLogged = (error: unknown): boolean => Boolean(error && typeof error === 'object' && (error as Record<symbol, unknown>)[LOGGED]);

@@ -2,9 +2,10 @@
  * The connect flow under /v1/connect, opened in the widget's popup:
  *   GET /profile?organization_id&listing_id&origin[&return_to&client_state]  → checks, then
  *       grant redirects to the provider with `state` and PKCE (S256)
- *   GET /profile/callback  → grant exchanges the code; we check state ourselves too,
- *       store the authorization (and its import job), and post the result to the opener
- *       (or, when the popup was blocked, redirect back to `return_to` with it).
+ *   GET /profile/callback  → we check state, exchange the code at the token endpoint
+ *       ourselves (the client authentication the provider expects, its errors told
+ *       apart), store the authorization (and its import job), and post the result to the
+ *       opener (or, when the popup was blocked, redirect back to `return_to` with it).
  * grant keeps its state in an express-session whose rows live in the database, so the
  * callback may land on another API process than the start.
  */
@@ -17,7 +18,8 @@ import type { RouterKit } from '../../composition/module';
 import { ConnectFailure, ConnectService, type ConnectContext } from '../../domain/connect/connect-service';
 import { isDomainError } from '../../domain/shared/errors';
 import type { Logger } from '../../domain/shared/logger';
-import type { ProviderEndpoints } from '../../providers/profile/provider-endpoints';
+import { PROVIDER_FAILURE_MESSAGES, providerFailureCode } from '../../domain/connect/provider-failure';
+import type { OAuthProfileProvider } from '../../providers/profile/oauth-profile-provider';
 import { deriveKey } from '../../security/key-derivation';
 import type { Database } from '../../storage/database';
 import { KnexSessionStore } from '../../storage/oauth-session-store';
@@ -40,12 +42,8 @@ declare module 'express-session' {
   }
 }
 
-interface GrantResponse {
-  error?: unknown;
-  access_token?: string;
-  refresh_token?: string;
-  raw?: { expires_in?: unknown };
-}
+/** Authorization-request errors (RFC 6749 §4.1.2.1) that mean our client or its configuration is wrong. */
+const CLIENT_CONFIGURATION_ERRORS = ['unauthorized_client', 'invalid_client', 'invalid_scope', 'invalid_request', 'unsupported_response_type'];
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length <= 2048 ? value : undefined);
 
@@ -67,14 +65,14 @@ export interface ConnectRouterOptions {
   config: Config;
   db: Database;
   /** undefined when no provider is configured and the sandbox is off. */
-  endpoints: ProviderEndpoints | undefined;
+  provider: OAuthProfileProvider | undefined;
   connect: ConnectService;
   kit: RouterKit;
   logger: Logger;
 }
 
 export function connectRouter(options: ConnectRouterOptions): ApiRouter {
-  const { config, endpoints, connect, kit, logger } = options;
+  const { config, provider, connect, kit, logger } = options;
   const router = Router();
   // Public and unauthenticated: limited per client IP, before a session row is written.
   router.use(...kit.policy.before, kit.policy.limit);
@@ -89,7 +87,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     }),
   );
 
-  if (!endpoints) {
+  if (!provider) {
     const unavailable: RequestHandler = (_req, res) => sendShowOnlyPage(res, 503, 'provider_error', 'No profile provider is configured on this server.');
     router.get('/profile', unavailable);
     router.get('/profile/callback', unavailable);
@@ -97,19 +95,23 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     return { name: 'connect', router, routes: [] };
   }
 
+  // grant builds the authorize redirect (state, PKCE S256, scopes, extra parameters); the
+  // authorize URL is set per request, since discovery may find it only later.
+  const settings = provider.settings;
   const grantMiddleware = grant.express({
     defaults: { origin: config.baseUrl, prefix: CONNECT_MOUNT_PATH, transport: 'state', state: true, pkce: true },
     profile: {
-      authorize_url: endpoints.authorizeUrl,
-      access_url: endpoints.tokenUrl,
+      authorize_url: settings.authorizeUrl ?? `${settings.issuer}/authorize`,
       oauth: 2,
-      key: endpoints.clientId,
-      secret: endpoints.clientSecret,
-      scope: endpoints.scopes,
-      scope_delimiter: ' ',
-      response: ['tokens', 'raw'],
+      key: settings.clientId,
+      scope: settings.scopes,
+      scope_delimiter: settings.scopeDelimiter,
+      custom_params: settings.authorizeParams,
+      // Nothing of the request's query may override the configuration (grant reads it otherwise).
+      dynamic: [],
     },
-  }) as unknown as RequestHandler;
+  }) as unknown as RequestHandler & { config: { profile: { redirect_uri: string } } };
+  const redirectUri = grantMiddleware.config.profile.redirect_uri;
 
   const start: RequestHandler = async (req, res, next) => {
     try {
@@ -125,6 +127,14 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
         if (decision.postTo) return deliverResult(res, errorMessage(decision.code, decision.message), { origin: decision.postTo, returnTo: decision.returnTo });
         return sendShowOnlyPage(res, 400, decision.code, decision.message);
       }
+      let authorizeUrl: string;
+      try {
+        authorizeUrl = (await provider.endpoints()).authorizeUrl;
+      } catch (error) {
+        const code = providerFailureCode(error);
+        return deliverResult(res, errorMessage(code, PROVIDER_FAILURE_MESSAGES[code]), decision.context);
+      }
+      res.locals.grant = { dynamic: { authorize_url: authorizeUrl } };
       // A fresh session id per flow: nobody can plant a session for the victim to complete.
       req.session.regenerate((error) => {
         if (error) return next(error);
@@ -139,7 +149,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   const callback = async (req: Request, res: Response) => {
     const context = req.session?.connect;
     const expectedState = req.session?.grant?.state;
-    const response: GrantResponse = res.locals.grant?.response ?? {};
+    const codeVerifier = req.session?.grant?.code_verifier;
     // Single use: a replayed callback finds no session.
     if (req.session) await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
     if (!context) {
@@ -149,18 +159,26 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     if (!sameString(text(req.query.state), expectedState)) {
       return post('state_mismatch', 'The sign-in could not be verified (state mismatch). Please try again.');
     }
-    if (response.error !== undefined || !response.access_token) {
-      if (req.query.error === 'access_denied') return post('consent_denied', 'You declined to share your profile.');
-      logger.warn({ requestId: res.locals.requestId, providerError: typeof response.error === 'string' ? response.error.slice(0, 200) : 'token exchange failed' }, 'profile provider authorization failed');
-      return post('provider_error', 'The profile provider could not complete the sign-in. Please try again.');
+    const providerError = text(req.query.error);
+    if (providerError === 'access_denied') return post('consent_denied', 'You declined to share your profile.');
+    const code = text(req.query.code);
+    if (providerError !== undefined || !code) {
+      const configuration = CLIENT_CONFIGURATION_ERRORS.includes(providerError ?? '');
+      const fields = { requestId: res.locals.requestId, provider: { step: 'authorize', error: providerError?.slice(0, 100), error_description: text(req.query.error_description)?.slice(0, 300) } };
+      if (configuration) logger.error(fields, `profile provider refused our authorization request (${providerError}): check PROFILE_PROVIDER_CLIENT_ID, PROFILE_PROVIDER_SCOPES and PROFILE_PROVIDER_AUTHORIZE_PARAMS`);
+      else logger.warn(fields, providerError ? `profile provider refused the authorization (${providerError.slice(0, 100)})` : 'profile provider came back without a code');
+      const failure = configuration ? 'provider_client_rejected' : 'provider_error';
+      return post(failure, PROVIDER_FAILURE_MESSAGES[failure]);
     }
     try {
-      const expiresIn = response.raw?.expires_in;
-      const result = await connect.complete(context, {
-        accessToken: response.access_token,
-        refreshToken: response.refresh_token,
-        expiresAt: typeof expiresIn === 'number' || typeof expiresIn === 'string' ? new Date(Date.now() + Number(expiresIn) * 1000) : undefined,
-      });
+      let tokens;
+      try {
+        tokens = await provider.exchangeCode({ code, redirectUri, codeVerifier });
+      } catch (error) {
+        const failure = providerFailureCode(error);
+        return post(failure, PROVIDER_FAILURE_MESSAGES[failure]);
+      }
+      const result = await connect.complete(context, tokens);
       deliverResult(
         res,
         {
@@ -191,7 +209,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     if (req.session?.connect) return next();
     sendShowOnlyPage(res, 400, 'state_mismatch', 'This sign-in has expired or was already completed. Close this window and try again.');
   };
-  router.get('/profile/callback', requireFlow, grantMiddleware, (req, res, next) => void callback(req, res).catch(next));
+  router.get('/profile/callback', requireFlow, (req, res, next) => void callback(req, res).catch(next));
   router.use(rateLimitedPage, kit.policy.onError);
   return { name: 'connect', router, routes: [] };
 }

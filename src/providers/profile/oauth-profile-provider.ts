@@ -1,83 +1,69 @@
 /**
- * The profile provider over HTTP: the profile API with a bearer token, and the OAuth 2.0
- * token endpoint for the refresh_token grant. Used for a provider configured by env and,
- * with the sandbox's endpoints, for the built-in sandbox. Every request has a deadline.
- * 401 → ProviderAuthorizationError (refresh and retry); 5xx, timeouts and network errors
- * → upstream 503 (retry later); other answers we cannot use → upstream 502.
+ * The profile provider over HTTP: the profile API with a bearer token (its answer read
+ * through the configured mapping), and the OAuth 2.0 token endpoint for the code exchange
+ * and refresh. Used for a provider configured by env (endpoints given or discovered) and,
+ * with the sandbox's endpoints, for the built-in sandbox. Every request has a deadline;
+ * every failure is logged once, where it is understood (provider-failures.ts).
  */
-import { PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS } from './provider-endpoints';
-import { ProviderAuthorizationError, type ProfileProvider } from '../../domain/profiles/profile-provider';
+import { type ProfileProvider } from '../../domain/profiles/profile-provider';
 import type { ProviderProfile, ProviderTokens } from '../../domain/profiles/provider-profile';
-import { upstream } from '../../domain/shared/errors';
-import type { ProviderEndpoints } from './provider-endpoints';
+import type { Logger } from '../../domain/shared/logger';
+import { PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS, type ProviderEndpoints, type ResolvedEndpoints } from './provider-endpoints';
+import { ProviderDirectory } from './provider-discovery';
+import { providerErrorFields, ProviderFailures } from './provider-failures';
+import { jsonBody, requestProvider } from './provider-request';
 import { parseProviderProfile } from './profile-response';
-
-const unavailable = (what: string) => upstream('provider_unavailable', `The profile provider is unavailable (${what}); try again shortly`);
-const badAnswer = (what: string) => upstream('provider_error', `The profile provider gave an unusable answer (${what})`, { status: 502 });
+import { TokenClient } from './token-client';
 
 export class OAuthProfileProvider implements ProfileProvider {
-  constructor(private readonly endpoints: ProviderEndpoints) {}
+  private readonly failures: ProviderFailures;
+  private readonly directory: ProviderDirectory;
+  private readonly tokens: TokenClient;
+
+  constructor(
+    readonly settings: ProviderEndpoints,
+    logger: Logger,
+  ) {
+    this.failures = new ProviderFailures(logger);
+    this.directory = new ProviderDirectory(settings, this.failures);
+    this.tokens = new TokenClient(settings, this.directory, this.failures);
+  }
+
+  /** The endpoints, discovered on first use when an issuer is configured. */
+  endpoints(): Promise<ResolvedEndpoints> {
+    return this.directory.endpoints();
+  }
 
   async fetchProfile(accessToken: string): Promise<ProviderProfile> {
-    const response = await this.call('profile', this.endpoints.profileUrl, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    });
-    if (response.status === 401) throw new ProviderAuthorizationError('The profile provider rejected the access token');
-    const body = await this.json(response, 'profile');
-    const profile = parseProviderProfile(body);
-    if (!profile) throw badAnswer('profile does not have the expected shape');
-    return profile;
+    const step = 'profile';
+    const { profileUrl } = await this.directory.endpoints();
+    const response = await requestProvider(
+      this.failures,
+      step,
+      profileUrl,
+      { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
+      this.settings.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS,
+    );
+    const body = await jsonBody(response);
+    if (response.status === 401) throw this.failures.authorizationGone(step, 401, providerErrorFields(body ?? bearerError(response)));
+    if (!response.ok) throw this.failures.unusable(step, `profile endpoint answered ${response.status}`, { status: response.status, ...providerErrorFields(body) });
+    if (body === undefined) throw this.failures.unusable(step, 'profile answer is not JSON');
+    const parsed = parseProviderProfile(body, this.settings.profileMapping);
+    if ('problem' in parsed) throw this.failures.unusable(step, `profile field ${parsed.problem}`);
+    return parsed.profile;
   }
 
-  async refresh(refreshToken: string): Promise<ProviderTokens> {
-    const response = await this.call('token', this.endpoints.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: this.endpoints.clientId,
-        client_secret: this.endpoints.clientSecret,
-      }).toString(),
-    });
-    if (response.status === 400 || response.status === 401) {
-      const body = (await response.json().catch(() => ({}))) as { error?: string };
-      if (body.error === 'invalid_grant' || response.status === 401) throw new ProviderAuthorizationError('The profile provider refused the refresh token');
-      throw badAnswer(`token endpoint answered ${response.status} ${body.error ?? ''}`.trim());
-    }
-    const body = (await this.json(response, 'token')) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string' || body.access_token.length === 0) throw badAnswer('no access_token in the refresh answer');
-    return {
-      accessToken: body.access_token,
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : undefined,
-      expiresAt: typeof body.expires_in === 'number' ? new Date(Date.now() + body.expires_in * 1000) : undefined,
-    };
+  exchangeCode(input: { code: string; redirectUri: string; codeVerifier?: string }): Promise<ProviderTokens> {
+    return this.tokens.exchangeCode(input);
   }
 
-  private async call(what: string, url: string, init: RequestInit): Promise<Response> {
-    let response: Response;
-    try {
-      response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.endpoints.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS) });
-    } catch (error) {
-      const name = (error as Error).name;
-      throw unavailable(name === 'TimeoutError' || name === 'AbortError' ? `${what} request timed out` : `${what} request failed`);
-    }
-    if (response.status >= 500 || response.status === 429) {
-      await response.body?.cancel();
-      throw unavailable(`${what} endpoint answered ${response.status}`);
-    }
-    return response;
+  refresh(refreshToken: string): Promise<ProviderTokens> {
+    return this.tokens.refresh(refreshToken);
   }
+}
 
-  private async json(response: Response, what: string): Promise<unknown> {
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw badAnswer(`${what} endpoint answered ${response.status}`);
-    }
-    try {
-      return await response.json();
-    } catch {
-      throw badAnswer(`${what} answer is not JSON`);
-    }
-  }
+/** RFC 6750 §3: a resource server says why in WWW-Authenticate. */
+function bearerError(response: Response): { error?: string } {
+  const header = response.headers.get('www-authenticate') ?? '';
+  return { error: /error="([^"]{1,100})"/.exec(header)?.[1] };
 }

@@ -1,6 +1,7 @@
 /** The provider's profile answer, checked before anything of it is stored. */
 import { z } from 'zod';
 import type { ProviderProfile } from '../../domain/profiles/provider-profile';
+import { applyProfileMapping, IDENTITY_MAPPING, providerFieldName, type ProfileMapping } from './profile-mapping';
 
 /** A real calendar day (2023-02-30 is not), optionally followed by a time. */
 const isCalendarDate = (value: string) => {
@@ -22,12 +23,29 @@ export const providerProfileSchema = z.object({
     .max(200)
     .default([]),
   positions: z
-    .array(z.object({ title: z.string().min(1).max(300), company: z.string().min(1).max(300), start_date: date, end_date: date.nullable().default(null) }))
+    .array(
+      z.object({
+        title: z.string().min(1).max(300),
+        company: z.string().min(1).max(300),
+        start_date: date,
+        end_date: date.nullable().default(null),
+        verified: z.boolean().optional(),
+      }),
+    )
     .max(200)
     .default([]),
 });
 
-export function parseProviderProfile(body: unknown): ProviderProfile | undefined {
-  const result = providerProfileSchema.safeParse(body);
-  return result.success ? (result.data as ProviderProfile) : undefined;
+export type ParsedProfile = { profile: ProviderProfile } | { problem: string };
+
+/**
+ * Reads the answer through the mapping and checks it; a refusal names the provider's own
+ * field (`employment[2].from: a YYYY-MM-DD date`), never its value.
+ */
+export function parseProviderProfile(body: unknown, mapping: ProfileMapping = IDENTITY_MAPPING): ParsedProfile {
+  const result = providerProfileSchema.safeParse(applyProfileMapping(mapping, body));
+  if (result.success) return { profile: result.data as ProviderProfile };
+  const issue = result.error.issues[0]!;
+  const expectation = issue.code === 'invalid_format' && issue.format === 'regex' && issue.path[0] === 'id' ? 'an id of the shape usr_<opaque id>' : issue.message;
+  return { problem: `${providerFieldName(mapping, issue.path)}: ${expectation}` };
 }

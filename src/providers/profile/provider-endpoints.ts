@@ -6,4 +6,11 @@ export interface ProviderEndpoints extends ProfileProviderConfig {
   timeoutMs?: number;
 }
 
+/** The three endpoints, once discovery (if configured) has filled them in. */
+export interface ResolvedEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  profileUrl: string;
+}
+
 export const PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS = 5000;

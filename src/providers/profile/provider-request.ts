@@ -1,0 +1,26 @@
+/** One HTTP request to the profile provider, with a deadline; no answer in time, a network error, 5xx or 429 mean "unavailable". */
+import type { ProviderFailures } from './provider-failures';
+
+export async function requestProvider(failures: ProviderFailures, step: string, url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const name = (error as Error).name;
+    throw failures.unavailable(step, { reason: name === 'TimeoutError' || name === 'AbortError' ? `timed out after ${timeoutMs} ms` : 'failed (network)' });
+  }
+  if (response.status >= 500 || response.status === 429) {
+    await response.body?.cancel();
+    throw failures.unavailable(step, { status: response.status });
+  }
+  return response;
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+export async function jsonBody(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
