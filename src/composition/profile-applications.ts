@@ -17,7 +17,9 @@ import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../domain/
 import { CANDIDATE_AUTHORIZATION_REPOSITORY } from '../domain/profiles/candidate-authorization';
 import { PROFILE_PROVIDER, type ProfileProvider } from '../domain/profiles/profile-provider';
 import { ON_DEMAND_IMPORT_WAIT_MS, ProfileImporter } from '../domain/profiles/profile-importer';
+import { REFRESH_LOCK } from '../domain/profiles/refresh-lock';
 import { PROFILE_SNAPSHOT_REPOSITORY } from '../domain/profiles/snapshot-repository';
+import { TokenRefresher } from '../domain/profiles/token-refresher';
 import { ORIGIN_POLICY, PROFILE_APPLY_SETTINGS_REPOSITORY, type OriginPolicy } from '../domain/settings/profile-apply-settings';
 import { ProfileApplySettingsService } from '../domain/settings/settings-service';
 import { CLOCK, type Clock } from '../domain/shared/clock';
@@ -41,7 +43,9 @@ import { deriveKey } from '../security/key-derivation';
 import { TokenCipher } from '../security/token-cipher';
 import { KnexApplicationRepository } from '../storage/application-repository';
 import { KnexCandidateAuthorizationRepository, TOKEN_CIPHER } from '../storage/candidate-authorization-repository';
-import type { Database } from '../storage/database';
+import { AdvisoryRefreshLock } from '../storage/advisory-refresh-lock';
+import { isEmbedded, type Database } from '../storage/database';
+import { InProcessLock } from '../storage/in-process-lock';
 import { KnexProfileApplySettingsRepository } from '../storage/profile-apply-settings-repository';
 import { KnexProfileSnapshotRepository } from '../storage/profile-snapshot-repository';
 import { DATABASE } from '../storage/tokens';
@@ -90,6 +94,13 @@ export const profileApplicationsModule: PluginModule = {
     container.registerSingleton(PROFILE_SNAPSHOT_REPOSITORY, KnexProfileSnapshotRepository);
     container.registerSingleton(APPLICATION_REPOSITORY, KnexApplicationRepository);
     container.registerSingleton(ProfileApplySettingsService);
+    container.register(REFRESH_LOCK, {
+      useFactory: instanceCachingFactory((c) => {
+        const db = c.resolve<Database>(DATABASE);
+        return isEmbedded(db) ? new InProcessLock() : new AdvisoryRefreshLock(db);
+      }),
+    });
+    container.registerSingleton(TokenRefresher);
     container.registerSingleton(ProfileImporter);
     container.registerSingleton(ProfileApplyAvailability);
     container.registerSingleton(ConnectService);

@@ -5,7 +5,7 @@
  *   GET /demo            a job listing page of the demo organization with <profile-apply>
  *                        embedded the way an organization would embed it
  *   GET /demo/pipeline   the demo organization's hiring pipeline: delivered applications
- *                        with their imported skills, credentials and experience
+ *                        with their imported skills, credentials, experience and work history
  *
  * The demo organization is the one `npm start` seeds (DATA_DIR/demo-credentials.json).
  * Every value is HTML-escaped; the pages run under a nonce-based CSP.
@@ -189,6 +189,8 @@ function applicationCard(entry: PipelineEntry, listing: Listing | undefined): st
   const skills = app.importedSkills ?? [];
   const credentials = app.importedCredentials ?? [];
   const experience = app.experienceSummary;
+  // Applications delivered before work history was carried have none.
+  const workHistory = app.workHistory ?? [];
   const answers = Object.entries(app.answers ?? {});
   const answerText = (v: unknown) => (v === true ? 'Yes' : v === false ? 'No' : String(v));
   return `<section class="card app" aria-labelledby="h-${e(entry.applicationId)}" data-application-id="${e(entry.applicationId)}">
@@ -208,6 +210,14 @@ ${
   credentials.length
     ? `<table><thead><tr><th scope="col">Credential</th><th scope="col">Issuer</th><th scope="col">Issued</th><th scope="col">Status</th></tr></thead><tbody>${credentials
         .map((c) => `<tr><td>${e(c.title)}</td><td>${e(c.issuer)}</td><td>${e(c.issued_at)}</td><td>${c.verified ? '<span class="badge ok">Verified</span>' : '<span class="badge no">Unverified</span>'}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '<p class="muted">None imported</p>'
+}
+<h3 class="sec">Work history (${workHistory.length})</h3>
+${
+  workHistory.length
+    ? `<table><thead><tr><th scope="col">Title</th><th scope="col">Company</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${workHistory
+        .map((p) => `<tr><td>${e(p.title)}</td><td>${e(p.company)}</td><td>${e(p.start_date)}</td><td>${p.end_date ? e(p.end_date) : 'present'}</td><td>${p.verified === true ? '<span class="badge ok">Verified</span>' : p.verified === false ? '<span class="badge no">Unverified</span>' : '<span class="muted">—</span>'}</td></tr>`)
         .join('')}</tbody></table>`
     : '<p class="muted">None imported</p>'
 }

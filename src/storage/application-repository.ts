@@ -5,6 +5,7 @@ import type { ApplicationPage, ApplicationRepository } from '../domain/applicati
 import type { OutboxMessage } from '../domain/jobs/outbox';
 import type { ExperienceSummary } from '../domain/profiles/experience-summary';
 import type { ImportedCredential } from '../domain/profiles/profile-snapshot';
+import type { WorkHistoryEntry } from '../domain/profiles/work-history';
 import { isUniqueViolation, type Database } from './database';
 import { fromJson } from './json-column';
 import { outboxRows } from './outbox';
@@ -26,6 +27,7 @@ interface ApplicationRow {
   imported_skills: unknown;
   imported_credentials: unknown;
   experience_summary: unknown;
+  work_history: unknown;
   profile_url: string;
   created_at: Date;
   delivered_at: Date | null;
@@ -44,6 +46,7 @@ const fromRow = (row: ApplicationRow): ProfileApplication => ({
   importedSkills: fromJson<string[]>(row.imported_skills),
   importedCredentials: fromJson<ImportedCredential[]>(row.imported_credentials),
   experienceSummary: fromJson<ExperienceSummary>(row.experience_summary),
+  workHistory: fromJson<WorkHistoryEntry[]>(row.work_history) ?? [],
   profileUrl: row.profile_url,
   createdAt: new Date(row.created_at),
   deliveredAt: row.delivered_at ? new Date(row.delivered_at) : null,
@@ -68,6 +71,7 @@ export class KnexApplicationRepository implements ApplicationRepository {
         imported_skills: JSON.stringify(application.importedSkills),
         imported_credentials: JSON.stringify(application.importedCredentials),
         experience_summary: JSON.stringify(application.experienceSummary),
+        work_history: JSON.stringify(application.workHistory),
         profile_url: application.profileUrl,
         created_at: application.createdAt,
       };

@@ -82,6 +82,10 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
       });
   }
 
+  async end(id: string, authorizedAt: Date): Promise<void> {
+    await this.db('hi_candidate_authorizations').where({ id, authorized_at: authorizedAt }).delete();
+  }
+
   private fromRow(row: AuthorizationRow): CandidateAuthorization {
     return {
       id: row.id,

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { ExperienceSummary } from '../domain/profiles/experience-summary';
 import type { ImportedCredential, ProfileSnapshot } from '../domain/profiles/profile-snapshot';
 import type { ProfileSnapshotRepository } from '../domain/profiles/snapshot-repository';
+import type { WorkHistoryEntry } from '../domain/profiles/work-history';
 import type { Database } from './database';
 import { fromJson } from './json-column';
 import { DATABASE } from './tokens';
@@ -15,6 +16,7 @@ interface SnapshotRow {
   skills: unknown;
   credentials: unknown;
   experience_summary: unknown;
+  work_history: unknown;
   imported_at: Date;
 }
 
@@ -34,6 +36,7 @@ export class KnexProfileSnapshotRepository implements ProfileSnapshotRepository 
       skills: fromJson<string[]>(row.skills),
       credentials: fromJson<ImportedCredential[]>(row.credentials),
       experienceSummary: fromJson<ExperienceSummary>(row.experience_summary),
+      workHistory: fromJson<WorkHistoryEntry[]>(row.work_history) ?? [],
       importedAt: new Date(row.imported_at),
     };
   }
@@ -49,6 +52,7 @@ export class KnexProfileSnapshotRepository implements ProfileSnapshotRepository 
         skills: JSON.stringify(snapshot.skills),
         credentials: JSON.stringify(snapshot.credentials),
         experience_summary: JSON.stringify(snapshot.experienceSummary),
+        work_history: JSON.stringify(snapshot.workHistory),
         imported_at: snapshot.importedAt,
       })
       .onConflict(['organization_id', 'profile_user_id'])

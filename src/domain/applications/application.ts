@@ -1,5 +1,6 @@
 import type { ExperienceSummary } from '../profiles/experience-summary';
 import type { ImportedCredential } from '../profiles/profile-snapshot';
+import type { WorkHistoryEntry } from '../profiles/work-history';
 import type { AnswerValue } from './answer-validation';
 
 export type ApplicationStatus = 'submitted';
@@ -17,6 +18,8 @@ export interface ProfileApplication {
   importedSkills: string[];
   importedCredentials: ImportedCredential[];
   experienceSummary: ExperienceSummary;
+  /** Newest first. */
+  workHistory: WorkHistoryEntry[];
   profileUrl: string;
   createdAt: Date;
   deliveredAt: Date | null;

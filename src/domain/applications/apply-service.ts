@@ -79,6 +79,7 @@ export class ApplyService {
       importedSkills: snapshot.skills,
       importedCredentials: snapshot.credentials,
       experienceSummary: snapshot.experienceSummary,
+      workHistory: snapshot.workHistory,
       profileUrl: snapshot.profileUrl,
       createdAt: this.clock.now(),
       deliveredAt: null,

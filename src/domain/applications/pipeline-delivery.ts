@@ -54,11 +54,13 @@ export class PipelineDelivery {
         current_title: application.experienceSummary.current_title ?? '',
         current_company: application.experienceSummary.current_company ?? '',
       },
+      workHistory: application.workHistory,
       profileUrl: application.profileUrl,
       submittedAt: application.createdAt,
     });
     await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, {
       ...applicationView(application),
+      work_history: application.workHistory,
       listing_id: application.listingId,
       profile_user_id: application.profileUserId,
       candidate_name: application.candidateName,

@@ -6,6 +6,17 @@ export interface PipelineCredential {
   issued_at: string;
 }
 
+/** One position of the candidate's work history; `verified` only when the provider says. */
+export interface PipelinePosition {
+  title: string;
+  company: string;
+  /** YYYY-MM-DD */
+  start_date: string;
+  /** YYYY-MM-DD, null while current. */
+  end_date: string | null;
+  verified?: boolean;
+}
+
 export interface PipelineApplication {
   applicationId: string;
   organizationId: string;
@@ -18,6 +29,8 @@ export interface PipelineApplication {
   importedSkills: string[];
   importedCredentials: PipelineCredential[];
   experienceSummary: { total_years: number; current_title: string; current_company: string };
+  /** The candidate's positions, newest first. */
+  workHistory: PipelinePosition[];
   profileUrl: string;
   submittedAt: Date;
 }

@@ -24,6 +24,8 @@ export interface CandidateAuthorizationRepository {
    */
   save(authorization: Omit<CandidateAuthorization, 'id'>, messages: (stored: CandidateAuthorization) => readonly OutboxMessage[]): Promise<CandidateAuthorization>;
   updateTokens(id: string, tokens: { accessToken: string; refreshToken: string | null; accessTokenExpiresAt: Date | null }): Promise<void>;
+  /** Deletes the authorization unless the candidate authorized again since `authorizedAt`. */
+  end(id: string, authorizedAt: Date): Promise<void>;
 }
 
 export const CANDIDATE_AUTHORIZATION_REPOSITORY = Symbol('CandidateAuthorizationRepository');

@@ -1,20 +1,25 @@
 /**
- * Imports a candidate's profile for an organization: fetch with the stored access token,
- * refresh once on a rejected token, build the snapshot, store it. Used by the
+ * Imports a candidate's profile for an organization: fetch with the stored access token
+ * (refreshed first when it is known to have expired, or once after the provider rejects
+ * it; one refresh at a time per authorization, see TokenRefresher), build the snapshot,
+ * store it. Used by the
  * profile-import job and, with a bounded wait, by the apply endpoint when no fresh
  * snapshot exists.
  */
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../shared/clock';
-import { forbidden, upstream } from '../shared/errors';
+import { upstream } from '../shared/errors';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorization, type CandidateAuthorizationRepository } from './candidate-authorization';
 import { PROFILE_PROVIDER, ProviderAuthorizationError, type ProfileProvider } from './profile-provider';
+import { notAuthorized, TokenRefresher } from './token-refresher';
 import { buildSnapshot, isSnapshotFresh, type ProfileSnapshot } from './profile-snapshot';
 import type { ProviderProfile } from './provider-profile';
 import { PROFILE_SNAPSHOT_REPOSITORY, type ProfileSnapshotRepository } from './snapshot-repository';
 
-export const notAuthorized = () =>
-  forbidden('profile_not_authorized', 'The candidate has not authorized this organization to read their profile (or the authorization was revoked); they need to connect again');
+export { notAuthorized } from './token-refresher';
+
+/** An access token this close to its expiry is refreshed before use rather than sent to fail. */
+const EXPIRY_MARGIN_MS = 30_000;
 
 /** How long a caller waits for an on-demand import (milliseconds) before answering 503. */
 export const ON_DEMAND_IMPORT_WAIT_MS = Symbol('OnDemandImportWaitMs');
@@ -27,6 +32,7 @@ export class ProfileImporter {
     @inject(PROFILE_SNAPSHOT_REPOSITORY) private readonly snapshots: ProfileSnapshotRepository,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ON_DEMAND_IMPORT_WAIT_MS) private readonly waitMs: number,
+    @inject(TokenRefresher) private readonly refresher: TokenRefresher,
   ) {}
 
   async import(organizationId: string, profileUserId: string): Promise<ProfileSnapshot> {
@@ -69,28 +75,16 @@ export class ProfileImporter {
   }
 
   private async fetchWithRefresh(authorization: CandidateAuthorization): Promise<ProviderProfile> {
+    const expiresAt = authorization.accessTokenExpiresAt?.getTime();
+    if (expiresAt !== undefined && expiresAt - EXPIRY_MARGIN_MS <= this.clock.now().getTime()) {
+      return this.fetchOrExplain((await this.refresher.refresh(authorization)).accessToken);
+    }
     try {
       return await this.provider.fetchProfile(authorization.accessToken);
     } catch (error) {
       if (!(error instanceof ProviderAuthorizationError)) throw error;
     }
-    if (!authorization.refreshToken) throw notAuthorized();
-    let tokens;
-    try {
-      tokens = await this.provider.refresh(authorization.refreshToken);
-    } catch (error) {
-      if (!(error instanceof ProviderAuthorizationError)) throw error;
-      // A concurrent import may have refreshed (and rotated the refresh token) first.
-      const latest = await this.authorizations.find(authorization.organizationId, authorization.profileUserId);
-      if (latest && latest.accessToken !== authorization.accessToken) return this.fetchOrExplain(latest.accessToken);
-      throw notAuthorized();
-    }
-    await this.authorizations.updateTokens(authorization.id, {
-      accessToken: tokens.accessToken,
-      refreshToken: tokens.refreshToken ?? authorization.refreshToken,
-      accessTokenExpiresAt: tokens.expiresAt ?? null,
-    });
-    return this.fetchOrExplain(tokens.accessToken);
+    return this.fetchOrExplain((await this.refresher.refresh(authorization)).accessToken);
   }
 
   /** A freshly issued token that is rejected again is the provider's fault, not the candidate's. */

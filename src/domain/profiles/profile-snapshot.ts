@@ -1,9 +1,10 @@
 /**
  * What an application carries from a profile: verified skills only, every credential
- * with its verified flag, and the experience summary. Built from the provider's answer.
+ * with its verified flag, the experience summary and the work history. Built from the provider's answer.
  */
 import { summarizeExperience, type ExperienceSummary } from './experience-summary';
 import type { ProviderProfile } from './provider-profile';
+import { toWorkHistory, type WorkHistoryEntry } from './work-history';
 
 export interface ImportedCredential {
   title: string;
@@ -21,6 +22,7 @@ export interface ProfileSnapshot {
   skills: string[];
   credentials: ImportedCredential[];
   experienceSummary: ExperienceSummary;
+  workHistory: WorkHistoryEntry[];
   importedAt: Date;
 }
 
@@ -38,6 +40,7 @@ export function buildSnapshot(organizationId: string, profile: ProviderProfile, 
     skills,
     credentials: profile.credentials.map((c) => ({ title: c.title, issuer: c.issuer, verified: c.verified === true, issued_at: c.issued_at.slice(0, 10) })),
     experienceSummary: summarizeExperience(profile.positions, now),
+    workHistory: toWorkHistory(profile.positions),
     importedAt: now,
   };
 }

@@ -20,6 +20,8 @@ export interface ProviderPosition {
   start_date: string;
   /** null while the position is current. */
   end_date: string | null;
+  /** Whether the provider verified the position, when it says. */
+  verified?: boolean;
 }
 
 export interface ProviderProfile {

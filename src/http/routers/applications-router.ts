@@ -36,6 +36,7 @@ export function applicationDetail(application: ProfileApplication) {
   return {
     object: 'application',
     ...applicationView(application),
+    work_history: application.workHistory,
     listing_id: application.listingId,
     profile_user_id: application.profileUserId,
     candidate: { name: application.candidateName, headline: application.candidateHeadline },
