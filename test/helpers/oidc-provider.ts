@@ -77,8 +77,8 @@ export interface OidcHarness {
   profileRequests: number;
   /** Lifetime of access tokens issued from now on. */
   accessTokenTtlSeconds: number;
-  /** Registers our client (its callback is known once the plugin listens). */
-  register(redirectUri: string): Promise<void>;
+  /** Registers our client (its callbacks are known once the plugin listens). */
+  register(redirectUris: string[]): Promise<void>;
   /** Revokes the candidate's grant, as a candidate removing the app at the provider does. */
   revokeGrants(accountId: string): Promise<void>;
   close(): Promise<void>;
@@ -121,6 +121,15 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       res.writeHead(503).end();
       return;
     }
+    // oidc-provider takes client_secret_basic and client_secret_post alike for a client
+    // registered with either; many providers take only the registered one, as here.
+    if (req.method === 'POST' && req.url === '/token' && /^Basic /i.test(req.headers.authorization ?? '') !== (options.tokenAuthMethod === 'client_secret_basic')) {
+      harness.tokenRequests.refused = (harness.tokenRequests.refused ?? 0) + 1;
+      harness.tokenErrors.invalid_client = (harness.tokenErrors.invalid_client ?? 0) + 1;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="token"' });
+      res.end(JSON.stringify({ error: 'invalid_client', error_description: `client authentication must use ${options.tokenAuthMethod}` }));
+      return;
+    }
     if (req.url?.startsWith('/interaction/')) {
       interaction(req, res).catch((error) => {
         res.writeHead(500, { 'content-type': 'text/plain' }).end(String((error as Error).message));
@@ -140,13 +149,13 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     tokenErrors: {},
     profileRequests: 0,
     accessTokenTtlSeconds: 3600,
-    async register(redirectUri: string) {
+    async register(redirectUris: string[]) {
       provider = new Provider(issuer, {
         clients: [
           {
             client_id: clientId,
             client_secret: clientSecret,
-            redirect_uris: [redirectUri],
+            redirect_uris: redirectUris,
             grant_types: ['authorization_code', 'refresh_token'],
             response_types: ['code'],
             token_endpoint_auth_method: options.tokenAuthMethod,
