@@ -18,9 +18,6 @@ import { PROFILE_SNAPSHOT_REPOSITORY, type ProfileSnapshotRepository } from './s
 
 export { notAuthorized } from './token-refresher';
 
-/** An access token this close to its expiry is refreshed before use rather than sent to fail. */
-const EXPIRY_MARGIN_MS = 30_000;
-
 /** How long a caller waits for an on-demand import (milliseconds) before answering 503. */
 export const ON_DEMAND_IMPORT_WAIT_MS = Symbol('OnDemandImportWaitMs');
 
@@ -75,8 +72,10 @@ export class ProfileImporter {
   }
 
   private async fetchWithRefresh(authorization: CandidateAuthorization): Promise<ProviderProfile> {
+    // A token known to have expired is refreshed before use rather than sent to fail; one
+    // that expires on the way gets the provider's 401 and is refreshed then.
     const expiresAt = authorization.accessTokenExpiresAt?.getTime();
-    if (expiresAt !== undefined && expiresAt - EXPIRY_MARGIN_MS <= this.clock.now().getTime()) {
+    if (expiresAt !== undefined && expiresAt <= this.clock.now().getTime()) {
       return this.fetchOrExplain((await this.refresher.refresh(authorization)).accessToken);
     }
     try {
