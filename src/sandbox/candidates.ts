@@ -19,8 +19,8 @@ export const SANDBOX_CANDIDATES: readonly SandboxCandidate[] = [
       { title: 'Certified Kubernetes Administrator', issuer: 'Cloud Native Computing Foundation', verified: false, issued_at: '2021-09-30' },
     ],
     positions: [
-      { title: 'Staff Engineer', company: 'Northwind Logistics', start_date: '2021-03-01', end_date: null },
-      { title: 'Senior Engineer', company: 'Contoso Ltd', start_date: '2016-06-01', end_date: '2021-02-28' },
+      { title: 'Staff Engineer', company: 'Northwind Logistics', start_date: '2021-03-01', end_date: null, verified: true },
+      { title: 'Senior Engineer', company: 'Contoso Ltd', start_date: '2016-06-01', end_date: '2021-02-28', verified: false },
       // Overlaps the Contoso years: counted once.
       { title: 'Open-source Maintainer', company: 'Analytical Engines Foundation', start_date: '2019-01-01', end_date: '2022-06-30' },
     ],
