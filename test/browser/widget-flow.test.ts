@@ -184,6 +184,11 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     for (const credential of stored.body.imported_credentials) await card.getByText(credential.title, { exact: true }).first().waitFor();
     await card.getByText(stored.body.experience_summary.current_title, { exact: false }).first().waitFor();
     await card.getByText('Within a month').waitFor();
+    // The work history, newest first, with the provider's verified flag where it gave one.
+    assert.deepEqual(stored.body.work_history.map((p: { company: string }) => p.company), ['Northwind Logistics', 'Analytical Engines Foundation', 'Contoso Ltd']);
+    const positions = card.locator('table', { has: pipeline.getByRole('columnheader', { name: 'Company' }) }).locator('tbody tr');
+    assert.deepEqual(await positions.locator('td:nth-child(2)').allTextContents(), ['Northwind Logistics', 'Analytical Engines Foundation', 'Contoso Ltd']);
+    assert.deepEqual(await positions.locator('td:nth-child(5)').allTextContents(), ['Verified', '—', 'Unverified']);
     await pipeline.screenshot({ path: artifactPath('pipeline-page.png'), fullPage: true });
 
     // The same candidate again: a clear duplicate message with the first application's id.
