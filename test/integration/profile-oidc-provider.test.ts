@@ -8,7 +8,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { TEST_LOG_FILE } from '../helpers/log-capture';
 import { enableProfileApply, QUESTIONS, waitFor } from '../helpers/profile-flow';
 import { connectThroughProvider, MARIE, startOidcProvider, type Candidate, type OidcHarness } from '../helpers/oidc-provider';
-import { startTestHost, type TestHost } from '../helpers/test-host';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
+import { testLogger } from '../helpers/log-capture';
+import { request, startTestHost, type TestHost } from '../helpers/test-host';
 
 const ORIGIN = 'https://jobs.curie.example';
 const ANSWERS = { years_experience: 12, work_authorization: true };
@@ -49,13 +53,15 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
   describe('client_secret_basic, discovery, prompt=consent, rotating refresh tokens', () => {
     let oidc: OidcHarness;
     let site: Site;
+    /** On PostgreSQL, a second API process (its own plugin activation and pool) over the same database. */
+    let second: { host: StandaloneHost; server: Server; url: string } | undefined;
     const authorization = (id: string) => site.t.database.db('hi_candidate_authorizations').where({ organization_id: site.org.organizationId, profile_user_id: id }).first();
     const snapshot = (id: string) => site.t.database.db('hi_profile_snapshots').where({ organization_id: site.org.organizationId, profile_user_id: id }).first();
     /** The snapshot is a day old, so the next apply must import (and so use the token). */
     const ageSnapshot = (id: string) =>
       site.t.database.db('hi_profile_snapshots').where({ organization_id: site.org.organizationId, profile_user_id: id }).update({ imported_at: new Date(Date.now() - 25 * 3600_000) });
-    const apply = (listingId: string, id: string) =>
-      site.t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: site.org.apiKey, body: { profile_user_id: id, answers: ANSWERS } });
+    const apply = (listingId: string, id: string, baseUrl = site.t.baseUrl) =>
+      request(baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: site.org.apiKey, body: { profile_user_id: id, answers: ANSWERS } });
     const connect = async (candidate: Candidate) => {
       const run = await connectThroughProvider(site.t.baseUrl, { organizationId: site.org.organizationId, listingId: site.listings[0]!, origin: ORIGIN, login: candidate.id });
       assert.equal(run.result?.message.type, 'profile-apply:authorized', JSON.stringify(run.result?.message));
@@ -77,8 +83,20 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
         4,
       );
       await oidc.register([callback(site.t)]);
+      if (site.t.config.databaseUrl) {
+        const host = await createStandaloneHost({ config: site.t.config, logger: testLogger(), runWorkers: false });
+        const server = createServer(host.app);
+        server.listen(0, '127.0.0.1');
+        await new Promise((resolve) => server.once('listening', resolve));
+        second = { host, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      }
     });
     after(async () => {
+      if (second) {
+        second.server.closeAllConnections();
+        await new Promise((resolve) => second!.server.close(resolve));
+        await second.host.close();
+      }
       await site?.t.close();
       await oidc?.close();
     });
@@ -142,11 +160,12 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       assert.equal(oidc.tokenErrors.invalid_grant, undefined);
     });
 
-    it('10 concurrent applies after expiry with rotation on: one refresh reaches the provider, one 201 and nine 409, nobody locked out', async () => {
+    it('10 concurrent applies after expiry with rotation on (over two API processes on PostgreSQL): one refresh reaches the provider, one 201 and nine 409, nobody locked out', async () => {
       await ageSnapshot(PIERRE.id);
       await untilExpired();
       const before = oidc.tokenRequests.refresh_token ?? 0;
-      const answers = await Promise.all(Array.from({ length: 10 }, () => apply(site.listings[1]!, PIERRE.id)));
+      const processes = second ? [site.t.baseUrl, second.url] : [site.t.baseUrl];
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => apply(site.listings[1]!, PIERRE.id, processes[i % processes.length])));
       const statuses = answers.map((a) => a.status).sort();
       assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409, 409, 409, 409, 409], answers.map((a) => a.text).join('\n'));
       const created = answers.find((a) => a.status === 201)!.body.application_id;
