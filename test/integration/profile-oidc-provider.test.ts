@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, statSync } from 'node:fs';
 import { TEST_LOG_FILE } from '../helpers/log-capture';
-import { enableProfileApply, QUESTIONS, waitFor } from '../helpers/profile-flow';
+import { browse, CookieJar, enableProfileApply, QUESTIONS, waitFor } from '../helpers/profile-flow';
 import { connectThroughProvider, MARIE, startOidcProvider, type Candidate, type OidcHarness } from '../helpers/oidc-provider';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -123,6 +123,23 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       assert.ok(stored.access_token_expires_at, 'the expiry is known');
       const imported = await snapshot(MARIE.id);
       assert.equal(imported.name, MARIE.name);
+    });
+
+    it('the start page’s query cannot change where or how the candidate is sent', async () => {
+      const query = new URLSearchParams({
+        organization_id: site.org.organizationId,
+        listing_id: site.listings[0]!,
+        origin: ORIGIN,
+        authorize_url: 'https://evil.example/authorize',
+        scope: 'admin',
+        redirect_uri: 'https://evil.example/cb',
+      });
+      const start = await browse(new CookieJar(), `${site.t.baseUrl}/v1/connect/profile?${query}`);
+      assert.equal(start.status, 302);
+      const location = new URL(start.location!);
+      assert.equal(`${location.origin}${location.pathname}`, `${oidc.issuer}/auth`);
+      assert.equal(location.searchParams.get('scope'), 'openid profile offline_access');
+      assert.equal(location.searchParams.get('redirect_uri'), callback(site.t));
     });
 
     it('work history reaches the application API, the pipeline and application.submitted, newest first', async () => {
