@@ -13,7 +13,7 @@ import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
 
 export type { Listing, ListingQuestion, ListingsDirectory, QuestionType } from '../domain/listings/listing';
-export type { Pipeline, PipelineApplication, PipelineCredential } from '../domain/pipeline/pipeline';
+export type { Pipeline, PipelineApplication, PipelineCredential, PipelinePosition } from '../domain/pipeline/pipeline';
 export type { Logger } from '../domain/shared/logger';
 export type { Disposer } from '../domain/shared/disposer';
 
