@@ -2,9 +2,8 @@
  * Imports a candidate's profile for an organization: fetch with the stored access token
  * (refreshed first when it is known to have expired, or once after the provider rejects
  * it; one refresh at a time per authorization, see TokenRefresher), build the snapshot,
- * store it. Used by the
- * profile-import job and, with a bounded wait, by the apply endpoint when no fresh
- * snapshot exists.
+ * store it. Used by the profile-import job and, with a bounded wait, by the apply
+ * endpoint when no fresh snapshot exists.
  */
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../shared/clock';
