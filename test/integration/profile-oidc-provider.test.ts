@@ -17,6 +17,8 @@ import { request, startTestHost, type TestHost } from '../helpers/test-host';
 const ORIGIN = 'https://jobs.curie.example';
 const ANSWERS = { years_experience: 12, work_authorization: true };
 const PIERRE: Candidate = { ...MARIE, id: 'usr_oidc2Pierre3Curie', name: 'Pierre Curie', positions: [{ title: 'Professor', company: 'Sorbonne', start_date: '2012-01-01', end_date: null }] };
+/** A provider account whose profile id is not a usr_ id: an answer we refuse. */
+const NOBODY: Candidate = { ...MARIE, id: 'mcurie-42', name: 'M. Curie', positions: [] };
 const IRENE: Candidate = { ...MARIE, id: 'usr_oidc3Irene4Joliot', name: 'Irène Joliot-Curie', positions: [] };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -224,7 +226,7 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
     let misconfigured: Site;
 
     before(async () => {
-      oidc = await startOidcProvider({ tokenAuthMethod: 'client_secret_post', candidates: [MARIE] });
+      oidc = await startOidcProvider({ tokenAuthMethod: 'client_secret_post', candidates: [MARIE, NOBODY] });
       const env = {
         PROFILE_PROVIDER_AUTHORIZE_URL: `${oidc.issuer}/auth`,
         PROFILE_PROVIDER_TOKEN_URL: `${oidc.issuer}/token`,
@@ -285,6 +287,16 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
           ['Lippmann Laboratory', undefined],
         ],
       );
+    });
+
+    it('a profile answer we refuse: provider_error for the candidate, the provider’s field named in the log, nothing stored', async () => {
+      const log = logFrom();
+      const run = await connectThroughProvider(site.t.baseUrl, { organizationId: site.org.organizationId, listingId: site.listings[0]!, origin: ORIGIN, login: NOBODY.id });
+      assert.equal(run.result?.message.code, 'provider_error');
+      const lines = log().filter((l) => l.includes('unusable answer'));
+      assert.equal(lines.length, 1, 'logged once');
+      assert.equal(JSON.parse(lines[0]!).provider.problem, 'profile field account.user_id: an id of the shape usr_<opaque id>');
+      assert.equal(await site.t.database.db('hi_candidate_authorizations').where({ profile_user_id: NOBODY.id }).first(), undefined);
     });
 
     it('a provider refusing our client: a distinct code for the candidate, an operator-facing log line', async () => {
