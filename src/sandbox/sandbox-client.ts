@@ -36,5 +36,6 @@ export function sandboxEndpoints(config: Config): ProviderEndpoints {
     clientSecret: registration.clientSecret,
     scopes: SANDBOX_SCOPES,
     timeoutMs: config.profileProviderTimeoutMs,
+    describesRequest: true,
   };
 }

@@ -108,6 +108,9 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       scope: endpoints.scopes,
       scope_delimiter: ' ',
       response: ['tokens', 'raw'],
+      // No query parameter of the start may override the provider's settings; only our own
+      // per-request override (res.locals.grant.dynamic) applies.
+      dynamic: [],
     },
   }) as unknown as RequestHandler;
 
@@ -124,6 +127,11 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       if (!decision.allowed) {
         if (decision.postTo) return deliverResult(res, errorMessage(decision.code, decision.message), { origin: decision.postTo, returnTo: decision.returnTo });
         return sendShowOnlyPage(res, 400, decision.code, decision.message);
+      }
+      if (endpoints.describesRequest) {
+        // grant adds these to this one authorization request (its per-request dynamic override).
+        const { organizationName, listingTitle } = decision.description;
+        res.locals.grant = { dynamic: { custom_params: { hi_organization: organizationName, hi_listing: listingTitle } } };
       }
       // A fresh session id per flow: nobody can plant a session for the victim to complete.
       req.session.regenerate((error) => {
@@ -172,6 +180,9 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
           organization_id: context.organizationId,
           listing_id: context.listingId,
           candidate: { name: result.profile.name, headline: result.profile.headline, profile_url: result.profile.profile_url },
+          ...(result.alreadyApplied
+            ? { already_applied: { application_id: result.alreadyApplied.applicationId, applied_at: result.alreadyApplied.appliedAt.toISOString() } }
+            : {}),
         },
         context,
       );
