@@ -490,6 +490,7 @@ export class ProfileApplyElement extends HTMLElement {
         const appliedAt = new Date(String(earlier.applied_at));
         this.#session = undefined;
         this.#show({ name: 'done', applicationId: earlier.application_id, duplicate: true, appliedAt: Number.isNaN(appliedAt.getTime()) ? undefined : appliedAt });
+        this.#setMessage();
         this.#fail('authorize', { status: 0, code: 'duplicate_application', message: '', applicationId: earlier.application_id }, false, undefined, false);
         this.#focusHeading();
         return;
