@@ -69,7 +69,7 @@ async function main() {
     bundle: true,
     format: 'iife',
     platform: 'browser',
-    target: ['chrome90', 'firefox90', 'safari15', 'edge90'],
+    target: ['chrome91', 'firefox90', 'safari15', 'edge91'],
     minify: true,
     sourcemap: 'linked',
     sourcesContent: true,

@@ -55,6 +55,5 @@ code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;backgrou
 .wait{min-height:44px;display:flex;align-items:center}
 .spin{width:16px;height:16px;border-radius:50%;border:2px solid currentColor;border-right-color:transparent;animation:s .8s linear infinite}
 @keyframes s{to{transform:rotate(360deg)}}
-@media (prefers-reduced-motion:reduce){.wait{min-height:44px;display:flex;align-items:center}
-.spin{animation:none}button{transition:none}}
+@media (prefers-reduced-motion:reduce){.spin{animation:none}button{transition:none}}
 `;
