@@ -269,11 +269,13 @@ export class ProfileApplyElement extends HTMLElement {
     const locale = this.#negotiateLocale();
     if (locale.tag === this.#locale.tag && locale.locale === this.#locale.locale) return;
     this.#locale = locale;
-    this.#frame.setAttribute('lang', locale.tag);
     const base = this.#apiBase;
     const catalog = base ? await loadCatalog(base, locale.locale) : en;
     if (this.#locale !== locale) return;
-    this.#i18n = new Translator(locale.tag, catalog);
+    // A catalog that could not be fetched leaves the words English: say so in lang too.
+    const tag = catalog === en && locale.locale !== 'en' ? 'en' : locale.tag;
+    this.#i18n = new Translator(tag, catalog);
+    this.#frame.setAttribute('lang', tag);
     this.#frame.setAttribute('dir', this.#i18n.dir);
     if (this.#connected) {
       this.#render();

@@ -174,6 +174,14 @@ describe('browser: the widget in the candidate’s language', function () {
     assert.equal(await page.locator('profile-apply .r').getAttribute('lang'), 'es-MX', 'the region is kept for formats');
     await page.close();
 
+    // A catalog that cannot be fetched: the candidate reads English (and lang says so), not keys or nothing.
+    const offline = await context.newPage();
+    await offline.route('**/widgets/locales/**', (route) => route.abort());
+    await offline.goto(`${pages.origin}/listing?page-lang=de`);
+    await offline.getByRole('button', { name: button('en') }).waitFor();
+    assert.equal(await offline.locator('profile-apply .r').getAttribute('lang'), 'en');
+    await offline.close();
+
     const brazilian = await browser.newContext({ locale: 'pt-BR' });
     try {
       const unknown = await brazilian.newPage();
