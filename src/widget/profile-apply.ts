@@ -895,7 +895,7 @@ export class ProfileApplyElement extends HTMLElement {
       return h(
         'fieldset',
         { className: 'field', role: 'radiogroup', 'aria-required': required, 'aria-invalid': invalid, 'aria-describedby': errorId, 'data-question': q.key },
-        h('legend', {}, q.label, mark),
+        h('legend', {}, h('bdi', {}, q.label), mark),
         h('div', { className: 'choices' }, radio('true', this.#t('yes')), radio('false', this.#t('no'))),
         errorNode,
       );
@@ -910,7 +910,8 @@ export class ProfileApplyElement extends HTMLElement {
       control = h('textarea', { ...common, rows: '3', oninput: store });
     }
     control.value = value;
-    return h('div', { className: 'field' }, h('label', { for: id }, q.label, mark), control, errorNode);
+    // <bdi>: the organization's words keep their own direction inside a right-to-left card.
+    return h('div', { className: 'field' }, h('label', { for: id }, h('bdi', {}, q.label), mark), control, errorNode);
   }
 }
 

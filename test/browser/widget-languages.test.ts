@@ -16,7 +16,7 @@ import es from '../../src/widget/i18n/es';
 import fr from '../../src/widget/i18n/fr';
 import pt from '../../src/widget/i18n/pt';
 import type { Catalog, Entry } from '../../src/widget/i18n/catalog';
-import { launchChromium, listingPage, skipWithoutChromium, startPageServer, type PageServer } from '../helpers/browser';
+import { artifactPath, launchChromium, listingPage, skipWithoutChromium, startPageServer, type PageServer } from '../helpers/browser';
 import { licenseProfileApply } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -122,11 +122,13 @@ describe('browser: the widget in the candidate’s language', function () {
     await page.getByRole('button', { name: text('submit') }).click();
     await page.getByText(text('required'), { exact: true }).waitFor();
     states.errors = await rendered(page);
+    await page.locator('profile-apply').screenshot({ path: artifactPath(`widget-form-errors-${locale}.png`) });
     await page.getByLabel('Years of experience').fill('4');
     await page.getByRole('radio', { name: text('yes') }).check();
     await page.getByRole('button', { name: text('submit') }).click();
     await page.getByRole('heading', { name: text('submitted_title') }).waitFor({ timeout: 15_000 });
     states.done = await rendered(page);
+    await page.locator('profile-apply').screenshot({ path: artifactPath(`widget-submitted-${locale}.png`) });
 
     await page.reload();
     await authorize(page, locale);

@@ -73,6 +73,8 @@ describe('widget i18n', () => {
     assert.equal(arabic.dir, 'rtl');
     assert.equal(arabic.t('skills', { count: 2 }), 'مهارتان موثّقتان', 'Arabic has a dual');
     assert.notEqual(arabic.t('skills', { count: 3 }), arabic.t('skills', { count: 11 }), 'and few/many');
+    assert.equal(arabic.t('applying_as', { name: 'Ada (Lovelace)' }), 'تتقدّم باسم \u2068Ada (Lovelace)\u2069', 'names isolated (FSI … PDI) in right-to-left text');
+    assert.equal(english.t('applying_as', { name: 'Ada' }), 'Applying as Ada');
 
     const german = new Translator('de-DE', de);
     assert.equal(german.t('already_on', { date: new Date('2026-11-23T12:00:00Z') }), 'Sie haben sich am 23. November 2026 auf diese Stelle beworben. Eine erneute Bewerbung ist nicht nötig.');

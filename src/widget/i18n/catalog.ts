@@ -95,7 +95,8 @@ export class Translator {
       if (value === undefined) return piece;
       if (typeof value === 'number') return this.numbers.format(value);
       if (value instanceof Date) return this.dates.format(value);
-      return value;
+      // In a right-to-left message, a name or title in another script keeps its own direction.
+      return this.dir === 'rtl' ? `\u2068${value}\u2069` : value;
     });
   }
 
