@@ -70,6 +70,10 @@ aside{position:sticky;top:24px;display:grid;gap:16px}
 .themes{display:flex;gap:14px;border:0;padding:0;margin:0}
 .themes legend{font-weight:600;font-size:14px;margin-bottom:6px}
 .themes label{display:inline-flex;gap:6px;align-items:center;font-size:14px}
+.lang{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:14px 0 0;font-size:14px}
+.lang label{font-weight:600}
+select{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--muted);border-radius:8px;padding:6px 8px;min-height:40px}
+select:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 pre{background:#0f172a;color:#e2e8f0;border:1px solid var(--line);border-radius:10px;padding:14px;overflow:auto;max-width:100%;font:13px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
 pre:focus-visible{outline:3px solid #60a5fa;outline-offset:2px}
 #events{list-style:none;margin:0;padding:0;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;max-height:220px;overflow:auto}
@@ -163,6 +167,7 @@ ${hostMismatch ? `<p class="notice" role="note">This page is open on another add
 <label><input type="radio" name="theme" value="light" checked> Light</label>
 <label><input type="radio" name="theme" value="dark"> Dark</label>
 <label><input type="radio" name="theme" value="auto"> Auto</label></fieldset>
+<p class="lang"><label for="lang">Widget language</label> <select id="lang"><option value="">This page's (English)</option><option value="es" lang="es">Español</option><option value="fr" lang="fr">Français</option><option value="de" lang="de">Deutsch</option><option value="pt-BR" lang="pt-BR">Português (Brasil)</option><option value="ar" lang="ar">العربية</option></select></p>
 <h2 class="evt" id="events-title">Events</h2>
 <ul id="events" aria-labelledby="events-title"><li class="muted">profile-apply:* events appear here.</li></ul>
 <p class="small muted after">After applying, see the application in the <a href="/demo/pipeline">pipeline</a>.</p>
@@ -175,6 +180,7 @@ ${hostMismatch ? `<p class="notice" role="note">This page is open on another add
 (function(){
   var el=document.getElementById('apply'),log=document.getElementById('events'),first=true;
   document.querySelectorAll('input[name=theme]').forEach(function(r){r.addEventListener('change',function(){el.setAttribute('theme',r.value);});});
+  document.getElementById('lang').addEventListener('change',function(e){var v=e.target.value;if(v)el.setAttribute('lang',v);else el.removeAttribute('lang');});
   ['authorized','submitted','error','cancel'].forEach(function(t){
     el.addEventListener('profile-apply:'+t,function(ev){
       if(first){log.textContent='';first=false;}
