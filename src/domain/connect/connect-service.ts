@@ -68,7 +68,7 @@ export interface ConnectRequestDescription {
 }
 
 export type StartDecision =
-  | { allowed: true; context: ConnectContext; description: ConnectRequestDescription }
+  | { allowed: true; context: ConnectContext }
   /** `postTo` is set only when the origin is trusted; otherwise nobody hears about it. */
   | { allowed: false; code: ConnectErrorCode; message: string; postTo?: string; returnTo?: ReturnTo };
 
@@ -119,11 +119,7 @@ export class ConnectService {
     }
     const problem = await this.listingProblem(settings.organizationId, availability, input.listingId);
     if (problem) return { allowed: false, ...problem, postTo: origin, returnTo };
-    return {
-      allowed: true,
-      context: { organizationId: settings.organizationId, listingId: input.listingId!, origin, ...(returnTo ? { returnTo } : {}) },
-      description: await this.describe(settings.organizationId, input.listingId!),
-    };
+    return { allowed: true, context: { organizationId: settings.organizationId, listingId: input.listingId!, origin, ...(returnTo ? { returnTo } : {}) } };
   }
 
   /** After the provider granted tokens. Throws ConnectFailure with the code to post. */
@@ -170,7 +166,7 @@ export class ConnectService {
   }
 
   /** The names a consent page may show: the organization's, and the listing's title. */
-  private async describe(organizationId: string, listingId: string): Promise<ConnectRequestDescription> {
+  async describe({ organizationId, listingId }: ConnectContext): Promise<ConnectRequestDescription> {
     const [organization, listing] = await Promise.all([this.organizations.findById(organizationId), this.listings.get(listingId)]);
     return { organizationName: organization?.name ?? '', listingTitle: listing?.title ?? '' };
   }

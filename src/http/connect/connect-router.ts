@@ -130,7 +130,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       }
       if (endpoints.describesRequest) {
         // grant adds these to this one authorization request (its per-request dynamic override).
-        const { organizationName, listingTitle } = decision.description;
+        const { organizationName, listingTitle } = await connect.describe(decision.context);
         res.locals.grant = { dynamic: { custom_params: { hi_organization: organizationName, hi_listing: listingTitle } } };
       }
       // A fresh session id per flow: nobody can plant a session for the victim to complete.
