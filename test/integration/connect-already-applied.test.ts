@@ -60,4 +60,32 @@ describe('connect: a candidate who already applied, and who is asking', function
     assert.match(run.consent.text, /<main>[\s\S]*<\/main>/, 'a main landmark');
     assert.equal(run.result?.message.code, 'consent_denied');
   });
+
+  it('sends neither name to a configured provider', async () => {
+    const configured = await startTestHost({
+      env: {
+        PROFILE_PROVIDER_AUTHORIZE_URL: 'https://provider.example/oauth/authorize',
+        PROFILE_PROVIDER_TOKEN_URL: 'https://provider.example/oauth/token',
+        PROFILE_PROVIDER_PROFILE_URL: 'https://provider.example/v1/profile',
+        PROFILE_PROVIDER_CLIENT_ID: 'our-client',
+        PROFILE_PROVIDER_CLIENT_SECRET: 'our-secret-value',
+      },
+    });
+    try {
+      const acme = await configured.createOrganization('Acme');
+      const listing = (await configured.host.listings.create({ organizationId: acme.organizationId, title: 'Secret Project Lead', questions: [] })).id;
+      await enableProfileApply(configured, acme.apiKey, [origin]);
+      const query = new URLSearchParams({ organization_id: acme.organizationId, listing_id: listing, origin });
+      const start = await fetch(`${configured.baseUrl}/v1/connect/profile?${query}`, { redirect: 'manual' });
+      assert.equal(start.status, 302);
+      const location = new URL(start.headers.get('location')!);
+      assert.equal(`${location.origin}${location.pathname}`, 'https://provider.example/oauth/authorize');
+      assert.equal(location.searchParams.get('client_id'), 'our-client');
+      assert.equal(location.searchParams.has('hi_organization'), false);
+      assert.equal(location.searchParams.has('hi_listing'), false);
+      assert.ok(!location.toString().includes('Secret'), location.toString());
+    } finally {
+      await configured.close();
+    }
+  });
 });
