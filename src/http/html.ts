@@ -23,9 +23,17 @@ export function sendPage(res: Response, status: number, html: string, csp: strin
   res.send(html);
 }
 
+/** Light and dark (the reader's `prefers-color-scheme`), AA contrast in both. */
+const SHELL_CSS =
+  ':root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#8c959f;--btn:#f6f8fa;--accent:#1f6feb;--on-accent:#fff;--ring:#0969da}' +
+  '@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--btn:#21262d;--accent:#4493f8;--on-accent:#0d1117;--ring:#4493f8}}' +
+  'body{font:16px/1.5 system-ui,sans-serif;margin:0;background:var(--bg);color:var(--fg)}main{max-width:34rem;margin:2rem auto;padding:0 1rem}h1{font-size:1.3rem}' +
+  'a{color:var(--accent)}button{font:inherit;padding:.5rem 1rem;margin:.25rem 0;border-radius:6px;border:1px solid var(--line);background:var(--btn);color:var(--fg);cursor:pointer;display:block;width:100%;min-height:44px}' +
+  'button.primary{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}button:focus-visible,a:focus-visible{outline:3px solid var(--ring);outline-offset:2px}.muted{color:var(--muted)}ul{padding-left:1.2rem}';
+
 export function pageShell(title: string, body: string, nonce: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.3rem}button{font:inherit;padding:.5rem 1rem;margin:.25rem 0;border-radius:6px;border:1px solid #8c959f;background:#f6f8fa;cursor:pointer;display:block;width:100%}button.primary{background:#1f6feb;color:#fff;border-color:#1f6feb}.muted{color:#59636e}ul{padding-left:1.2rem}</style>
-</head><body>${body}</body></html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${SHELL_CSS}</style>
+</head><body><main>${body}</main></body></html>`;
 }

@@ -8,7 +8,28 @@ const SCOPE_DESCRIPTIONS: Record<string, string> = {
   experience: 'Your work history: titles, employers and dates',
 };
 
-export function consentPage(options: { clientName: string; scopes: string[]; candidates: readonly SandboxCandidate[]; ticket: string; action: string; nonce: string }): string {
+export interface ConsentRequest {
+  clientName: string;
+  /** As the client stated it in the authorization request (`hi_organization`, `hi_listing`); may be empty. */
+  organizationName?: string;
+  listingTitle?: string;
+  scopes: string[];
+  candidates: readonly SandboxCandidate[];
+  ticket: string;
+  action: string;
+  nonce: string;
+}
+
+/** Who asks (the organization, through our client), for which listing, and what they receive. */
+function requester(options: ConsentRequest): string {
+  const client = `<strong>${escapeHtml(options.clientName)}</strong>`;
+  if (!options.organizationName) return `<h1>${client} wants to read your profile</h1>`;
+  const purpose = options.listingTitle ? `For your application to <strong>${escapeHtml(options.listingTitle)}</strong>, through ${client}.` : `Through ${client}.`;
+  return `<h1><strong>${escapeHtml(options.organizationName)}</strong> wants to read your profile</h1>
+<p>${purpose}</p>`;
+}
+
+export function consentPage(options: ConsentRequest): string {
   const shared = options.scopes.map((s) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[s] ?? s)}</li>`).join('');
   const buttons = options.candidates
     .map((c) => `<button class="primary" type="submit" name="user_id" value="${escapeHtml(c.id)}">Authorize as ${escapeHtml(c.name)}</button>`)
@@ -16,7 +37,7 @@ export function consentPage(options: { clientName: string; scopes: string[]; can
   return pageShell(
     'Share your profile — Sandbox profile provider',
     `<p class="muted">Sandbox profile provider (test mode)</p>
-<h1><strong>${escapeHtml(options.clientName)}</strong> wants to read your profile</h1>
+${requester(options)}
 <p>It will receive:</p><ul>${shared}</ul>
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="request" value="${escapeHtml(options.ticket)}">

@@ -41,5 +41,6 @@ export function sandboxEndpoints(config: Config): ProviderEndpoints {
     authorizeParams: {},
     profileMapping: IDENTITY_MAPPING,
     timeoutMs: config.profileProviderTimeoutMs,
+    describesRequest: true,
   };
 }

@@ -140,7 +140,16 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
     const unknown = requested.filter((s) => !SANDBOX_SCOPE_SET.has(s));
     if (unknown.length > 0) return redirectWith(res, redirectUri, { error: 'invalid_scope', state });
     const ticket = tickets.seal({ clientId, redirectUri, state, scope: requested.join(' '), codeChallenge, expiresAt: Date.now() + TICKET_TTL_MS });
-    const html = consentPage({ clientName: CLIENT_NAME, scopes: requested, candidates: SANDBOX_CANDIDATES, ticket, action: `${config.baseUrl}${SANDBOX_MOUNT_PATH}/oauth/authorize`, nonce });
+    const html = consentPage({
+      clientName: CLIENT_NAME,
+      organizationName: str(q.hi_organization)?.slice(0, 200),
+      listingTitle: str(q.hi_listing)?.slice(0, 200),
+      scopes: requested,
+      candidates: SANDBOX_CANDIDATES,
+      ticket,
+      action: `${config.baseUrl}${SANDBOX_MOUNT_PATH}/oauth/authorize`,
+      nonce,
+    });
     sendPage(res, 200, html, pageCsp(nonce, new URL(redirectUri).origin));
   });
 

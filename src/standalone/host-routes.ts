@@ -6,6 +6,7 @@
  *                        embedded the way an organization would embed it
  *   GET /demo/pipeline   the demo organization's hiring pipeline: delivered applications
  *                        with their imported skills, credentials, experience and work history
+ *   GET /favicon.ico     the host's icon (also in production)
  *
  * The demo organization is the one `npm start` seeds (DATA_DIR/demo-credentials.json).
  * Every value is HTML-escaped; the pages run under a nonce-based CSP.
@@ -17,6 +18,7 @@ import type { Listing } from '../domain/listings/listing';
 import type { PipelineApplication } from '../domain/pipeline/pipeline';
 import { escapeHtml, newNonce } from '../http/html';
 import type { DemoCredentials } from './demo';
+import { favicon } from './favicon';
 import type { PipelineEntry } from './pipeline-store';
 import type { StandaloneHost } from './standalone-host';
 
@@ -43,19 +45,20 @@ function demoFromDataDir(dataDir: string): DemoCredentials | undefined {
 }
 
 const CSS = `
-:root{--bg:#f6f7f9;--card:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--accent:#1d4ed8;--chip:#eef2ff;--chip-fg:#3730a3;--ok:#047857;--ok-bg:#ecfdf5;--warn:#92400e;--warn-bg:#fffbeb;color-scheme:light}
+:root{--bg:#f6f7f9;--card:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--soft:#f3f4f6;--accent:#1d4ed8;--chip:#eef2ff;--chip-fg:#3730a3;--ok:#047857;--ok-bg:#ecfdf5;--warn:#92400e;--warn-bg:#fffbeb;--warn-line:#fde68a;color-scheme:light}
+@media (prefers-color-scheme:dark){:root{--bg:#0b1220;--card:#111827;--fg:#f3f4f6;--muted:#aab2bf;--line:#374151;--soft:#1f2937;--accent:#93c5fd;--chip:#1e1b4b;--chip-fg:#c7d2fe;--ok:#6ee7b7;--ok-bg:#064e3b;--warn:#fcd34d;--warn-bg:#422006;--warn-line:#78350f;color-scheme:dark}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;background:var(--bg);color:var(--fg)}
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 header{background:#0f172a;color:#f8fafc}
-header .in{max-width:1080px;margin:0 auto;padding:14px 24px;display:flex;align-items:center;justify-content:space-between;gap:16px}
+header .in{max-width:1080px;margin:0 auto;padding:14px 24px;display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:16px}
 header a{color:#cbd5e1;text-decoration:none;font-size:14px}
 header a:hover{color:#fff;text-decoration:underline}
 .logo{font-weight:700;letter-spacing:.2px;color:#fff}
 main{max-width:1080px;margin:0 auto;padding:32px 24px 64px}
 .grid{display:grid;grid-template-columns:minmax(0,1fr) 400px;gap:32px;align-items:start}
-@media (max-width:900px){.grid{grid-template-columns:1fr}}
+@media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr)}}
 .card{background:var(--card);border:1px solid var(--line);border-radius:14px;padding:24px}
 h1{font-size:30px;line-height:1.25;margin:0 0 8px}
 h2{font-size:19px;margin:28px 0 8px}
@@ -67,11 +70,16 @@ aside{position:sticky;top:24px;display:grid;gap:16px}
 .themes{display:flex;gap:14px;border:0;padding:0;margin:0}
 .themes legend{font-weight:600;font-size:14px;margin-bottom:6px}
 .themes label{display:inline-flex;gap:6px;align-items:center;font-size:14px}
-pre{background:#0f172a;color:#e2e8f0;border-radius:10px;padding:14px;overflow:auto;font:13px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
+.lang{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:14px 0 0;font-size:14px}
+.lang label{font-weight:600}
+select{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--muted);border-radius:8px;padding:6px 8px;min-height:40px}
+select:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
+pre{background:#0f172a;color:#e2e8f0;border:1px solid var(--line);border-radius:10px;padding:14px;overflow:auto;max-width:100%;font:13px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
+pre:focus-visible{outline:3px solid #60a5fa;outline-offset:2px}
 #events{list-style:none;margin:0;padding:0;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;max-height:220px;overflow:auto}
 #events li{border-top:1px solid var(--line);padding:6px 0;word-break:break-all}
 #events li:first-child{border-top:0}
-.notice{background:var(--warn-bg);color:var(--warn);border:1px solid #fde68a;border-radius:10px;padding:10px 14px;margin:0 0 20px}
+.notice{background:var(--warn-bg);color:var(--warn);border:1px solid var(--warn-line);border-radius:10px;padding:10px 14px;margin:0 0 20px}
 table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{text-align:left;padding:6px 8px;border-top:1px solid var(--line);vertical-align:top}
 th{color:var(--muted);font-weight:600}
@@ -86,9 +94,9 @@ th{color:var(--muted);font-weight:600}
 .skills{display:flex;flex-wrap:wrap;gap:6px;margin:0;padding:0;list-style:none}
 .badge{display:inline-block;border-radius:6px;padding:0 6px;font-size:12px;font-weight:600}
 .badge.ok{background:var(--ok-bg);color:var(--ok)}
-.badge.no{background:#f3f4f6;color:var(--muted)}
-.letter{white-space:pre-wrap;background:#f9fafb;border:1px solid var(--line);border-radius:10px;padding:10px 12px;margin:0}
-code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f4f6;border-radius:6px;padding:1px 6px}
+.badge.no{background:var(--soft);color:var(--muted)}
+.letter{white-space:pre-wrap;background:var(--soft);border:1px solid var(--line);border-radius:10px;padding:10px 12px;margin:0}
+code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);border-radius:6px;padding:1px 6px;overflow-wrap:anywhere}
 pre code{background:none;padding:0;color:inherit;border-radius:0}
 `;
 
@@ -150,7 +158,7 @@ ${hostMismatch ? `<p class="notice" role="note">This page is open on another add
 <p>No resume needed: authorize sharing of your verified profile and we import your skills, credentials and work history.${questions.length ? ` We will also ask ${questions.length} short question${questions.length === 1 ? '' : 's'}.` : ''}</p>
 <h2>Embed it on your own page</h2>
 <p class="muted small">Add your page's origin to <code>profile_apply.allowed_origins</code> (PATCH /v1/organization/settings), then paste:</p>
-<pre><code>${e(snippet)}</code></pre>
+<pre tabindex="0" role="region" aria-label="Embed code"><code>${e(snippet)}</code></pre>
 </article>
 <aside aria-label="Apply">
 <profile-apply id="apply" organization-id="${e(demo.organization_id)}" listing-id="${e(demo.listing_id)}" theme="light"></profile-apply>
@@ -159,6 +167,7 @@ ${hostMismatch ? `<p class="notice" role="note">This page is open on another add
 <label><input type="radio" name="theme" value="light" checked> Light</label>
 <label><input type="radio" name="theme" value="dark"> Dark</label>
 <label><input type="radio" name="theme" value="auto"> Auto</label></fieldset>
+<p class="lang"><label for="lang">Widget language</label> <select id="lang"><option value="">This page's (English)</option><option value="es" lang="es">Español</option><option value="fr" lang="fr">Français</option><option value="de" lang="de">Deutsch</option><option value="pt-BR" lang="pt-BR">Português (Brasil)</option><option value="ar" lang="ar">العربية</option></select></p>
 <h2 class="evt" id="events-title">Events</h2>
 <ul id="events" aria-labelledby="events-title"><li class="muted">profile-apply:* events appear here.</li></ul>
 <p class="small muted after">After applying, see the application in the <a href="/demo/pipeline">pipeline</a>.</p>
@@ -171,6 +180,7 @@ ${hostMismatch ? `<p class="notice" role="note">This page is open on another add
 (function(){
   var el=document.getElementById('apply'),log=document.getElementById('events'),first=true;
   document.querySelectorAll('input[name=theme]').forEach(function(r){r.addEventListener('change',function(){el.setAttribute('theme',r.value);});});
+  document.getElementById('lang').addEventListener('change',function(e){var v=e.target.value;if(v)el.setAttribute('lang',v);else el.removeAttribute('lang');});
   ['authorized','submitted','error','cancel'].forEach(function(t){
     el.addEventListener('profile-apply:'+t,function(ev){
       if(first){log.textContent='';first=false;}
@@ -247,6 +257,12 @@ ${entries.length ? entries.map((entry) => applicationCard(entry, listings.get(en
 
 export function hostRoutes(host: Host, options: HostRoutesOptions = {}): Router[] {
   const router = Router();
+  const icon = favicon();
+  router.get('/favicon.ico', (_req, res) => {
+    res.setHeader('Content-Type', 'image/x-icon');
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.send(icon);
+  });
   if (host.config.env === 'production') {
     router.get('/', (_req, res) => res.redirect(302, '/v1/openapi.json'));
     return [router];

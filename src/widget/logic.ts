@@ -1,8 +1,11 @@
 /**
  * The widget's pure logic: attribute checks, answer coercion, where a server error
- * belongs in the form, and the words a candidate reads for each error code. No DOM
- * types here, so test/unit can run it under the main tsconfig.
+ * belongs in the form, and which message a candidate reads for each error code (the
+ * words themselves live in the catalogs, src/widget/i18n). No DOM types here, so
+ * test/unit can run it under the main tsconfig.
  */
+import type { MessageKey, Params } from './i18n/catalog';
+import { en } from './i18n/en';
 
 export type QuestionType = 'number' | 'boolean' | 'text' | 'select';
 
@@ -17,7 +20,7 @@ export interface Question {
 export type Theme = 'light' | 'dark' | 'auto';
 export type AnswerValue = number | boolean | string;
 
-export const DEFAULT_BUTTON_TEXT = 'Apply with profile';
+export const DEFAULT_BUTTON_TEXT = en.button;
 export const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 export const MAX_TEXT_ANSWER = 5000;
 export const MAX_COVER_LETTER = 10000;
@@ -33,22 +36,28 @@ export interface WidgetAttributes {
   apiBase: string | null;
 }
 
-/** Problems with the element's attributes, as sentences for the error state. */
-export function attributeProblems(attrs: WidgetAttributes): string[] {
-  const problems: string[] = [];
+/** A message and what fills it. */
+export interface Message {
+  key: MessageKey;
+  params?: Params;
+}
+
+/** Problems with the element's attributes, as messages for the error state. */
+export function attributeProblems(attrs: WidgetAttributes): Message[] {
+  const problems: Message[] = [];
   const id = (name: string, value: string | null, prefix: string) => {
-    if (!value || !value.trim()) problems.push(`the ${name} attribute is missing`);
+    if (!value || !value.trim()) problems.push({ key: 'problem_missing', params: { name } });
     else if (!value.startsWith(`${prefix}_`) || !ID.test(value.slice(prefix.length + 1))) {
-      problems.push(`${name} "${value.slice(0, 80)}" is not a valid id (expected ${prefix}_…)`);
+      problems.push({ key: 'problem_id', params: { name, value: value.slice(0, 80), prefix } });
     }
   };
   id('organization-id', attrs.organizationId, 'org');
   id('listing-id', attrs.listingId, 'listing');
   if (attrs.theme !== null && attrs.theme !== '' && !THEMES.includes(attrs.theme as Theme)) {
-    problems.push(`theme "${attrs.theme.slice(0, 40)}" is not one of ${THEMES.join(', ')}`);
+    problems.push({ key: 'problem_theme', params: { value: attrs.theme.slice(0, 40), themes: THEMES.join(', ') } });
   }
   if (attrs.apiBase !== null && normalizeBase(attrs.apiBase) === undefined) {
-    problems.push(`api-base "${attrs.apiBase.slice(0, 120)}" is not an http(s) URL`);
+    problems.push({ key: 'problem_api_base', params: { value: attrs.apiBase.slice(0, 120) } });
   }
   return problems;
 }
@@ -85,7 +94,7 @@ export function baseFromScriptUrl(src: string): string | undefined {
 export interface Coerced {
   answers: Record<string, AnswerValue>;
   /** Question key (or COVER_LETTER_FIELD) → message. */
-  errors: Record<string, string>;
+  errors: Record<string, Message>;
 }
 
 /**
@@ -96,35 +105,35 @@ export interface Coerced {
  */
 export function coerceAnswers(questions: readonly Question[], raw: Readonly<Record<string, string | undefined>>, coverLetter = ''): Coerced {
   const answers: Record<string, AnswerValue> = {};
-  const errors: Record<string, string> = {};
+  const errors: Record<string, Message> = {};
   for (const question of questions) {
     const value = (raw[question.key] ?? '').trim();
     if (value === '') {
-      if (question.required) errors[question.key] = question.type === 'boolean' || question.type === 'select' ? 'Choose an answer.' : 'This question is required.';
+      if (question.required) errors[question.key] = { key: question.type === 'boolean' || question.type === 'select' ? 'choose_answer' : 'required' };
       continue;
     }
     switch (question.type) {
       case 'number': {
         const number = Number(value.replace(',', '.'));
-        if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/.test(value) || !Number.isFinite(number)) errors[question.key] = 'Enter a number.';
+        if (!/^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/.test(value) || !Number.isFinite(number)) errors[question.key] = { key: 'enter_number' };
         else answers[question.key] = number;
         break;
       }
       case 'boolean':
         if (value === 'true') answers[question.key] = true;
         else if (value === 'false') answers[question.key] = false;
-        else errors[question.key] = 'Choose yes or no.';
+        else errors[question.key] = { key: 'choose_yes_no' };
         break;
       case 'select':
         if ((question.options ?? []).includes(value)) answers[question.key] = value;
-        else errors[question.key] = 'Choose one of the options.';
+        else errors[question.key] = { key: 'choose_option' };
         break;
       default:
-        if (value.length > MAX_TEXT_ANSWER) errors[question.key] = `Keep this under ${MAX_TEXT_ANSWER} characters.`;
+        if (value.length > MAX_TEXT_ANSWER) errors[question.key] = { key: 'too_long', params: { max: MAX_TEXT_ANSWER } };
         else answers[question.key] = value;
     }
   }
-  if (coverLetter.length > MAX_COVER_LETTER) errors[COVER_LETTER_FIELD] = `Keep your cover letter under ${MAX_COVER_LETTER} characters.`;
+  if (coverLetter.length > MAX_COVER_LETTER) errors[COVER_LETTER_FIELD] = { key: 'cover_too_long', params: { max: MAX_COVER_LETTER } };
   return { answers, errors };
 }
 
@@ -138,57 +147,70 @@ export function fieldForParam(param: unknown, questions: readonly Question[]): s
 }
 
 /** A per-field message for a 400 the server returned for a field. */
-export function fieldMessage(code: string): string {
-  switch (code) {
-    case 'parameter_missing':
-      return 'This question is required.';
-    case 'parameter_unknown':
-      return 'This question is no longer part of the listing. Reload the page.';
-    default:
-      return 'This answer is not valid.';
-  }
+export function fieldMessage(code: string): MessageKey {
+  if (code === 'parameter_missing') return 'required';
+  if (code === 'parameter_unknown') return 'answer_unknown';
+  return 'answer_invalid';
 }
 
-/** What a candidate reads for an error code (connect-flow codes and API codes). */
-export function errorMessage(code: string, status?: number): string {
-  switch (code) {
-    case 'consent_denied':
-      return 'You chose not to share your profile, so nothing was sent. You can try again whenever you like.';
-    case 'state_mismatch':
-      return 'The sign-in could not be verified. Please try again.';
-    case 'provider_error':
-      return 'The profile provider could not be reached. Please try again in a moment.';
-    case 'listing_unavailable':
-    case 'listing_closed':
-      return 'This listing no longer accepts applications.';
-    case 'origin_not_allowed':
-      return 'Profile applications are not enabled on this website.';
-    case 'duplicate_application':
-      return 'You have already applied to this listing.';
-    case 'popup_closed':
-      return 'The sign-in window was closed before you finished. Your profile was not shared.';
-    case 'popup_blocked':
-      return 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again, or continue in this tab.';
-    case 'integration_disabled':
-    case 'license_required':
-    case 'unavailable':
-      return 'Profile applications are not available for this listing right now.';
-    case 'profile_not_authorized':
-    case 'candidate_session_mismatch':
-      return 'Your profile authorization is no longer valid. Please authorize again.';
-    case 'rate_limited':
-      return 'Too many attempts. Please wait a minute and try again.';
-    case 'network_error':
-      return 'Could not reach the application service. Check your connection and try again.';
+/** How a message is shown: `info` is neutral (a choice the candidate made, a pause), `error` is red. */
+export type MessageKind = 'info' | 'error';
+
+/**
+ * Every error code the widget can meet (connect-flow codes, API codes, its own) and the
+ * message for it: one table, so a new code slots in here. Provider failures name the
+ * provider, never the employer.
+ */
+const ERROR_MESSAGES: Readonly<Record<string, MessageKey>> = {
+  consent_denied: 'consent_denied',
+  state_mismatch: 'sign_in_unverified',
+  provider_unavailable: 'provider_down',
+  provider_client_rejected: 'provider_refused',
+  // From the apply call (502) the provider answered something unusable; from the connect
+  // flow (no status) it could not complete the sign-in, for whichever reason.
+  provider_error: 'provider_sign_in',
+  profile_not_authorized: 'authorization_gone',
+  candidate_session_mismatch: 'authorization_gone',
+  invalid_candidate_token: 'session_expired',
+  listing_closed: 'closed',
+  listing_unavailable: 'closed',
+  resource_missing: 'closed',
+  integration_disabled: 'not_available',
+  license_required: 'not_available',
+  provider_not_configured: 'not_available',
+  unavailable: 'not_available',
+  origin_not_allowed: 'origin_not_allowed',
+  payment_required: 'paused',
+  duplicate_application: 'duplicate',
+  popup_closed: 'popup_closed',
+  popup_blocked: 'popup_blocked',
+  rate_limited: 'rate_limited',
+  network_error: 'network',
+};
+
+/** Neutral outcomes: not the candidate's mistake, nor anything broken. */
+const NEUTRAL = new Set<MessageKey>(['consent_denied', 'paused', 'duplicate']);
+
+/** What a candidate reads for an error code (and its HTTP status, when it came from an HTTP answer). */
+export function errorMessage(code: string, status?: number): { key: MessageKey; kind: MessageKind } {
+  let key: MessageKey | undefined = code === 'provider_error' && status === 502 ? 'provider_unusable' : ERROR_MESSAGES[code];
+  if (!key) {
+    if (status === 401) key = 'session_expired';
+    else if (status === 402) key = 'paused';
+    else if (status !== undefined && status >= 500) key = 'server';
+    else key = 'unknown';
   }
-  if (status === 401) return 'Your authorization has expired. Please authorize again.';
-  if (status !== undefined && status >= 500) return 'Something went wrong on our side. Please try again.';
-  return 'Something went wrong. Please try again.';
+  return { key, kind: NEUTRAL.has(key) ? 'info' : 'error' };
 }
 
 /** Codes after which the candidate must authorize again (the session is of no more use). */
 export function needsReauthorization(code: string, status?: number): boolean {
   return status === 401 || code === 'profile_not_authorized' || code === 'candidate_session_mismatch';
+}
+
+/** Codes (or statuses) after which this listing takes no profile application now. */
+export function listingUnavailable(code: string, status?: number): boolean {
+  return ['listing_closed', 'listing_unavailable', 'integration_disabled', 'license_required', 'resource_missing', 'payment_required'].includes(code) || status === 402 || status === 404 || status === 410;
 }
 
 /** The URL fragment the connect flow returns with in redirect mode (a blocked popup). */

@@ -37,7 +37,7 @@ a{color:var(--accent);text-underline-offset:2px}
 .note{margin:0 0 14px}
 .field{margin:0 0 14px;padding:0;border:0;min-width:0}
 label,legend{display:block;font-weight:600;font-size:14px;margin:0 0 6px;padding:0}
-.req{color:var(--bad);margin-left:2px}
+.req{color:var(--bad);margin-inline-start:2px}
 input[type=text],select,textarea{width:100%;font:inherit;color:var(--fg);background:var(--field);border:1px solid var(--line);border-radius:8px;padding:9px 11px;min-height:42px}
 textarea{min-height:96px;resize:vertical}
 [aria-invalid=true]{border-color:var(--bad)!important}
@@ -52,6 +52,7 @@ input[type=radio]{width:18px;height:18px;margin:0;accent-color:var(--accent)}
 .msg.ok{border-color:var(--ok-line);background:var(--ok-bg);color:var(--ok)}
 .done h3{color:var(--ok)}
 code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);padding:2px 6px;border-radius:6px;word-break:break-all}
+.wait{min-height:44px;display:flex;align-items:center}
 .spin{width:16px;height:16px;border-radius:50%;border:2px solid currentColor;border-right-color:transparent;animation:s .8s linear infinite}
 @keyframes s{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){.spin{animation:none}button{transition:none}}

@@ -80,6 +80,27 @@ describe('widget: the profile-apply.js bundle and its router', () => {
     assert.equal(stale.body.error.code, 'resource_missing');
   });
 
+  it('serves each fetched catalog under its content hash, immutable and open to any page', async () => {
+    const meta = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'dist', 'widgets', 'profile-apply.meta.json'), 'utf8')) as { locales: Record<string, string> };
+    assert.deepEqual(Object.keys(meta.locales).sort(), ['ar', 'de', 'es', 'fr', 'pt']);
+    const bundle = asset();
+    for (const [locale, file] of Object.entries(meta.locales)) {
+      assert.match(file, new RegExp(`^${locale}\\.[0-9a-f]{12}\\.json$`));
+      assert.ok(bundle.includes(file), `the bundle knows ${file}`);
+      const res = await fetch(`${t.baseUrl}/widgets/locales/${file}`);
+      assert.equal(res.status, 200, file);
+      assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      const catalog = (await res.json()) as Record<string, unknown>;
+      assert.equal(typeof catalog.button, 'string');
+    }
+    for (const missing of ['es.000000000000.json', 'es.json', '..%2Fprofile-apply.meta.json']) {
+      const res = await t.request('GET', `/widgets/locales/${missing}`);
+      assert.equal(res.status, 404, missing);
+    }
+  });
+
   it('serves the source map', async () => {
     const res = await fetch(`${t.baseUrl}/widgets/profile-apply.js.map`);
     assert.equal(res.status, 200);

@@ -191,18 +191,23 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.deepEqual(await positions.locator('td:nth-child(5)').allTextContents(), ['Verified', '—', 'Unverified']);
     await pipeline.screenshot({ path: artifactPath('pipeline-page.png'), fullPage: true });
 
-    // The same candidate again: a clear duplicate message with the first application's id.
+    // The same candidate again: told right after authorizing, before any form, once, as
+    // information, with the first application's date and id.
     const again = await openListing();
-    await authorizeAs(again, 'Ada Lovelace');
-    await again.getByLabel('Years of professional experience').fill('7');
-    await again.getByRole('radio', { name: 'Yes' }).check();
-    await again.getByRole('button', { name: 'Submit application' }).click();
+    const button = again.getByRole('button', { name: BUTTON_TEXT });
+    await button.waitFor();
+    const [popup] = await Promise.all([again.waitForEvent('popup'), button.click()]);
+    await closing(popup, () => popup.getByRole('button', { name: 'Authorize as Ada Lovelace' }).click());
     await again.getByRole('heading', { name: 'You have already applied' }).waitFor({ timeout: 15_000 });
+    assert.equal(await again.locator('profile-apply').getAttribute('data-state'), 'done');
+    assert.equal(await again.getByLabel('Years of professional experience').count(), 0, 'no form');
     assert.equal(await again.locator('profile-apply code[data-application-id]').textContent(), applicationId);
+    const today = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(new Date(stored.body.created_at));
+    await again.getByText(`You applied to this listing on ${today}.`).waitFor();
+    assert.equal(await again.getByText(/already applied/i).count(), 1, 'said once');
+    assert.equal(await liveText(again).textContent(), '', 'no red status line');
     const duplicate = (await events(again)).find((e) => e.type === 'profile-apply:error');
-    assert.equal(duplicate?.detail.code, 'duplicate_application');
-    assert.equal(duplicate?.detail.status, 409);
-    assert.equal(duplicate?.detail.applicationId, applicationId);
+    assert.deepEqual([duplicate?.detail.code, duplicate?.detail.stage, duplicate?.detail.applicationId], ['duplicate_application', 'authorize', applicationId]);
     assert.equal((await applicationsOf('Ada Lovelace')).length, 1);
   });
 
@@ -214,6 +219,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await page.getByRole('heading', { name: 'Authorize in the pop-up window' }).waitFor();
     await closing(popup, () => popup.getByRole('button', { name: 'Deny' }).click());
     await liveText(page).filter({ hasText: 'You chose not to share your profile' }).waitFor();
+    assert.equal(await liveText(page).getAttribute('class'), 'msg', 'neutral, not an error');
     const recorded = await events(page);
     assert.deepEqual(
       recorded.map((e) => [e.type, e.detail.code, e.detail.stage]),
@@ -256,9 +262,17 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await years.fill('lots');
     await page.getByRole('button', { name: 'Submit application' }).click();
     await page.getByText('Enter a number.').waitFor();
+    // Fixed: the error goes as the candidate types, before any submit.
     await years.fill('12');
+    assert.equal(await years.getAttribute('aria-invalid'), null);
+    assert.equal(await page.getByText('Enter a number.').count(), 0);
+    assert.equal(await liveText(page).textContent(), '', 'the last error gone, the status line is clear');
+    assert.equal((await focusedInWidget(page))?.name, 'years_experience', 'focus stays');
     await page.getByRole('button', { name: 'Submit application' }).click();
     await page.getByRole('heading', { name: 'Application submitted' }).waitFor({ timeout: 15_000 });
+    // Counted in words that fit: Grace's profile shares skills and experience; never "0 credentials".
+    const shared = await page.locator('profile-apply').getByText(/^Shared from your profile/).textContent();
+    assert.equal(shared, 'Shared from your profile: 2 verified skills, 1 credential, and your work history.');
     const [grace] = await applicationsOf('Grace Hopper');
     assert.deepEqual(grace.answers, { years_experience: 12, work_authorization: false });
   });

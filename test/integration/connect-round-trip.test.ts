@@ -43,7 +43,8 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     assert.ok(!/Secure/i.test(cookie), 'not Secure on an http BASE_URL');
 
     // The consent page: who asks, what is shared, one button per candidate and Deny.
-    assert.match(run.consent.text, /Hiring Integrations<\/strong> wants to read your profile/);
+    assert.match(run.consent.text, /<strong>Acme<\/strong> wants to read your profile/);
+    assert.match(run.consent.text, /For your application to <strong>Backend Engineer<\/strong>, through <strong>Hiring Integrations<\/strong>/);
     assert.match(run.consent.text, /skills and whether each is verified/);
     assert.deepEqual([...run.consentForm.buttons.keys()], ['Authorize as Ada Lovelace', 'Authorize as Grace Hopper', 'Authorize as Alan Turing', 'Authorize as Katherine Johnson', 'Deny']);
     assert.equal(run.callbackUrl!.searchParams.get('state'), auth.searchParams.get('state'));

@@ -14,6 +14,9 @@ import {
   resultFromFragment,
   type Question,
 } from '../../src/widget/logic';
+import { Translator } from '../../src/widget/i18n/catalog';
+import de from '../../src/widget/i18n/de';
+import { en } from '../../src/widget/i18n/en';
 
 const QUESTIONS: Question[] = [
   { key: 'years', label: 'Years', type: 'number', required: true },
@@ -31,14 +34,16 @@ describe('widget logic', () => {
     const good = { organizationId: 'org_abc123', listingId: 'listing_XYZ9', theme: 'dark', apiBase: null };
     assert.deepEqual(attributeProblems(good), []);
     assert.deepEqual(attributeProblems({ ...good, theme: null }), []);
-    assert.deepEqual(attributeProblems({ organizationId: null, listingId: ' ', theme: null, apiBase: null }), [
+    const english = new Translator('en', en);
+    const say = (problems: ReturnType<typeof attributeProblems>) => problems.map((p) => english.t(p.key, p.params));
+    assert.deepEqual(say(attributeProblems({ organizationId: null, listingId: ' ', theme: null, apiBase: null })), [
       'the organization-id attribute is missing',
       'the listing-id attribute is missing',
     ]);
-    assert.match(attributeProblems({ ...good, organizationId: 'listing_abc' })[0]!, /organization-id "listing_abc" is not a valid id/);
-    assert.match(attributeProblems({ ...good, listingId: 'listing_<b>' })[0]!, /not a valid id/);
-    assert.match(attributeProblems({ ...good, theme: 'sepia' })[0]!, /theme "sepia" is not one of light, dark, auto/);
-    assert.match(attributeProblems({ ...good, apiBase: 'javascript:alert(1)' })[0]!, /api-base/);
+    assert.match(say(attributeProblems({ ...good, organizationId: 'listing_abc' }))[0]!, /organization-id "listing_abc" is not a valid id \(expected org_…\)/);
+    assert.match(say(attributeProblems({ ...good, listingId: 'listing_<b>' }))[0]!, /not a valid id/);
+    assert.match(say(attributeProblems({ ...good, theme: 'sepia' }))[0]!, /theme "sepia" is not one of light, dark, auto/);
+    assert.match(say(attributeProblems({ ...good, apiBase: 'javascript:alert(1)' }))[0]!, /api-base/);
   });
 
   it('finds the API base and its origin', () => {
@@ -59,14 +64,16 @@ describe('widget logic', () => {
       errors: {},
     });
     assert.deepEqual(coerceAnswers(QUESTIONS, { years: '3,5', authorized: 'true' }).answers, { years: 3.5, authorized: true }, 'a decimal comma, optional answers left out');
-    assert.deepEqual(coerceAnswers(QUESTIONS, {}).errors, { years: 'This question is required.', authorized: 'Choose an answer.' });
+    assert.deepEqual(coerceAnswers(QUESTIONS, {}).errors, { years: { key: 'required' }, authorized: { key: 'choose_answer' } });
     assert.deepEqual(coerceAnswers(QUESTIONS, { years: '12abc', authorized: 'maybe', start: 'Never' }).errors, {
-      years: 'Enter a number.',
-      authorized: 'Choose yes or no.',
-      start: 'Choose one of the options.',
+      years: { key: 'enter_number' },
+      authorized: { key: 'choose_yes_no' },
+      start: { key: 'choose_option' },
     });
-    assert.equal(coerceAnswers(QUESTIONS, { years: 'Infinity', authorized: 'true' }).errors.years, 'Enter a number.');
-    assert.equal(coerceAnswers(QUESTIONS, { years: '1', authorized: 'true' }, 'x'.repeat(10_001)).errors[COVER_LETTER_FIELD], 'Keep your cover letter under 10000 characters.');
+    assert.deepEqual(coerceAnswers(QUESTIONS, { years: 'Infinity', authorized: 'true' }).errors.years, { key: 'enter_number' });
+    const cover = coerceAnswers(QUESTIONS, { years: '1', authorized: 'true' }, 'x'.repeat(10_001)).errors[COVER_LETTER_FIELD]!;
+    assert.equal(new Translator('en', en).t(cover.key, cover.params), 'Keep your cover letter under 10,000 characters.');
+    assert.equal(new Translator('de-DE', de).t(cover.key, cover.params), 'Ihr Anschreiben muss kürzer als 10.000 Zeichen sein.', 'numbers in the locale’s format');
   });
 
   it('maps an API error param to the form field it names', () => {
@@ -77,12 +84,36 @@ describe('widget logic', () => {
     assert.equal(fieldForParam(undefined, QUESTIONS), undefined);
   });
 
-  it('has a clear message for every error the flow can meet', () => {
-    for (const code of ['consent_denied', 'state_mismatch', 'provider_error', 'listing_unavailable', 'listing_closed', 'duplicate_application', 'popup_closed', 'popup_blocked', 'integration_disabled', 'license_required', 'profile_not_authorized', 'rate_limited', 'network_error']) {
-      assert.notEqual(errorMessage(code), errorMessage('something_else'), code);
+  it('has a distinct message per failure kind, provider failures never blamed on the employer', () => {
+    const english = new Translator('en', en);
+    const say = (code: string, status?: number) => english.t(errorMessage(code, status).key);
+    const kinds = {
+      provider_down: say('provider_unavailable', 503),
+      provider_refused: say('provider_client_rejected', 502),
+      provider_unusable: say('provider_error', 502),
+      provider_sign_in: say('provider_error'),
+      authorization_gone: say('profile_not_authorized', 403),
+      duplicate: say('duplicate_application', 409),
+      closed: say('listing_closed', 410),
+      session_expired: say('invalid_candidate_token', 401),
+      network: say('network_error'),
+      paused: say('payment_required', 402),
+      server: say('internal_error', 500),
+    };
+    assert.equal(new Set(Object.values(kinds)).size, Object.keys(kinds).length, 'one message per kind');
+    for (const key of ['provider_down', 'provider_refused', 'provider_unusable', 'provider_sign_in'] as const) {
+      assert.match(kinds[key], /profile provider/, key);
+      assert.doesNotMatch(kinds[key], /our side|employer|organization/i, key);
     }
-    assert.match(errorMessage('token_expired', 401), /expired/);
-    assert.match(errorMessage('internal_error', 500), /our side/);
+    assert.doesNotMatch(kinds.provider_unusable, /reached/, 'the provider answered');
+    for (const code of ['consent_denied', 'state_mismatch', 'listing_unavailable', 'popup_closed', 'popup_blocked', 'integration_disabled', 'license_required', 'rate_limited']) {
+      assert.notEqual(say(code), say('something_else'), code);
+    }
+    assert.equal(errorMessage('token_expired', 401).key, 'session_expired');
+    assert.equal(errorMessage('some_new_code', 402).key, 'paused');
+    assert.equal(errorMessage('some_new_code', 503).key, 'server');
+    assert.deepEqual(['consent_denied', 'payment_required', 'duplicate_application'].map((c) => errorMessage(c).kind), ['info', 'info', 'info'], 'neutral, not red');
+    assert.equal(errorMessage('provider_unavailable', 503).kind, 'error');
     assert.equal(needsReauthorization('anything', 401), true);
     assert.equal(needsReauthorization('profile_not_authorized', 403), true);
     assert.equal(needsReauthorization('duplicate_application', 409), false);

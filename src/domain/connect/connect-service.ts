@@ -6,8 +6,10 @@
  */
 import { inject, injectable } from 'tsyringe';
 import { ProfileApplyAvailability, type Availability } from '../applications/profile-apply-availability';
+import { APPLICATION_REPOSITORY, type ApplicationRepository } from '../applications/ports';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
+import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/ports';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/candidate-authorization';
 import { profileImportMessage } from '../profiles/profile-import';
 import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/profile-provider';
@@ -62,6 +64,12 @@ export function parseReturnTo(url: string | undefined, clientState: string | und
   return { url: parsed.toString(), clientState };
 }
 
+/** Who asks, for what: the provider's consent page may show it (the sandbox does). */
+export interface ConnectRequestDescription {
+  organizationName: string;
+  listingTitle: string;
+}
+
 export type StartDecision =
   | { allowed: true; context: ConnectContext }
   /** `postTo` is set only when the origin is trusted; otherwise nobody hears about it. */
@@ -70,6 +78,8 @@ export type StartDecision =
 export interface ConnectResult {
   session: IssuedCandidateSession;
   profile: ProviderProfile;
+  /** The candidate's earlier application to this listing, so the widget says so before showing a form. */
+  alreadyApplied?: { applicationId: string; appliedAt: Date };
 }
 
 export class ConnectFailure extends Error {
@@ -91,8 +101,10 @@ export class ConnectService {
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
     @inject(PROFILE_PROVIDER) private readonly provider: ProfileProvider,
     @inject(CANDIDATE_AUTHORIZATION_REPOSITORY) private readonly authorizations: CandidateAuthorizationRepository,
+    @inject(APPLICATION_REPOSITORY) private readonly applications: ApplicationRepository,
     @inject(CANDIDATE_SESSIONS) private readonly sessions: CandidateSessions,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
+    @inject(ORGANIZATION_REPOSITORY) private readonly organizations: OrganizationRepository,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -144,7 +156,8 @@ export class ConnectService {
     );
     this.outbox.nudge();
     const session = this.sessions.issue({ organizationId: context.organizationId, listingId: context.listingId, profileUserId: profile.id });
-    return { session, profile };
+    const existing = await this.applications.findExisting(context.organizationId, context.listingId, profile.id);
+    return { session, profile, ...(existing ? { alreadyApplied: { applicationId: existing.id, appliedAt: existing.createdAt } } : {}) };
   }
 
   /** Why the flow cannot go on for this (organization, listing), given the organization's availability. */
@@ -154,5 +167,11 @@ export class ConnectService {
     if (!listing || listing.organizationId !== organizationId) return { code: 'listing_unavailable', message: 'This listing does not exist' };
     if (listing.status !== 'open') return { code: 'listing_unavailable', message: 'This listing no longer accepts applications' };
     return undefined;
+  }
+
+  /** The names a consent page may show: the organization's, and the listing's title. */
+  async describe({ organizationId, listingId }: ConnectContext): Promise<ConnectRequestDescription> {
+    const [organization, listing] = await Promise.all([this.organizations.findById(organizationId), this.listings.get(listingId)]);
+    return { organizationName: organization?.name ?? '', listingTitle: listing?.title ?? '' };
   }
 }

@@ -107,7 +107,8 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       scope: settings.scopes,
       scope_delimiter: settings.scopeDelimiter,
       custom_params: settings.authorizeParams,
-      // Nothing of the request's query may override the configuration (grant reads it otherwise).
+      // No query parameter of the start may override the configuration; only our own
+      // per-request override (res.locals.grant.dynamic) applies.
       dynamic: [],
     },
   }) as unknown as RequestHandler & { config: { profile: { redirect_uri: string } } };
@@ -134,7 +135,13 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
         const code = providerFailureCode(error);
         return deliverResult(res, errorMessage(code, PROVIDER_FAILURE_MESSAGES[code]), decision.context);
       }
-      res.locals.grant = { dynamic: { authorize_url: authorizeUrl } };
+      const dynamic: Record<string, unknown> = { authorize_url: authorizeUrl };
+      if (settings.describesRequest) {
+        // The sandbox's consent page names the organization and listing (never sent to a configured provider).
+        const { organizationName, listingTitle } = await connect.describe(decision.context);
+        dynamic.custom_params = { ...settings.authorizeParams, hi_organization: organizationName, hi_listing: listingTitle };
+      }
+      res.locals.grant = { dynamic };
       // A fresh session id per flow: nobody can plant a session for the victim to complete.
       req.session.regenerate((error) => {
         if (error) return next(error);
@@ -190,6 +197,9 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
           organization_id: context.organizationId,
           listing_id: context.listingId,
           candidate: { name: result.profile.name, headline: result.profile.headline, profile_url: result.profile.profile_url },
+          ...(result.alreadyApplied
+            ? { already_applied: { application_id: result.alreadyApplied.applicationId, applied_at: result.alreadyApplied.appliedAt.toISOString() } }
+            : {}),
         },
         context,
       );

@@ -18,6 +18,8 @@ export interface AuthorizedMessage {
   organization_id: string;
   listing_id: string;
   candidate: { name: string; headline: string | null; profile_url: string };
+  /** The candidate already applied to this listing: the widget says so instead of showing the form. */
+  already_applied?: { application_id: string; applied_at: string };
 }
 
 export interface ErrorMessage {

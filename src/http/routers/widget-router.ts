@@ -5,6 +5,8 @@
  *   GET /widgets/profile-apply.<hash>.js   content-hashed name: cached for a year, immutable
  *   GET /widgets/profile-apply.js.map      the source map
  *   GET /widgets/profile-apply.json        { element, version, url, versioned_url, integrity, ... }
+ *   GET /widgets/locales/<locale>.<hash>.json  a catalog the widget fetches for its candidate's
+ *                                           language: content-hashed, so immutable
  *
  * The bundle's line-1 marker is replaced with BASE_URL, so the script calls the API at
  * BASE_URL even when a CDN (CDN_URL) serves it; the hash covers the served bytes. Every
@@ -14,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
 import { DomainError } from '../../domain/shared/errors';
@@ -131,6 +134,22 @@ export function widgetRouter(options: WidgetRouterOptions, policy: RouterPolicy)
       return;
     }
     sendScript(req, res, VERSIONED_CACHE_CONTROL);
+  });
+  // Catalogs: only names the build writes (a language tag and a content hash), from beside the bundle.
+  const localesDir = path.join(path.dirname(options.assetPath), 'locales');
+  router.get(/^\/locales\/([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*\.[0-9a-f]{12}\.json)$/, (req, res, next) => {
+    let body: Buffer;
+    try {
+      body = readFileSync(path.join(localesDir, path.basename(req.path)));
+    } catch {
+      return next(new DomainError('not_found', 'resource_missing', 'No such widget catalog; see the widget for the current names'));
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', VERSIONED_CACHE_CONTROL);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.send(body);
   });
   router.get('/profile-apply.js.map', (_req, res, next) => {
     const { map } = asset();
