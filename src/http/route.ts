@@ -47,7 +47,20 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   idempotent?: boolean;
   /** Status of a plain (non-Reply) handler result. */
   status?: number;
+  /** Schema of the success body (`status`, and every status of `alsoAnswers`). */
   response?: z.ZodType;
+  /** Other success statuses a handler's Reply may use, with the same body schema (activate: 200 and 202). */
+  alsoAnswers?: readonly number[];
+  /** Media type of a non-JSON success body (metrics: text/plain). */
+  produces?: string;
+  /**
+   * Error statuses this route answers beyond those its declaration implies (400 for
+   * input, 401/403 for credentials, 404 for path ids, 409 for idempotency, 413/415 for
+   * bodies, 429, 500, 503): e.g. 410 listing_closed. Documented in /v1/openapi.json.
+   */
+  errors?: readonly number[];
+  /** Which rate-limit budget applies (default: the API budget); false: never limited (health checks). */
+  rateLimit?: false;
   handler: (input: RouteInput<P, Q, B>) => Promise<unknown | Reply>;
 }
 

@@ -10,6 +10,7 @@ import { operatorServices } from '../../src/standalone/operator-services';
 import { createStandaloneHost, type StandaloneHost, type StandaloneOptions } from '../../src/standalone/standalone-host';
 import { testConfig, TEST_OPERATOR_KEY } from './config';
 import { createTestDatabase, type TestDatabase } from './database';
+import { recordResponses, rememberDocument } from './openapi-conformance';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -64,6 +65,7 @@ export async function startTestHost(
 ): Promise<TestHost> {
   // Listen first, so BASE_URL (OAuth callbacks, widget URLs) names the real port.
   const server: Server = createServer();
+  recordResponses(server);
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -72,6 +74,7 @@ export async function startTestHost(
   const logger = testLogger();
   const host = await createStandaloneHost({ config, logger, db: database.db, runWorkers: options.runWorkers ?? true, hostRoutes: options.hostRoutes });
   server.on('request', host.app);
+  rememberDocument((await request(baseUrl, 'GET', '/v1/openapi.json')).body);
   const services = operatorServices(database.db, config);
   return {
     baseUrl,
