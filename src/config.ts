@@ -35,7 +35,10 @@ export const SETTINGS = [
   { env: 'API_KEY_ROTATION_GRACE_SECONDS', type: 'integer', default: '86400', secret: false, description: 'How long a rotated API key keeps working.' },
   { env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', secret: false, description: 'Minimum level of the JSON logs.' },
   { env: 'BODY_LIMIT_BYTES', type: 'integer', default: '65536', secret: false, description: 'Largest accepted request body; larger answers 413.' },
-  { env: 'RATE_LIMIT_PER_MINUTE', type: 'integer', default: '600', secret: false, description: 'Requests per minute per API key (authenticated) or per IP (public).' },
+  { env: 'RATE_LIMIT_PER_MINUTE', type: 'integer', default: '600', secret: false, description: 'Requests per minute per organization (API keys, candidate sessions); 0 turns every rate limit off.' },
+  { env: 'RATE_LIMIT_PUBLIC_PER_MINUTE', type: 'integer', default: '300', secret: false, description: 'Requests per minute per client IP to public endpoints (the widget\'s listing read, CORS preflights, the sandbox provider); never health checks.' },
+  { env: 'RATE_LIMIT_CONNECT_PER_MINUTE', type: 'integer', default: '60', secret: false, description: 'Connect popup pages (start and callback) per minute per client IP.' },
+  { env: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', type: 'integer', default: '30', secret: false, description: 'Failed authentications per minute per client IP and per API key prefix; past it every credential check of that IP or key answers 429, even with a correct key.' },
   { env: 'WORKER_CONCURRENCY', type: 'integer', secret: false, description: 'Overrides every queue\'s default concurrency from the manifest.' },
   { env: 'WORKER_HTTP_PORT', type: 'integer', default: '3001', secret: false, description: 'Port of the worker role\'s GET /healthz, /readyz and /metrics; 0 turns it off.' },
   { env: 'SHUTDOWN_TIMEOUT_SECONDS', type: 'integer', default: '25', secret: false, description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take to finish before the process exits 1.' },
@@ -82,6 +85,9 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  rateLimitPublicPerMinute: number;
+  rateLimitConnectPerMinute: number;
+  rateLimitAuthFailuresPerMinute: number;
   workerConcurrency: number | undefined;
   workerHttpPort: number;
   shutdownTimeoutSeconds: number;
@@ -234,6 +240,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES')!,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE')!,
+    rateLimitPublicPerMinute: integer(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE')!,
+    rateLimitConnectPerMinute: integer(env, 'RATE_LIMIT_CONNECT_PER_MINUTE')!,
+    rateLimitAuthFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE')!,
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY'),
     workerHttpPort: integer(env, 'WORKER_HTTP_PORT')!,
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS')!,

@@ -5,6 +5,7 @@
  */
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import type { AuthenticationThrottle } from './auth-throttle';
 import type { CredentialKind, Principal } from './principal';
 import { parseOrThrow, rejectNulCharacters } from './validation';
 import { idempotencyErrors, parseIdempotencyKey, requestHash, type IdempotencyStore } from './idempotency';
@@ -82,8 +83,12 @@ export interface RouterPolicy {
   before: RequestHandler[];
   /** Per-route middleware before validation: authentication, rate limiting, body parsing. */
   guards: (route: RouteDefinition<any, any, any>) => Array<RequestHandler | ErrorRequestHandler>;
-  /** The rate limit alone, per client IP, for routers outside the declared API (the connect popup). */
+  /** The connect popup's own budget, per client IP, for routers outside the declared API. */
   limit: RequestHandler;
+  /** The public budget per client IP, for CORS preflights and the sandbox provider. */
+  limitPublic: RequestHandler;
+  /** Failed-authentication budget (per IP and key prefix) for hand-built credential checks (the job dashboard). */
+  throttle: AuthenticationThrottle;
   /** The plugin formats its own errors, whatever host it is mounted in. */
   onError: ErrorRequestHandler;
   idempotency: IdempotencyStore;

@@ -73,6 +73,10 @@ export function rememberDocument(doc: unknown): void {
   document ??= doc as OpenApiDocument;
 }
 
+export function hasDocument(): boolean {
+  return document !== undefined;
+}
+
 export function recordedCount(): number {
   return recorded.length;
 }

@@ -234,6 +234,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       query: previewQuery,
       response: billingPreviewSchema,
+      errors: [404, 409],
       handler: async ({ query, principal }) => billingPreviewView(await s.billing.preview(orgId(principal), changeRequest(query))),
     }),
   ];
