@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { integerProblem, urlProblem } from './config-checks';
 
 export type SettingType = 'string' | 'url' | 'integer' | 'boolean' | 'enum';
 
@@ -55,6 +56,7 @@ export const SETTINGS = [
   { env: 'PROFILE_PROVIDER_TIMEOUT_MS', type: 'integer', default: '5000', secret: false, description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.' },
   { env: 'PROFILE_IMPORT_WAIT_MS', type: 'integer', default: '8000', secret: false, description: 'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.' },
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
+  { env: 'DEMO_ENABLED', type: 'boolean', secret: false, description: '`serve` seeds the demo organization and serves /demo and /demo/pipeline. Default: on in embedded mode, off on PostgreSQL (or `serve --demo`); never in production.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
 ] as const satisfies readonly SettingSpec[];
 
@@ -103,6 +105,8 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** Standalone host: seed and serve the demo (undefined: embedded mode only). */
+  demoEnabled: boolean | undefined;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +129,8 @@ function integer(env: Env, name: string): number | undefined {
   const value = raw(env, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new ConfigError(name, `must be a non-negative integer, got "${value}"`);
+  const problem = integerProblem(name, Number(value));
+  if (problem) throw new ConfigError(name, problem);
   return Number(value);
 }
 
@@ -145,11 +151,14 @@ function boolean(env: Env, name: string): boolean | undefined {
 function url(env: Env, name: string): string | undefined {
   const value = raw(env, name);
   if (value === undefined) return undefined;
+  let parsed: URL;
   try {
-    new URL(value);
+    parsed = new URL(value);
   } catch {
     throw new ConfigError(name, 'must be an absolute URL');
   }
+  const problem = urlProblem(name, parsed);
+  if (problem) throw new ConfigError(name, problem);
   return value.replace(/\/+$/, '');
 }
 
@@ -255,5 +264,6 @@ export function loadConfig(env: Env = process.env): Config {
     profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
+    demoEnabled: boolean(env, 'DEMO_ENABLED'),
   };
 }

@@ -27,6 +27,8 @@ const DEMO_ORGANIZATION_NAME = 'Demo Organization';
 export interface HostRoutesOptions {
   /** Where the demo organization comes from; default: DATA_DIR/demo-credentials.json, read per request. */
   demo?: () => DemoCredentials | undefined;
+  /** false: no demo pages at all (the demo is opt-in outside embedded mode). */
+  enabled?: boolean;
 }
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
@@ -237,7 +239,7 @@ ${entries.length ? entries.map((entry) => applicationCard(entry, listings.get(en
 
 export function hostRoutes(host: Host, options: HostRoutesOptions = {}): Router[] {
   const router = Router();
-  if (host.config.env === 'production') {
+  if (host.config.env === 'production' || options.enabled === false) {
     router.get('/', (_req, res) => res.redirect(302, '/v1/openapi.json'));
     return [router];
   }

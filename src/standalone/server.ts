@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../config';
 import type { Logger } from '../domain/shared/logger';
 import { createLogger } from '../logging/pino-logger';
 import { acquireEmbeddedLock } from './embedded-lock';
-import { ensureDemoData, licenseDemo } from './demo';
+import { demoEnabled, ensureDemoData, licenseDemo, type DemoCredentials } from './demo';
 import { operatorServices } from './operator-services';
 import { createStandaloneHost, type StandaloneHost } from './standalone-host';
 
@@ -79,11 +79,18 @@ async function listen(server: Server, port: number, host: string): Promise<void>
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
 }
 
-function banner(config: Config, host: StandaloneHost, demo: Awaited<ReturnType<typeof ensureDemoData>>): string {
+function jobsLine(config: Config, runWorkers: boolean): string {
+  if (!config.redisUrl) return 'jobs in-process';
+  return runWorkers
+    ? 'BullMQ on Redis, workers in this process (serve --no-worker to run them separately)'
+    : 'BullMQ on Redis, enqueue only: run `hiring-integrations worker` to process jobs';
+}
+
+function banner(config: Config, host: StandaloneHost, demo: DemoCredentials | undefined, runWorkers: boolean): string {
   const lines = [
     '',
     `  hiring-integrations ${host.plugin.version} is running at ${config.baseUrl}`,
-    `  mode: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}, ${config.redisUrl ? 'BullMQ on Redis' : 'jobs in-process'}`,
+    `  mode: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}, ${jobsLine(config, runWorkers)}`,
   ];
   if (demo) {
     lines.push(
@@ -96,24 +103,35 @@ function banner(config: Config, host: StandaloneHost, demo: Awaited<ReturnType<t
       `  Try:  curl -H "Authorization: Bearer ${demo.api_key}" ${config.baseUrl}/v1/organization`,
       `  API reference: ${config.baseUrl}/v1/openapi.json`,
     );
+  } else {
+    lines.push(`  API reference: ${config.baseUrl}/v1/openapi.json`);
+    if (config.env !== 'production') lines.push('  No demo data on PostgreSQL unless asked for: serve --demo (or DEMO_ENABLED=true).');
   }
   return lines.join('\n') + '\n';
 }
 
-export async function serve(options: { port?: number; runWorkers?: boolean } = {}): Promise<void> {
+/**
+ * @param options.runWorkers with Redis, run the job workers in this process too (default true);
+ *   without Redis they always run here.
+ * @param options.demo seed and serve the demo on PostgreSQL too (default: DEMO_ENABLED, else embedded only).
+ */
+export async function serve(options: { port?: number; runWorkers?: boolean; demo?: boolean } = {}): Promise<void> {
   const config = loadConfig();
   if (options.port !== undefined) config.port = options.port;
+  const runWorkers = options.runWorkers ?? true;
+  const withDemo = demoEnabled(config, options.demo);
   const logger = createLogger({ level: config.logLevel });
   const releaseLock = config.databaseUrl ? () => undefined : acquireEmbeddedLock(config.dataDir);
   const { hostRoutes } = await import('./host-routes');
-  const host = await createStandaloneHost({ config, logger, runWorkers: options.runWorkers, hostRoutes });
-  const demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
+  let demo: DemoCredentials | undefined;
+  const host = await createStandaloneHost({ config, logger, runWorkers, hostRoutes: (h) => hostRoutes(h, { enabled: withDemo, demo: () => demo }) });
+  if (withDemo) demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
   const server = createServer(host.app);
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
   if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: error.message }, 'the demo license could not be activated'));
-  process.stdout.write(banner(config, host, demo));
+  process.stdout.write(banner(config, host, demo, runWorkers || !config.redisUrl));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
     await closeServer(server);
     await host.close();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, nullableDateTime } from './common';
 
 export const apiKeySummarySchema = z.object({
-  prefix: z.string().meta({ example: 'hik_3kT9xQ2mB7vN' }),
+  prefix: z.string().meta({ example: 'hik_…' }),
   created_at: isoDateTime,
   expires_at: nullableDateTime,
   revoked_at: nullableDateTime,
@@ -24,9 +24,9 @@ export const createdOrganizationSchema = z
     object: z.literal('organization'),
     name: z.string(),
     created_at: isoDateTime,
-    api_key: z.string().meta({ description: 'Shown once; only its digest is stored', example: 'hik_3kT9xQ2mB7vN_…' }),
+    api_key: z.string().meta({ description: 'Shown once; only its digest is stored', example: 'hik_…' }),
   })
-  .meta({ id: 'CreatedOrganization', example: { id: 'org_5fGh7JkL9mNp2QrS4tUv', object: 'organization', name: 'Acme Hiring', created_at: '2026-11-24T09:30:00.000Z', api_key: 'hik_3kT9xQ2mB7vN_…' } });
+  .meta({ id: 'CreatedOrganization', example: { id: 'org_5fGh7JkL9mNp2QrS4tUv', object: 'organization', name: 'Acme Hiring', created_at: '2026-11-24T09:30:00.000Z', api_key: 'hik_…' } });
 
 export const issuedApiKeySchema = z
   .object({
