@@ -10,6 +10,7 @@ import { notFoundHandler } from '../http/errors';
 import { requestId } from '../http/request-id';
 import { loadConfig, type Config } from '../config';
 import type { Logger } from '../domain/shared/logger';
+import { errorFields } from '../logging/error-fields';
 import { createLogger } from '../logging/pino-logger';
 import { acquireEmbeddedLock } from './embedded-lock';
 import { demoEnabled, ensureDemoData, licenseDemo, type DemoCredentials } from './demo';
@@ -41,7 +42,7 @@ function onShutdown(logger: Logger, timeoutSeconds: number, stop: () => Promise<
         process.exit(0);
       },
       (error) => {
-        logger.error({ err: (error as Error).message }, 'shutdown failed');
+        logger.error({ err: errorFields(error) }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -65,6 +66,11 @@ function closeServer(server: Server): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+/** Colored human-readable logs for a developer at a terminal; JSON everywhere else (files, containers, CI). */
+function prettyLogs(config: Config): boolean {
+  return config.env === 'development' && process.stdout.isTTY === true;
 }
 
 /** This process's own address, for calls to itself (a wildcard bind answers on loopback). */
@@ -120,7 +126,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean; demo
   if (options.port !== undefined) config.port = options.port;
   const runWorkers = options.runWorkers ?? true;
   const withDemo = demoEnabled(config, options.demo);
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
   const releaseLock = config.databaseUrl ? () => undefined : acquireEmbeddedLock(config.dataDir);
   const { hostRoutes } = await import('./host-routes');
   let demo: DemoCredentials | undefined;
@@ -130,7 +136,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean; demo
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
-  if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: error.message }, 'the demo license could not be activated'));
+  if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: errorFields(error) }, 'the demo license could not be activated'));
   process.stdout.write(banner(config, host, demo, runWorkers || !config.redisUrl));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
     await closeServer(server);
@@ -147,7 +153,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean; demo
 export async function worker(): Promise<void> {
   const config = loadConfig();
   if (!config.redisUrl) throw new Error('REDIS_URL is required for a separate worker; without Redis, `serve` runs jobs in-process');
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
   const host = await createStandaloneHost({ config, logger, runWorkers: true });
   let server: Server | undefined;
   if (config.workerHttpPort > 0) {

@@ -1,5 +1,5 @@
 import type { ReadinessReport } from '../../host/contract';
-import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import { defineRoute, reply, type RouteDefinition } from '../route';
 import { healthSchema, readinessSchema } from '../schemas/operations-schemas';
 
 /** Liveness says the process serves HTTP; readiness also checks the database and Redis. */

@@ -13,7 +13,7 @@ import { migrateAll } from '../standalone-host';
 export interface CliContext {
   config(): Config;
   /** Opens the database (migrated), runs `run`, closes it. Refuses while the embedded server holds DATA_DIR. */
-  withDatabase<T>(run: (db: Database) => Promise<T>): Promise<T>;
+  withDatabase<T>(run: (db: Database, migrationsApplied: number) => Promise<T>): Promise<T>;
   /** Prints `value` as JSON with --json, else `text`. */
   print(options: { json?: boolean }, text: string, value: object): void;
 }
@@ -39,8 +39,8 @@ export function cliContext(loadConfig: () => Config): CliContext {
       }
       const db = createDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, poolMax: 2 });
       try {
-        await migrateAll(db);
-        return await run(db);
+        const applied = await migrateAll(db, (message) => process.stderr.write(`${message}\n`));
+        return await run(db, applied);
       } finally {
         await db.destroy();
       }

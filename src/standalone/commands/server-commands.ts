@@ -25,7 +25,7 @@ export const serverCommands: CommandModule = {
     program
       .command('worker')
       .description('Run the BullMQ workers of every queue in the manifest (needs REDIS_URL)')
-      .addHelpText('after', '\nExample:\n  $ REDIS_URL=redis://localhost:6379 hiring-integrations worker')
+      .addHelpText('after', '\nExample (REDIS_URL and DATABASE_URL set, or in ./.env):\n  $ hiring-integrations worker')
       .action(async () => {
         context.config();
         const { worker } = await import('../server');
@@ -35,9 +35,11 @@ export const serverCommands: CommandModule = {
       .command('migrate')
       .description('Apply database migrations (the plugin\'s and the standalone host\'s)')
       .option('--json', 'print {"migrated":true}')
-      .addHelpText('after', '\nExample:\n  $ DATABASE_URL=postgres://localhost/hiring hiring-integrations migrate')
+      .addHelpText('after', '\nExamples:\n  $ hiring-integrations migrate\n  $ DATABASE_URL=postgres://localhost/hiring hiring-integrations migrate --json')
       .action(async (options: { json?: boolean }) => {
-        await context.withDatabase(async () => context.print(options, 'migrations applied', { migrated: true }));
+        await context.withDatabase(async (_db, applied) =>
+          context.print(options, applied > 0 ? `${applied} migrations applied` : 'migrations applied (the schema was up to date)', { migrated: true, applied }),
+        );
       });
   },
 };
