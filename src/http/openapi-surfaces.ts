@@ -123,6 +123,18 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
         },
       },
     },
+    '/widgets/profile-apply.js.map': {
+      get: {
+        operationId: 'getWidgetSourceMap',
+        summary: "The widget's source map",
+        tags: ['widget'],
+        security: [],
+        responses: {
+          '200': { description: 'Source map v3', content: { 'application/json': { schema: { type: 'object', required: ['version', 'mappings'], properties: { version: { type: 'integer' }, mappings: { type: 'string' } } } } } },
+          '404': errorRef(404),
+        },
+      },
+    },
     '/widgets/profile-apply.json': {
       get: {
         operationId: 'getWidgetManifest',

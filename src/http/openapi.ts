@@ -40,9 +40,9 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** The error statuses a route can answer: implied by its declaration, plus its own `errors`. */
 export function errorStatuses(route: RouteDefinition<any, any, any>, fullPath: string): number[] {
-  const statuses = new Set<number>([500, 503]);
+  // 400 everywhere: any parameter, declared or not, is refused with NUL characters; 500 and 503 may meet any call.
+  const statuses = new Set<number>([400, 500, 503]);
   const takesBody = route.method !== 'get' && route.method !== 'delete';
-  if (route.params || route.query || route.body || route.idempotent || takesBody) statuses.add(400);
   if (route.auth.length > 0) {
     statuses.add(401);
     statuses.add(403);
