@@ -15,8 +15,8 @@ const built = existsSync(path.join(ROOT, 'dist', 'src', 'standalone', 'cli.js'))
 
 let compiler = true;
 try {
-  require.resolve('typescript', { paths: [ROOT] });
-  require.resolve('esbuild', { paths: [ROOT] });
+  // Production dependencies may pull typescript in on their own; the build also needs these dev-only ones.
+  for (const name of ['typescript', 'esbuild', '@types/node/package.json']) require.resolve(name, { paths: [ROOT] });
 } catch {
   compiler = false;
 }
