@@ -90,7 +90,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
           { name: 'error', in: 'query', required: false, schema: { type: 'string' } },
         ],
         responses: {
-          '200': html('The result page: `<script type="application/json" id="hi-popup-result">{"target_origin","message"}</script>` and one postMessage'),
+          '200': html('The result page: one postMessage to the listing page\'s origin, and the same result as JSON in the element with id `hi-popup-result` ({target_origin, message})'),
           '400': html('state_mismatch and other refused callbacks'),
           '429': html('Too many attempts from this network'),
           '503': html('The provider could not be reached'),
@@ -100,7 +100,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
     '/widgets/profile-apply.js': {
       get: {
         operationId: 'getWidgetScript',
-        summary: 'The <profile-apply> custom element (short cache, strong ETag)',
+        summary: 'The `<profile-apply>` custom element (short cache, strong ETag)',
         tags: ['widget'],
         security: [],
         responses: {

@@ -17,7 +17,7 @@ const SECURITY: Record<string, string> = {
 const TAGS: { name: string; description: string }[] = [
   { name: 'organization', description: "The calling organization: its record, API keys and profile apply settings. Operators create organizations." },
   { name: 'applications', description: "Profile applications (SPEC 4.1): a candidate's verified profile instead of a resume; read them back per listing." },
-  { name: 'widget', description: 'What the embeddable <profile-apply> element reads without credentials (CORS for the organization\'s allowed origins), and the script itself.' },
+  { name: 'widget', description: 'What the embeddable `<profile-apply>` element reads without credentials (CORS for the organization\'s allowed origins), and the script itself.' },
   { name: 'integrations', description: 'Integration licenses: the action catalog, vertical packages, à la carte activation (SPEC 4.2), package subscriptions (SPEC 4.3) and the billing preview.' },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   ...SURFACE_TAGS,
