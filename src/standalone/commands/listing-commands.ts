@@ -4,9 +4,11 @@ import { operatorServices } from '../operator-services';
 import { group, type CommandModule } from './context';
 
 export const QUESTIONS_HELP = `
---questions is a JSON array; each question is
+--questions is a JSON array (at most 50, unique keys); each question is
   {"key": "snake_case_id", "label": "Shown to the candidate", "type": "number" | "boolean" | "text" | "select",
-   "required": true | false, "options": ["…"]}     (options only, and required, for "select")
+   "required": true | false, "options": ["…"]}
+  key: lower snake case, up to 64 characters; required defaults to false;
+  options: 1-100 strings, given for "select" questions and only for them.
 
 Example:
   $ hiring-integrations listing create --org org_5fGh7JkL9mNp2QrS4tUv --title "Senior Backend Engineer" --json \\
