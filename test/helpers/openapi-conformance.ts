@@ -81,7 +81,7 @@ export function recordedCount(): number {
   return recorded.length;
 }
 
-interface OpenApiDocument {
+export interface OpenApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }>; $ref?: string }> }>>;
   components: { schemas: Record<string, object>; responses: Record<string, { content?: Record<string, { schema?: object }> }> };
 }
@@ -99,7 +99,12 @@ function findPath(doc: OpenApiDocument, path: string): string | undefined {
 
 /** Checks every recorded response; returns one line per mismatch, grouped by operation and status. */
 export function conformanceMismatches(doc: OpenApiDocument | undefined = document): string[] {
-  if (!doc || recorded.length === 0) return [];
+  return doc ? checkResponses(doc, recorded) : [];
+}
+
+/** Checks `responses` against `doc`: one line per undocumented operation, status or body mismatch. */
+export function checkResponses(doc: OpenApiDocument, responses: readonly RecordedResponse[]): string[] {
+  if (responses.length === 0) return [];
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
@@ -112,7 +117,7 @@ export function conformanceMismatches(doc: OpenApiDocument | undefined = documen
     return validate;
   };
   const problems = new Map<string, string>();
-  for (const response of recorded) {
+  for (const response of responses) {
     if (response.method === 'OPTIONS' || response.method === 'HEAD') continue;
     if (NOT_OURS.some((pattern) => pattern.test(response.path))) continue;
     let json: unknown;
