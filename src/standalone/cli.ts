@@ -19,22 +19,28 @@ import { cliContext } from './commands/context';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-const OVERVIEW = `
-Commands at a glance:
-  serve [--port N] [--no-worker] [--demo]  the API (+ job workers in this process unless --no-worker with Redis)
-  worker                                   BullMQ workers for every queue (needs REDIS_URL)
-  migrate [--json]                         apply database migrations
-  org create --name NAME [--json]          create an organization; prints its id and API key (shown once)
-  key rotate --org ORG_ID [--json]         a new API key; older keys keep working for the grace period
-  key revoke --key KEY_OR_PREFIX [--json]  revoke an API key at once
-  listing create --org ORG_ID --title TITLE [--questions JSON] [--json]
-  catalog sync [--file FILE] [--json]      load a catalog document
-
+const FOOTER = `
 Run "hiring-integrations <command> --help" for a command's options and examples.
 
 --json prints exactly one JSON object on stdout (errors still go to stderr as one line).
 Exit codes: 0 success, 1 failure, 2 usage error (bad arguments or configuration).
 Configuration comes from the environment and from ./.env (see README.md, Configuration).`;
+
+/** Every runnable command with its options, generated, so commands added by any module appear. */
+function overview(program: Command): string {
+  const rows: [string, string][] = [];
+  const visit = (command: Command, prefix: string) => {
+    const subcommands = command.commands.filter((c) => c.name() !== 'help');
+    if (subcommands.length > 0) return subcommands.forEach((sub) => visit(sub, `${prefix}${command.name()} `));
+    const options = command.options
+      .filter((o) => !o.hidden && o.long !== '--help')
+      .map((o) => (o.mandatory ? o.flags.replace(/^-\w, /, '') : `[${o.flags.replace(/^-\w, /, '')}]`));
+    rows.push([`${prefix}${command.name()} ${options.join(' ')}`.trim(), command.description().split(/[.;(]/)[0]!.trim()]);
+  };
+  program.commands.filter((c) => c.name() !== 'help').forEach((c) => visit(c, ''));
+  const width = Math.min(48, Math.max(...rows.map(([usage]) => usage.length)));
+  return `\nCommands at a glance:\n${rows.map(([usage, text]) => (usage.length > width ? `  ${usage}\n  ${' '.repeat(width)}  ${text}` : `  ${usage.padEnd(width)}  ${text}`)).join('\n')}\n`;
+}
 
 /** Reads ./.env into process.env (Node's own loader); variables already set win. */
 export function loadDotEnv(file = path.resolve('.env')): void {
@@ -46,14 +52,14 @@ function version(): string {
 }
 
 export function buildProgram(): Command {
-  const program = new Command('hiring-integrations')
+  const program: Command = new Command('hiring-integrations')
     .description('Self-hostable ATS plugin: profile applications and integration licenses')
     .version(version(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
     .exitOverride()
     .showHelpAfterError()
-    .addHelpText('after', OVERVIEW);
+    .addHelpText('after', (): string => `${overview(program)}${FOOTER}`);
   const context = cliContext(() => loadConfig());
   for (const module of COMMAND_MODULES) module.register(program, context);
   // Every group shows its subcommands when called bare, as a usage error.
