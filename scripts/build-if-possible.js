@@ -32,7 +32,11 @@ if (!compiler) {
 }
 
 const started = Date.now();
-process.stderr.write(built ? 'hiring-integrations: checking the build (incremental)…\n' : 'hiring-integrations: first build: compiling TypeScript and bundling the widget (about 10 s)…\n');
+process.stderr.write(
+  built
+    ? 'hiring-integrations: checking the build (incremental)…\n'
+    : 'hiring-integrations: first build: compiling TypeScript and bundling the widget (about 10 s)…\n',
+);
 const result = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 process.stderr.write(`hiring-integrations: build ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

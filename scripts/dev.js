@@ -14,7 +14,10 @@ const first = spawnSync(npm, ['run', '--silent', 'build'], { cwd: ROOT, stdio: '
 if (first.status !== 0) process.exit(first.status ?? 1);
 
 const children = [
-  spawn(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [ROOT] }), '-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { cwd: ROOT, stdio: 'inherit' }),
+  spawn(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [ROOT] }), '-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  }),
   spawn(process.execPath, ['--watch-path=dist/src', '--watch-path=dist/jobs', 'dist/src/standalone/cli.js', 'serve', ...process.argv.slice(2)], {
     cwd: ROOT,
     stdio: 'inherit',

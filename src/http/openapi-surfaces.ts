@@ -8,9 +8,15 @@ import { z } from 'zod';
 type Convert = (schema: z.ZodType, io: 'input' | 'output') => object;
 
 export const SURFACE_TAGS = [
-  { name: 'connect', description: 'The OAuth connect popup the widget opens: HTML pages and redirects, not JSON. Rate limited per client IP with its own budget.' },
+  {
+    name: 'connect',
+    description: 'The OAuth connect popup the widget opens: HTML pages and redirects, not JSON. Rate limited per client IP with its own budget.',
+  },
   { name: 'jobs dashboard', description: 'bull-board for operators (HTML and its own JSON API); HTTP Basic with the operator key as password, or Bearer.' },
-  { name: 'standalone host', description: 'Endpoints of the reference host (`hiring-integrations serve`), not of the plugin: an ATS embedding the plugin fires hooks in-process.' },
+  {
+    name: 'standalone host',
+    description: 'Endpoints of the reference host (`hiring-integrations serve`), not of the plugin: an ATS embedding the plugin fires hooks in-process.',
+  },
 ];
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -51,15 +57,32 @@ export const widgetManifestSchema = z
 
 const hookBody = z
   .object({ organization_id: z.string(), payload: z.record(z.string(), z.unknown()).optional() })
-  .meta({ example: { organization_id: 'org_5fGh7JkL9mNp2QrS4tUv', payload: { interview_id: 'int_42', candidate: { name: 'Ada Lovelace', email: 'ada@example.com' }, starts_at: '2026-12-01T10:00:00+01:00' } } });
+  .meta({
+    example: {
+      organization_id: 'org_5fGh7JkL9mNp2QrS4tUv',
+      payload: { interview_id: 'int_42', candidate: { name: 'Ada Lovelace', email: 'ada@example.com' }, starts_at: '2026-12-01T10:00:00+01:00' },
+    },
+  });
 
 export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<string, object>> {
   const connectQuery = [
     { name: 'organization_id', in: 'query', required: true, schema: { type: 'string' } },
     { name: 'listing_id', in: 'query', required: true, schema: { type: 'string' } },
-    { name: 'origin', in: 'query', required: true, description: "The listing page's origin; must be one of the organization's allowed_origins", schema: { type: 'string' } },
+    {
+      name: 'origin',
+      in: 'query',
+      required: true,
+      description: "The listing page's origin; must be one of the organization's allowed_origins",
+      schema: { type: 'string' },
+    },
     { name: 'return_to', in: 'query', required: false, description: 'Redirect mode: the listing page URL to come back to', schema: { type: 'string' } },
-    { name: 'client_state', in: 'query', required: false, description: 'Redirect mode: the widget\'s nonce (16–128 of A-Za-z0-9_-)', schema: { type: 'string' } },
+    {
+      name: 'client_state',
+      in: 'query',
+      required: false,
+      description: "Redirect mode: the widget's nonce (16–128 of A-Za-z0-9_-)",
+      schema: { type: 'string' },
+    },
   ];
   return {
     '/v1/connect/profile': {
@@ -81,7 +104,8 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
     '/v1/connect/profile/callback': {
       get: {
         operationId: 'connectCallback',
-        summary: 'Connect popup: the provider redirects here; the page posts the candidate session to window.opener (or navigates back in redirect mode) and closes',
+        summary:
+          'Connect popup: the provider redirects here; the page posts the candidate session to window.opener (or navigates back in redirect mode) and closes',
         tags: ['connect'],
         security: [],
         parameters: [
@@ -90,7 +114,9 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
           { name: 'error', in: 'query', required: false, schema: { type: 'string' } },
         ],
         responses: {
-          '200': html('The result page: one postMessage to the listing page\'s origin, and the same result as JSON in the element with id `hi-popup-result` ({target_origin, message})'),
+          '200': html(
+            "The result page: one postMessage to the listing page's origin, and the same result as JSON in the element with id `hi-popup-result` ({target_origin, message})",
+          ),
           '400': html('state_mismatch and other refused callbacks'),
           '429': html('Too many attempts from this network'),
           '503': html('The provider could not be reached'),
@@ -130,7 +156,14 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
         tags: ['widget'],
         security: [],
         responses: {
-          '200': { description: 'Source map v3', content: { 'application/json': { schema: { type: 'object', required: ['version', 'mappings'], properties: { version: { type: 'integer' }, mappings: { type: 'string' } } } } } },
+          '200': {
+            description: 'Source map v3',
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['version', 'mappings'], properties: { version: { type: 'integer' }, mappings: { type: 'string' } } },
+              },
+            },
+          },
           '404': errorRef(404),
         },
       },
@@ -162,7 +195,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
     '/host/v1/hooks/{hook_name}': {
       post: {
         operationId: 'fireHook',
-        summary: 'Fire a host hook for an organization; each handler runs only if the organization holds its action\'s license',
+        summary: "Fire a host hook for an organization; each handler runs only if the organization holds its action's license",
         tags: ['standalone host'],
         security: [{ operatorApiKey: [] }],
         parameters: [{ name: 'hook_name', in: 'path', required: true, schema: { type: 'string', example: 'interview.scheduled' } }],

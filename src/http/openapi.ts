@@ -15,10 +15,18 @@ const SECURITY: Record<string, string> = {
 };
 
 const TAGS: { name: string; description: string }[] = [
-  { name: 'organization', description: "The calling organization: its record, API keys and profile apply settings. Operators create organizations." },
+  { name: 'organization', description: 'The calling organization: its record, API keys and profile apply settings. Operators create organizations.' },
   { name: 'applications', description: "Profile applications (SPEC 4.1): a candidate's verified profile instead of a resume; read them back per listing." },
-  { name: 'widget', description: 'What the embeddable `<profile-apply>` element reads without credentials (CORS for the organization\'s allowed origins), and the script itself.' },
-  { name: 'integrations', description: 'Integration licenses: the action catalog, vertical packages, à la carte activation (SPEC 4.2), package subscriptions (SPEC 4.3) and the billing preview.' },
+  {
+    name: 'widget',
+    description:
+      "What the embeddable `<profile-apply>` element reads without credentials (CORS for the organization's allowed origins), and the script itself.",
+  },
+  {
+    name: 'integrations',
+    description:
+      'Integration licenses: the action catalog, vertical packages, à la carte activation (SPEC 4.2), package subscriptions (SPEC 4.3) and the billing preview.',
+  },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   ...SURFACE_TAGS,
 ];
@@ -27,7 +35,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, invalid_idempotency_key, or a code of the operation',
   401: 'No valid credential: missing_credentials, invalid_authorization_header, invalid_api_key, invalid_candidate_token',
   403: 'A valid credential that may not do this: operator_only, credential_not_permitted, or a code of the operation (license_required, integration_disabled, …)',
-  404: 'No such resource (resource_missing), including another organization\'s',
+  404: "No such resource (resource_missing), including another organization's",
   409: 'Conflict: idempotency_key_reused, idempotency_key_in_use, or a state conflict of the operation',
   410: 'Gone: listing_closed',
   413: 'body_too_large: larger than BODY_LIMIT_BYTES',
@@ -200,8 +208,14 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       },
       headers: {
         'Request-Id': { description: 'Echoes a valid incoming X-Request-Id, else a generated req_…', schema: { type: 'string' } },
-        RateLimit: { description: 'IETF RateLimit header: the policy name, remaining requests (r) and seconds to reset (t), e.g. "api";r=599;t=42', schema: { type: 'string' } },
-        'RateLimit-Policy': { description: 'IETF RateLimit-Policy header: quota (q) per window in seconds (w), e.g. "api";q=600;w=60', schema: { type: 'string' } },
+        RateLimit: {
+          description: 'IETF RateLimit header: the policy name, remaining requests (r) and seconds to reset (t), e.g. "api";r=599;t=42',
+          schema: { type: 'string' },
+        },
+        'RateLimit-Policy': {
+          description: 'IETF RateLimit-Policy header: quota (q) per window in seconds (w), e.g. "api";q=600;w=60',
+          schema: { type: 'string' },
+        },
         'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
       },
       responses: errorResponses,

@@ -88,7 +88,12 @@ export interface OpenApiDocument {
 
 function pathPattern(template: string): RegExp {
   const literal = (part: string) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-  return new RegExp(`^${template.split(/\{[^}]+\}/).map(literal).join('[^/]+')}$`);
+  return new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map(literal)
+      .join('[^/]+')}$`,
+  );
 }
 
 /** Literal paths win over templated ones (`/packages/archive` before `/packages/{slug}`). */
@@ -153,7 +158,9 @@ export function checkResponses(doc: OpenApiDocument, responses: readonly Recorde
     }
     const validate = validatorFor(schema);
     if (!validate(json)) {
-      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`);
+      const errors = (validate.errors ?? []).map(
+        (e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`,
+      );
       const key = `${label} body ${errors.join('; ')}`;
       problems.set(key, `${label}: body does not match the document: ${errors.join('; ')} (${response.source}): ${response.body.slice(0, 300)}`);
     }

@@ -21,7 +21,12 @@ import { buildProgram } from '../../src/standalone/cli';
 const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = PACKAGE_ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   rememberSecretsIn(result.stdout);
   appendChildLog(result.stderr);
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -55,7 +60,16 @@ describe('CLI conventions', function () {
       command.outputHelp();
       return text;
     };
-    for (const command of [['serve'], ['worker'], ['migrate'], ['org', 'create'], ['key', 'rotate'], ['key', 'revoke'], ['listing', 'create'], ['catalog', 'sync']]) {
+    for (const command of [
+      ['serve'],
+      ['worker'],
+      ['migrate'],
+      ['org', 'create'],
+      ['key', 'rotate'],
+      ['key', 'revoke'],
+      ['listing', 'create'],
+      ['catalog', 'sync'],
+    ]) {
       const help = helpOf(command);
       assert.match(help, new RegExp(`Usage: hiring-integrations ${command.join(' ')}`));
       assert.match(help, /Examples?[^\n]*:\n\s+\$ hiring-integrations /, `${command.join(' ')} has an example`);
@@ -100,7 +114,13 @@ describe('CLI conventions', function () {
       if (!usingRedis() || !process.env.DATABASE_URL) this.skip();
       database = await createTestDatabase();
       dataDir = mkdtempSync(path.join(tmpdir(), 'hi-serve-'));
-      env = { ...testEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir }), NODE_ENV: 'development', HOST: '127.0.0.1', WORKER_HTTP_PORT: '0', LOG_LEVEL: 'warn' };
+      env = {
+        ...testEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir }),
+        NODE_ENV: 'development',
+        HOST: '127.0.0.1',
+        WORKER_HTTP_PORT: '0',
+        LOG_LEVEL: 'warn',
+      };
     });
     after(async () => {
       for (const p of started) await p.stop('SIGTERM').catch(() => undefined);

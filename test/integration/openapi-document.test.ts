@@ -35,7 +35,10 @@ describe('OpenAPI document', function () {
   });
 
   it('has no trailing-slash path, and joins mount and route paths cleanly', () => {
-    assert.deepEqual(Object.keys(doc.paths).filter((p) => p !== '/' && p.endsWith('/')), []);
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => p !== '/' && p.endsWith('/')),
+      [],
+    );
     assert.equal(joinPath('/v1/organization', '/'), '/v1/organization');
     assert.equal(joinPath('/', '/healthz'), '/healthz');
     assert.equal(joinPath('/v1/', '/openapi.json'), '/v1/openapi.json');
@@ -66,7 +69,11 @@ describe('OpenAPI document', function () {
   it('describes tags, security schemes, examples and the non-JSON surfaces', () => {
     for (const tag of doc.tags) assert.ok(tag.description, `tag ${tag.name} has a description`);
     const used = new Set(Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags)));
-    for (const name of used) assert.ok(doc.tags.some((t: any) => t.name === name), `tag ${name} is declared`);
+    for (const name of used)
+      assert.ok(
+        doc.tags.some((t: any) => t.name === name),
+        `tag ${name} is declared`,
+      );
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['candidateSession', 'operatorApiKey', 'operatorBasic', 'organizationApiKey']);
     assert.ok(doc.paths['/v1/opportunities/listings/{listing_id}/applications/profile'].post.requestBody.content['application/json'].schema.example);
     assert.ok(doc.components.schemas.SubmittedApplication.example);

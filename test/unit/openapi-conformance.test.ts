@@ -8,10 +8,32 @@ import { checkResponses, type OpenApiDocument, type RecordedResponse } from '../
 
 const widget = z.object({ id: z.string(), object: z.literal('widget'), size: z.number().int() });
 const routes = [
-  defineRoute({ method: 'get', path: '/widgets/:widget_id', operationId: 'getWidget', summary: 'One widget', tags: ['t'], auth: ['organization'], response: widget, handler: async () => ({}) }),
-  defineRoute({ method: 'get', path: '/widgets/count', operationId: 'countWidgets', summary: 'How many', tags: ['t'], auth: [], rateLimit: false, response: z.object({ count: z.number() }), handler: async () => ({}) }),
+  defineRoute({
+    method: 'get',
+    path: '/widgets/:widget_id',
+    operationId: 'getWidget',
+    summary: 'One widget',
+    tags: ['t'],
+    auth: ['organization'],
+    response: widget,
+    handler: async () => ({}),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/widgets/count',
+    operationId: 'countWidgets',
+    summary: 'How many',
+    tags: ['t'],
+    auth: [],
+    rateLimit: false,
+    response: z.object({ count: z.number() }),
+    handler: async () => ({}),
+  }),
 ];
-const doc = buildOpenApiDocument([{ mountPath: '/v1', api: { name: 'widgets', router: Router(), routes } }], { version: '1', serverUrl: 'http://x' }) as OpenApiDocument;
+const doc = buildOpenApiDocument([{ mountPath: '/v1', api: { name: 'widgets', router: Router(), routes } }], {
+  version: '1',
+  serverUrl: 'http://x',
+}) as OpenApiDocument;
 
 const json = (method: string, path: string, status: number, body: unknown): RecordedResponse => ({
   method,

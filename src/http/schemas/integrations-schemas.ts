@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { isoDateTime, listOf, moneySchema, nullableDateTime } from './common';
 
-export const actionSchema = z.object({ key: z.string().meta({ example: 'profile.accept_application' }), name: z.string(), description: z.string(), price: moneySchema });
+export const actionSchema = z.object({
+  key: z.string().meta({ example: 'profile.accept_application' }),
+  name: z.string(),
+  description: z.string(),
+  price: moneySchema,
+});
 
 export const catalogSchema = z
   .object({
@@ -116,7 +121,14 @@ export const billingPreviewSchema = z
     after: billSchema.nullable(),
     difference: z.number().int().nullable(),
     suggestion: z
-      .object({ package: z.string(), name: z.string(), price: moneySchema, covers: z.array(z.string()), total_after: z.number().int(), savings: z.number().int() })
+      .object({
+        package: z.string(),
+        name: z.string(),
+        price: moneySchema,
+        covers: z.array(z.string()),
+        total_after: z.number().int(),
+        savings: z.number().int(),
+      })
       .nullable(),
   })
   .meta({ id: 'BillingPreview' });

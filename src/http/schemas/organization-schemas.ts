@@ -26,7 +26,10 @@ export const createdOrganizationSchema = z
     created_at: isoDateTime,
     api_key: z.string().meta({ description: 'Shown once; only its digest is stored', example: 'hik_…' }),
   })
-  .meta({ id: 'CreatedOrganization', example: { id: 'org_5fGh7JkL9mNp2QrS4tUv', object: 'organization', name: 'Acme Hiring', created_at: '2026-11-24T09:30:00.000Z', api_key: 'hik_…' } });
+  .meta({
+    id: 'CreatedOrganization',
+    example: { id: 'org_5fGh7JkL9mNp2QrS4tUv', object: 'organization', name: 'Acme Hiring', created_at: '2026-11-24T09:30:00.000Z', api_key: 'hik_…' },
+  });
 
 export const issuedApiKeySchema = z
   .object({

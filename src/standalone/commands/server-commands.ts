@@ -16,7 +16,10 @@ export const serverCommands: CommandModule = {
       .addOption(new Option('--worker', 'run the job workers in this process (the default; kept for scripts)').hideHelp())
       .option('--no-worker', 'with REDIS_URL: only enqueue; run `hiring-integrations worker` separately')
       .option('--demo', 'create and print the demo organization even on PostgreSQL (always on in embedded mode, never in production)')
-      .addHelpText('after', '\nExamples:\n  $ hiring-integrations serve\n  $ hiring-integrations serve --port 8080\n  $ REDIS_URL=redis://localhost:6379 hiring-integrations serve --no-worker')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  $ hiring-integrations serve\n  $ hiring-integrations serve --port 8080\n  $ REDIS_URL=redis://localhost:6379 hiring-integrations serve --no-worker',
+      )
       .action(async (options: { port?: number; worker: boolean; demo?: boolean }) => {
         context.config();
         const { serve } = await import('../server');
@@ -33,7 +36,7 @@ export const serverCommands: CommandModule = {
       });
     program
       .command('migrate')
-      .description('Apply database migrations (the plugin\'s and the standalone host\'s)')
+      .description("Apply database migrations (the plugin's and the standalone host's)")
       .option('--json', 'print {"migrated":true}')
       .addHelpText('after', '\nExamples:\n  $ hiring-integrations migrate\n  $ DATABASE_URL=postgres://localhost/hiring hiring-integrations migrate --json')
       .action(async (options: { json?: boolean }) => {
