@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseProfileMapping, ProfileMappingError, type ProfileMapping } from './providers/profile/profile-mapping';
+import { integerProblem, urlProblem } from './config-checks';
 
 export type SettingType = 'string' | 'url' | 'integer' | 'boolean' | 'enum';
 
@@ -36,7 +37,10 @@ export const SETTINGS = [
   { env: 'API_KEY_ROTATION_GRACE_SECONDS', type: 'integer', default: '86400', secret: false, description: 'How long a rotated API key keeps working.' },
   { env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', secret: false, description: 'Minimum level of the JSON logs.' },
   { env: 'BODY_LIMIT_BYTES', type: 'integer', default: '65536', secret: false, description: 'Largest accepted request body; larger answers 413.' },
-  { env: 'RATE_LIMIT_PER_MINUTE', type: 'integer', default: '600', secret: false, description: 'Requests per minute per API key (authenticated) or per IP (public).' },
+  { env: 'RATE_LIMIT_PER_MINUTE', type: 'integer', default: '600', secret: false, description: 'Requests per minute per organization (API keys, candidate sessions); 0 turns every rate limit off.' },
+  { env: 'RATE_LIMIT_PUBLIC_PER_MINUTE', type: 'integer', default: '300', secret: false, description: 'Requests per minute per client IP to public endpoints (the widget\'s listing read, CORS preflights, the sandbox provider); never health checks.' },
+  { env: 'RATE_LIMIT_CONNECT_PER_MINUTE', type: 'integer', default: '60', secret: false, description: 'Connect popup pages (start and callback) per minute per client IP.' },
+  { env: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', type: 'integer', default: '30', secret: false, description: 'Failed authentications per minute per client IP and per API key prefix; past it every credential check of that IP or key answers 429, even with a correct key.' },
   { env: 'WORKER_CONCURRENCY', type: 'integer', secret: false, description: 'Overrides every queue\'s default concurrency from the manifest.' },
   { env: 'WORKER_HTTP_PORT', type: 'integer', default: '3001', secret: false, description: 'Port of the worker role\'s GET /healthz, /readyz and /metrics; 0 turns it off.' },
   { env: 'SHUTDOWN_TIMEOUT_SECONDS', type: 'integer', default: '25', secret: false, description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take to finish before the process exits 1.' },
@@ -58,6 +62,7 @@ export const SETTINGS = [
   { env: 'PROFILE_PROVIDER_TIMEOUT_MS', type: 'integer', default: '5000', secret: false, description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.' },
   { env: 'PROFILE_IMPORT_WAIT_MS', type: 'integer', default: '8000', secret: false, description: 'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.' },
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
+  { env: 'DEMO_ENABLED', type: 'boolean', secret: false, description: '`serve` seeds the demo organization and serves /demo and /demo/pipeline. Default: on in embedded mode, off on PostgreSQL (or `serve --demo`); never in production.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
 ] as const satisfies readonly SettingSpec[];
 
@@ -96,6 +101,9 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  rateLimitPublicPerMinute: number;
+  rateLimitConnectPerMinute: number;
+  rateLimitAuthFailuresPerMinute: number;
   workerConcurrency: number | undefined;
   workerHttpPort: number;
   shutdownTimeoutSeconds: number;
@@ -111,6 +119,8 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** Standalone host: seed and serve the demo (undefined: embedded mode only). */
+  demoEnabled: boolean | undefined;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +143,8 @@ function integer(env: Env, name: string): number | undefined {
   const value = raw(env, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new ConfigError(name, `must be a non-negative integer, got "${value}"`);
+  const problem = integerProblem(name, Number(value));
+  if (problem) throw new ConfigError(name, problem);
   return Number(value);
 }
 
@@ -153,11 +165,14 @@ function boolean(env: Env, name: string): boolean | undefined {
 function url(env: Env, name: string): string | undefined {
   const value = raw(env, name);
   if (value === undefined) return undefined;
+  let parsed: URL;
   try {
-    new URL(value);
+    parsed = new URL(value);
   } catch {
     throw new ConfigError(name, 'must be an absolute URL');
   }
+  const problem = urlProblem(name, parsed);
+  if (problem) throw new ConfigError(name, problem);
   return value.replace(/\/+$/, '');
 }
 
@@ -279,6 +294,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES')!,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE')!,
+    rateLimitPublicPerMinute: integer(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE')!,
+    rateLimitConnectPerMinute: integer(env, 'RATE_LIMIT_CONNECT_PER_MINUTE')!,
+    rateLimitAuthFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE')!,
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY'),
     workerHttpPort: integer(env, 'WORKER_HTTP_PORT')!,
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS')!,
@@ -291,5 +309,6 @@ export function loadConfig(env: Env = process.env): Config {
     profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
+    demoEnabled: boolean(env, 'DEMO_ENABLED'),
   };
 }

@@ -26,7 +26,9 @@ import { authenticate } from './http/authenticate';
 import { jsonBody } from './http/body';
 import type { MountedApiRouter } from './http/openapi';
 import { CREDENTIAL_VERIFIERS, type CredentialVerifier } from './http/principal';
-import { limitFailedAuthentication, rateLimit, type RateLimitStore } from './http/rate-limit';
+import { rateLimit, StoreHealth, type RateLimitStore } from './http/rate-limit';
+import { AuthenticationThrottle } from './http/auth-throttle';
+import { rateLimitBudgets } from './http/rate-limit-budgets';
 import { buildRouter, type RouterPolicy } from './http/route';
 import { errorHandler } from './http/errors';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './http/idempotency';
@@ -40,18 +42,23 @@ export const MODULES: readonly PluginModule[] = [platformModule, organizationsMo
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);
   const limitStore = container.resolve<RateLimitStore>(RATE_LIMIT_STORE);
-  const limiter = rateLimit(limitStore, context.config.rateLimitPerMinute);
-  const failedAuthentication = limitFailedAuthentication(limitStore, context.config.rateLimitPerMinute);
+  const budgets = rateLimitBudgets(context.config);
+  const health = new StoreHealth(context.logger, limitStore);
+  const apiLimit = rateLimit(limitStore, budgets.api, health);
+  const publicLimit = rateLimit(limitStore, budgets.public, health);
+  const throttle = new AuthenticationThrottle(limitStore, budgets.authFailures, health);
   const body = jsonBody(context.config.bodyLimitBytes);
   const policy: RouterPolicy = {
     before: [requestId, accessLog(context.logger), httpMetrics(container.resolve<PluginMetrics>(METRICS))],
     guards: (route) => [
-      authenticate(route.auth, verifiers),
-      failedAuthentication,
-      limiter,
+      authenticate(route.auth, verifiers, throttle),
+      // Health checks are never limited; public reads have their own per-IP budget.
+      ...(route.rateLimit === false ? [] : [route.auth.length === 0 ? publicLimit : apiLimit]),
       ...(route.method === 'get' || route.method === 'delete' ? [] : body),
     ],
-    limit: limiter,
+    limit: rateLimit(limitStore, budgets.connect, health),
+    limitPublic: publicLimit,
+    throttle,
     onError: errorHandler(context.logger),
     idempotency: container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE),
   };

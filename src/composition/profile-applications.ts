@@ -28,7 +28,7 @@ import { connectRouter } from '../http/connect/connect-router';
 import { CandidateSessionVerifier } from '../http/credentials/candidate-session';
 import { organizationCors } from '../http/organization-cors';
 import { CREDENTIAL_VERIFIERS } from '../http/principal';
-import type { ApiRouter } from '../http/route';
+import type { ApiRouter, RouterPolicy } from '../http/route';
 import { APPLY_PATH, applicationRoutes } from '../http/routers/applications-router';
 import { PUBLIC_LISTING_PATH, publicListingRoutes } from '../http/routers/public-listing-router';
 import { settingsRoutes } from '../http/routers/settings-router';
@@ -67,10 +67,13 @@ function oauthProvider(container: DependencyContainer): OAuthProfileProvider | u
 }
 
 /** Wraps a built router with organization-scoped CORS on one path. */
-function withCors(api: ApiRouter, path: string, allowedOrigins: (params: Record<string, string>) => Promise<readonly string[]>, logger: Logger): ApiRouter {
+function withCors(api: ApiRouter, path: string, allowedOrigins: (params: Record<string, string>) => Promise<readonly string[]>, logger: Logger, policy: RouterPolicy): ApiRouter {
   const router = Router();
+  // Preflights look the organization up: they spend the public per-IP budget like any public read.
+  router.options(path, ...policy.before, policy.limitPublic);
   router.all(path, organizationCors(allowedOrigins, logger));
   router.use(api.router);
+  router.use(policy.onError);
   return { ...api, router };
 }
 
@@ -127,7 +130,7 @@ export const profileApplicationsModule: PluginModule = {
           }),
         );
         const origins = async (params: Record<string, string>) => (await settings.find(params.organization_id ?? ''))?.allowedOrigins ?? [];
-        return withCors(api, PUBLIC_LISTING_PATH, origins, container.resolve<Logger>(LOGGER));
+        return withCors(api, PUBLIC_LISTING_PATH, origins, container.resolve<Logger>(LOGGER), kit.policy);
       },
     },
     {
@@ -140,7 +143,7 @@ export const profileApplicationsModule: PluginModule = {
           const listing = params.listing_id ? await listings.get(params.listing_id) : undefined;
           return listing ? ((await settings.find(listing.organizationId))?.allowedOrigins ?? []) : [];
         };
-        return withCors(api, APPLY_PATH, origins, container.resolve<Logger>(LOGGER));
+        return withCors(api, APPLY_PATH, origins, container.resolve<Logger>(LOGGER), kit.policy);
       },
     },
     {

@@ -5,6 +5,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError, isDomainError, wasLogged, type ErrorKind } from '../domain/shared/errors';
 import type { Logger } from '../domain/shared/logger';
+import { errorFields } from '../logging/error-fields';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -65,7 +66,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendError(res, known);
     }
     logger.error(
-      { requestId: res.locals.requestId, method: req.method, path: req.path, err: { message: error?.message, stack: error?.stack } },
+      { requestId: res.locals.requestId, method: req.method, path: req.path, err: errorFields(error) },
       'unhandled error',
     );
     res.status(500).json({

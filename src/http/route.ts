@@ -5,6 +5,7 @@
  */
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import type { AuthenticationThrottle } from './auth-throttle';
 import type { CredentialKind, Principal } from './principal';
 import { parseOrThrow, rejectNulCharacters } from './validation';
 import { idempotencyErrors, parseIdempotencyKey, requestHash, type IdempotencyStore } from './idempotency';
@@ -47,7 +48,20 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   idempotent?: boolean;
   /** Status of a plain (non-Reply) handler result. */
   status?: number;
+  /** Schema of the success body (`status`, and every status of `alsoAnswers`). */
   response?: z.ZodType;
+  /** Other success statuses a handler's Reply may use, with the same body schema (activate: 200 and 202). */
+  alsoAnswers?: readonly number[];
+  /** Media type of a non-JSON success body (metrics: text/plain). */
+  produces?: string;
+  /**
+   * Error statuses this route answers beyond those its declaration implies (400 for
+   * input, 401/403 for credentials, 404 for path ids, 409 for idempotency, 413/415 for
+   * bodies, 429, 500, 503): e.g. 410 listing_closed. Documented in /v1/openapi.json.
+   */
+  errors?: readonly number[];
+  /** Which rate-limit budget applies (default: the API budget); false: never limited (health checks). */
+  rateLimit?: false;
   handler: (input: RouteInput<P, Q, B>) => Promise<unknown | Reply>;
 }
 
@@ -69,8 +83,12 @@ export interface RouterPolicy {
   before: RequestHandler[];
   /** Per-route middleware before validation: authentication, rate limiting, body parsing. */
   guards: (route: RouteDefinition<any, any, any>) => Array<RequestHandler | ErrorRequestHandler>;
-  /** The rate limit alone, per client IP, for routers outside the declared API (the connect popup). */
+  /** The connect popup's own budget, per client IP, for routers outside the declared API. */
   limit: RequestHandler;
+  /** The public budget per client IP, for CORS preflights and the sandbox provider. */
+  limitPublic: RequestHandler;
+  /** Failed-authentication budget (per IP and key prefix) for hand-built credential checks (the job dashboard). */
+  throttle: AuthenticationThrottle;
   /** The plugin formats its own errors, whatever host it is mounted in. */
   onError: ErrorRequestHandler;
   idempotency: IdempotencyStore;

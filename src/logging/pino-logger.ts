@@ -35,7 +35,14 @@ export function scrubSecrets(text: string): string {
   return text.replace(SECRET_PATTERN, (match, bearer) => (bearer ? `${bearer}[REDACTED]` : `${match.slice(0, 16)}…[REDACTED]`));
 }
 
-export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream }): Logger {
+/**
+ * @param options.pretty human-readable colored lines (pino-pretty) instead of JSON: for a
+ *   developer's terminal. Redaction applies all the same.
+ */
+export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream; pretty?: boolean }): Logger {
+  const destination =
+    options.destination ??
+    (options.pretty ? (require('pino-pretty') as typeof import('pino-pretty'))({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }) : undefined);
   const instance = pino(
     {
       name: options.name ?? 'hiring-integrations',
@@ -51,7 +58,7 @@ export function createLogger(options: { level: string; name?: string; destinatio
         },
       },
     },
-    options.destination,
+    destination,
   );
   return instance as unknown as Logger;
 }

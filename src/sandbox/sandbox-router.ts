@@ -97,7 +97,7 @@ export interface SandboxRouterOptions {
 export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
   const { config, kit } = options;
   const router = Router();
-  router.use(...kit.policy.before);
+  router.use(...kit.policy.before, kit.policy.limitPublic);
   if (!config.sandboxProviderEnabled) {
     router.use(notFoundHandler);
     return { name: 'sandbox-provider', router, routes: [] };

@@ -1,164 +1,101 @@
 /**
- * The operator CLI: `hiring-integrations <command>`. Bad arguments print a one-line
- * message and usage, and exit 2; failures exit 1; never a stack trace.
+ * The operator CLI, `hiring-integrations <command>`, on commander. Command modules live
+ * in ./commands (one per area) and register into one program. Exit codes: 0 success,
+ * 1 failure (the operation could not be done), 2 usage (bad arguments or configuration).
+ * Usage errors print the message and the command's help; runtime errors one line; never
+ * a stack trace. A `.env` file in the working directory is read first (variables already
+ * set in the environment win).
  */
 import 'reflect-metadata';
-import { loadConfig, ConfigError, type Config } from '../config';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { loadConfig, ConfigError } from '../config';
 import { isDomainError } from '../domain/shared/errors';
-import { createDatabase, type Database } from '../storage/database';
-import { allowOnly, parseArgs, required, UsageError, type ParsedArgs } from './args';
-import { embeddedServerPid } from './embedded-lock';
-import { operatorServices } from './operator-services';
-import { migrateAll } from './standalone-host';
+import { PACKAGE_ROOT } from '../manifest/manifest';
+import { UsageError } from './args';
+import { COMMAND_MODULES } from './commands';
+import { cliContext } from './commands/context';
 
-const USAGE = `Usage: hiring-integrations <command> [options]
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-Commands:
-  serve [--port N] [--worker]           Start the API (and, with --worker or without Redis, the job workers)
-  worker                                Run the BullMQ workers of every queue (needs REDIS_URL)
-  migrate                               Apply database migrations
-  org create --name NAME [--json]       Create an organization; prints its id and API key (shown once)
-  key rotate --org ORG_ID [--json]      Issue a new API key; older keys keep working for the grace period
-  key revoke --key KEY_OR_PREFIX        Revoke an API key at once
-  listing create --org ORG_ID --title TITLE --questions JSON [--json]
-                                        Create a listing in the standalone host
-  catalog sync [--file FILE] [--json]   Load a catalog document (default: the shipped catalog.v1.json)
+const FOOTER = `
+Run "hiring-integrations <command> --help" for a command's options and examples.
 
-Configuration comes from the environment; see README.md.`;
+--json prints exactly one JSON object on stdout (errors still go to stderr as one line).
+Exit codes: 0 success, 1 failure, 2 usage error (bad arguments or configuration).
+Configuration comes from the environment and from ./.env (see README.md, Configuration).`;
 
-type Output = { json: boolean; write(text: string, value: object): void };
-
-async function withDatabase<T>(config: Config, run: (db: Database) => Promise<T>): Promise<T> {
-  if (!config.databaseUrl) {
-    const pid = embeddedServerPid(config.dataDir);
-    if (pid) throw new UsageError(`the embedded server (pid ${pid}) holds ${config.dataDir}; stop it first, or use the HTTP API`);
-  }
-  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
-  try {
-    await migrateAll(db);
-    return await run(db);
-  } finally {
-    await db.destroy();
-  }
+/** Every runnable command with its options, generated, so commands added by any module appear. */
+function overview(program: Command): string {
+  const rows: [string, string][] = [];
+  const visit = (command: Command, prefix: string) => {
+    const subcommands = command.commands.filter((c) => c.name() !== 'help');
+    if (subcommands.length > 0) return subcommands.forEach((sub) => visit(sub, `${prefix}${command.name()} `));
+    const options = command.options
+      .filter((o) => !o.hidden && o.long !== '--help')
+      .map((o) => (o.mandatory ? o.flags.replace(/^-\w, /, '') : `[${o.flags.replace(/^-\w, /, '')}]`));
+    rows.push([`${prefix}${command.name()} ${options.join(' ')}`.trim(), command.description().split(/[.;(]/)[0]!.trim()]);
+  };
+  program.commands.filter((c) => c.name() !== 'help').forEach((c) => visit(c, ''));
+  const width = Math.min(48, Math.max(...rows.map(([usage]) => usage.length)));
+  return `\nCommands at a glance:\n${rows.map(([usage, text]) => (usage.length > width ? `  ${usage}\n  ${' '.repeat(width)}  ${text}` : `  ${usage.padEnd(width)}  ${text}`)).join('\n')}\n`;
 }
 
-async function run(argv: string[], out: Output): Promise<void> {
-  const args: ParsedArgs = parseArgs(argv);
-  const [command, sub] = args.words;
-  if (!command || args.options.has('help') || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const config = loadConfig();
-  switch (`${command}${sub ? ` ${sub}` : ''}`) {
-    case 'serve': {
-      allowOnly(args, ['port', 'worker']);
-      const port = args.options.get('port');
-      if (port !== undefined && !/^\d{1,5}$/.test(String(port))) throw new UsageError('--port must be a number');
-      const { serve } = await import('./server');
-      return serve({ port: port === undefined ? undefined : Number(port), runWorkers: args.options.has('worker') });
-    }
-    case 'worker': {
-      allowOnly(args, []);
-      const { worker } = await import('./server');
-      return worker();
-    }
-    case 'migrate':
-      allowOnly(args, []);
-      return withDatabase(config, async () => out.write('migrations applied', { migrated: true }));
-    case 'org create': {
-      allowOnly(args, ['name', 'json']);
-      const name = required(args, 'name');
-      return withDatabase(config, async (db) => {
-        const { organization, key } = await operatorServices(db, config).organizations.create(name);
-        out.write(
-          `organization ${organization.id} created\nAPI key (shown once, store it now): ${key.apiKey}`,
-          { organization_id: organization.id, api_key: key.apiKey },
-        );
-      });
-    }
-    case 'key rotate': {
-      allowOnly(args, ['org', 'json']);
-      const org = required(args, 'org');
-      return withDatabase(config, async (db) => {
-        const issued = await operatorServices(db, config).organizations.rotateKey(org);
-        out.write(
-          `new API key for ${org} (shown once): ${issued.apiKey}\nprevious keys keep working until ${issued.previousKeysExpireAt!.toISOString()}`,
-          { organization_id: org, api_key: issued.apiKey, previous_keys_expire_at: issued.previousKeysExpireAt!.toISOString() },
-        );
-      });
-    }
-    case 'key revoke': {
-      allowOnly(args, ['key', 'json']);
-      const key = required(args, 'key');
-      return withDatabase(config, async (db) => {
-        const revoked = await operatorServices(db, config).organizations.revokeKey(key);
-        out.write(`API key ${revoked.prefix} revoked`, { prefix: revoked.prefix, revoked: true });
-      });
-    }
-    case 'listing create': {
-      allowOnly(args, ['org', 'title', 'questions', 'json', 'status']);
-      const org = required(args, 'org');
-      const title = required(args, 'title');
-      let questions: unknown = [];
-      const raw = args.options.get('questions');
-      if (typeof raw === 'string') {
-        try {
-          questions = JSON.parse(raw);
-        } catch {
-          throw new UsageError('--questions must be a JSON array');
-        }
-      }
-      return withDatabase(config, async (db) => {
-        const services = operatorServices(db, config);
-        await services.organizations.get(org);
-        const parsed = (await import('./listings-store')).questionsSchema.safeParse(questions);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          throw new UsageError(`--questions: ${issue.path.join('.') || 'value'}: ${issue.message}`);
-        }
-        const listing = await services.listings.create({ organizationId: org, title, questions: parsed.data });
-        out.write(`listing ${listing.id} created`, { listing_id: listing.id });
-      });
-    }
-    case 'catalog sync': {
-      allowOnly(args, ['file', 'json']);
-      const file = args.options.get('file');
-      if (file === true) throw new UsageError('--file needs a value');
-      return withDatabase(config, async (db) => {
-        const result = await (await import('./catalog-sync-command')).catalogSync(db, file);
-        out.write(
-          `catalog version ${result.version} synced: ${result.groups} groups, ${result.actions} actions, new packages: ${result.packagesCreated.join(', ') || 'none'}`,
-          { version: result.version, groups: result.groups, actions: result.actions, packages_created: result.packagesCreated },
-        );
-      });
-    }
-    default:
-      throw new UsageError(`unknown command "${argv.filter((a) => !a.startsWith('--')).slice(0, 2).join(' ')}"`);
-  }
+/** Reads ./.env into process.env (Node's own loader); variables already set win. */
+export function loadDotEnv(file = path.resolve('.env')): void {
+  if (existsSync(file)) process.loadEnvFile(file);
 }
 
-function output(argv: string[]): Output {
-  const json = argv.includes('--json');
-  return { json, write: (text, value) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`) };
+function version(): string {
+  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export function buildProgram(): Command {
+  const program: Command = new Command('hiring-integrations')
+    .description('Self-hostable ATS plugin: profile applications and integration licenses')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .exitOverride()
+    .showHelpAfterError()
+    .addHelpText('after', (): string => `${overview(program)}${FOOTER}`);
+  const context = cliContext(() => loadConfig());
+  for (const module of COMMAND_MODULES) module.register(program, context);
+  // Every group shows its subcommands when called bare, as a usage error.
+  for (const command of program.commands) command.exitOverride().showHelpAfterError();
+  return program;
+}
+
+function fail(code: number, line: string): void {
+  process.stderr.write(`${line}\n`);
+  process.exitCode = code;
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
+  // -v is the usual short form of --version too.
+  const args = argv.length === 1 && argv[0] === '-v' ? ['--version'] : argv;
   try {
-    await run(argv, output(argv));
+    loadDotEnv();
+    const program = buildProgram();
+    if (args.length === 0) {
+      program.outputHelp();
+      return;
+    }
+    await program.parseAsync(args, { from: 'user' });
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
-      process.exitCode = 2;
+    if (error instanceof CommanderError) {
+      // commander has printed the message (and the help); only the exit code is left.
+      const shown = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
+      process.exitCode = shown ? EXIT.ok : EXIT.usage;
+    } else if (error instanceof UsageError) {
+      fail(EXIT.usage, `error: ${error.message}`);
     } else if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${error.message}\n`);
-      process.exitCode = 2;
+      fail(EXIT.usage, `configuration error: ${error.message}`);
     } else if (isDomainError(error)) {
-      process.stderr.write(`error: ${error.message} (${error.code})\n`);
-      process.exitCode = error.kind === 'invalid' ? 2 : 1;
+      fail(error.kind === 'invalid' ? EXIT.usage : EXIT.failure, `error: ${error.message} (${error.code})`);
     } else {
-      process.stderr.write(`error: ${(error as Error).message}\n`);
-      process.exitCode = 1;
+      fail(EXIT.failure, `error: ${(error as Error).message}`);
     }
   }
 }

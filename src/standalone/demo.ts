@@ -3,6 +3,7 @@
  * so there is something to click. The key is kept in DATA_DIR/demo-credentials.json
  * (mode 0600) because it can be shown only once otherwise; never in production.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
@@ -25,6 +26,32 @@ export const DEMO_QUESTIONS = [
   { key: 'start_date', label: 'When could you start?', type: 'select', required: false, options: ['Immediately', 'Within a month', 'Later'] },
 ];
 
+/**
+ * Where the demo's credentials are kept: beside the embedded database, or, on PostgreSQL,
+ * in a folder of DATA_DIR named after the database, so a PostgreSQL run never overwrites
+ * the embedded demo's (or another database's) credentials.
+ */
+export function demoCredentialsFile(config: Config): string {
+  if (!config.databaseUrl) return path.join(config.dataDir, 'demo-credentials.json');
+  const database = createHash('sha256').update(config.databaseUrl).digest('hex').slice(0, 12);
+  return path.join(config.dataDir, `postgres-${database}`, 'demo-credentials.json');
+}
+
+/** Whether `serve` seeds and serves the demo: DEMO_ENABLED or --demo, else only in embedded mode; never in production. */
+export function demoEnabled(config: Config, requested?: boolean): boolean {
+  if (config.env === 'production') return false;
+  return requested ?? config.demoEnabled ?? !config.databaseUrl;
+}
+
+export function readDemoCredentials(config: Config): DemoCredentials | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(demoCredentialsFile(config), 'utf8')) as Partial<DemoCredentials>;
+    return saved.organization_id && saved.listing_id && saved.api_key ? (saved as DemoCredentials) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function ensureDemoData(
   config: Config,
   organizations: OrganizationService,
@@ -32,20 +59,26 @@ export async function ensureDemoData(
   db: Database,
 ): Promise<DemoCredentials | undefined> {
   if (config.env === 'production') return undefined;
-  const file = path.join(config.dataDir, 'demo-credentials.json');
-  if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
-    if (await listings.get(saved.listing_id)) {
-      await enableDemoProfileApply(config, db, saved.organization_id);
-      return saved;
-    }
+  const file = demoCredentialsFile(config);
+  const saved = existsSync(file) ? readDemoCredentials(config) : undefined;
+  if (saved && (await listings.get(saved.listing_id))) {
+    await enableDemoProfileApply(config, db, saved.organization_id);
+    // A key revoked or expired since (key revoke, rotation grace over) is never printed: issue a working one.
+    const working = await organizations.authenticate(saved.api_key).then(
+      () => true,
+      () => false,
+    );
+    if (working) return saved;
+    const fresh: DemoCredentials = { ...saved, api_key: (await organizations.rotateKey(saved.organization_id)).apiKey };
+    writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600 });
+    return fresh;
   }
   const { organization, key } = await organizations.create('Demo Organization');
   const listing = await listings.create({ organizationId: organization.id, title: 'Senior Backend Engineer', questions: DEMO_QUESTIONS });
   await enableDemoProfileApply(config, db, organization.id);
   const credentials: DemoCredentials = { organization_id: organization.id, api_key: key.apiKey, listing_id: listing.id };
   // On PostgreSQL nothing else creates DATA_DIR (a fresh clone has none).
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
   return credentials;
 }

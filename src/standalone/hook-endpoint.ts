@@ -16,6 +16,9 @@ import { DomainError } from '../domain/shared/errors';
 import type { Logger } from '../domain/shared/logger';
 import type { PluginInstance } from '../host/contract';
 import { authenticate } from '../http/authenticate';
+import { AuthenticationThrottle } from '../http/auth-throttle';
+import { MemoryRateLimitStore, StoreHealth } from '../http/rate-limit';
+import { rateLimitBudgets } from '../http/rate-limit-budgets';
 import { jsonBody } from '../http/body';
 import { OperatorApiKeyVerifier } from '../http/credentials/operator-api-key';
 import { OrganizationApiKeyVerifier } from '../http/credentials/organization-api-key';
@@ -38,9 +41,12 @@ export function hookEndpoint(host: { plugin: PluginInstance; config: Config; db:
   const router = Router();
   // Organization keys are verified too, so that one is told 403 operator_only, not 401.
   const verifiers = [new OperatorApiKeyVerifier(host.config.operatorApiKey), new OrganizationApiKeyVerifier(operatorServices(host.db, host.config).organizations)];
+  // The host's own failed-authentication budget (per process): key guessing is slowed here too.
+  const failures = new MemoryRateLimitStore();
+  const throttle = new AuthenticationThrottle(failures, rateLimitBudgets(host.config).authFailures, new StoreHealth(host.logger, failures));
   router.post(
     '/host/v1/hooks/:hook_name',
-    authenticate(['operator'], verifiers),
+    authenticate(['operator'], verifiers, throttle),
     ...jsonBody(host.config.bodyLimitBytes),
     async (req, res) => {
       rejectNulCharacters({ params: req.params, query: req.query, body: req.body });

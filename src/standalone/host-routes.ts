@@ -29,6 +29,8 @@ const DEMO_ORGANIZATION_NAME = 'Demo Organization';
 export interface HostRoutesOptions {
   /** Where the demo organization comes from; default: DATA_DIR/demo-credentials.json, read per request. */
   demo?: () => DemoCredentials | undefined;
+  /** false: no demo pages at all (the demo is opt-in outside embedded mode). */
+  enabled?: boolean;
 }
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
@@ -263,7 +265,7 @@ export function hostRoutes(host: Host, options: HostRoutesOptions = {}): Router[
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.send(icon);
   });
-  if (host.config.env === 'production') {
+  if (host.config.env === 'production' || options.enabled === false) {
     router.get('/', (_req, res) => res.redirect(302, '/v1/openapi.json'));
     return [router];
   }

@@ -10,9 +10,10 @@ import { notFoundHandler } from '../http/errors';
 import { requestId } from '../http/request-id';
 import { loadConfig, type Config } from '../config';
 import type { Logger } from '../domain/shared/logger';
+import { errorFields } from '../logging/error-fields';
 import { createLogger } from '../logging/pino-logger';
 import { acquireEmbeddedLock } from './embedded-lock';
-import { ensureDemoData, licenseDemo } from './demo';
+import { demoEnabled, ensureDemoData, licenseDemo, type DemoCredentials } from './demo';
 import { operatorServices } from './operator-services';
 import { createStandaloneHost, type StandaloneHost } from './standalone-host';
 
@@ -41,7 +42,7 @@ function onShutdown(logger: Logger, timeoutSeconds: number, stop: () => Promise<
         process.exit(0);
       },
       (error) => {
-        logger.error({ err: (error as Error).message }, 'shutdown failed');
+        logger.error({ err: errorFields(error) }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -67,6 +68,11 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** Colored human-readable logs for a developer at a terminal; JSON everywhere else (files, containers, CI). */
+function prettyLogs(config: Config): boolean {
+  return config.env === 'development' && process.stdout.isTTY === true;
+}
+
 /** This process's own address, for calls to itself (a wildcard bind answers on loopback). */
 function localUrl(server: Server): string {
   const address = server.address() as AddressInfo;
@@ -79,11 +85,18 @@ async function listen(server: Server, port: number, host: string): Promise<void>
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
 }
 
-function banner(config: Config, host: StandaloneHost, demo: Awaited<ReturnType<typeof ensureDemoData>>): string {
+function jobsLine(config: Config, runWorkers: boolean): string {
+  if (!config.redisUrl) return 'jobs in-process';
+  return runWorkers
+    ? 'BullMQ on Redis, workers in this process (serve --no-worker to run them separately)'
+    : 'BullMQ on Redis, enqueue only: run `hiring-integrations worker` to process jobs';
+}
+
+function banner(config: Config, host: StandaloneHost, demo: DemoCredentials | undefined, runWorkers: boolean): string {
   const lines = [
     '',
     `  hiring-integrations ${host.plugin.version} is running at ${config.baseUrl}`,
-    `  mode: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}, ${config.redisUrl ? 'BullMQ on Redis' : 'jobs in-process'}`,
+    `  mode: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}, ${jobsLine(config, runWorkers)}`,
   ];
   if (demo) {
     lines.push(
@@ -96,24 +109,35 @@ function banner(config: Config, host: StandaloneHost, demo: Awaited<ReturnType<t
       `  Try:  curl -H "Authorization: Bearer ${demo.api_key}" ${config.baseUrl}/v1/organization`,
       `  API reference: ${config.baseUrl}/v1/openapi.json`,
     );
+  } else {
+    lines.push(`  API reference: ${config.baseUrl}/v1/openapi.json`);
+    if (config.env !== 'production') lines.push('  No demo data on PostgreSQL unless asked for: serve --demo (or DEMO_ENABLED=true).');
   }
   return lines.join('\n') + '\n';
 }
 
-export async function serve(options: { port?: number; runWorkers?: boolean } = {}): Promise<void> {
+/**
+ * @param options.runWorkers with Redis, run the job workers in this process too (default true);
+ *   without Redis they always run here.
+ * @param options.demo seed and serve the demo on PostgreSQL too (default: DEMO_ENABLED, else embedded only).
+ */
+export async function serve(options: { port?: number; runWorkers?: boolean; demo?: boolean } = {}): Promise<void> {
   const config = loadConfig();
   if (options.port !== undefined) config.port = options.port;
-  const logger = createLogger({ level: config.logLevel });
+  const runWorkers = options.runWorkers ?? true;
+  const withDemo = demoEnabled(config, options.demo);
+  const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
   const releaseLock = config.databaseUrl ? () => undefined : acquireEmbeddedLock(config.dataDir);
   const { hostRoutes } = await import('./host-routes');
-  const host = await createStandaloneHost({ config, logger, runWorkers: options.runWorkers, hostRoutes });
-  const demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
+  let demo: DemoCredentials | undefined;
+  const host = await createStandaloneHost({ config, logger, runWorkers, hostRoutes: (h) => hostRoutes(h, { enabled: withDemo, demo: () => demo }) });
+  if (withDemo) demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
   const server = createServer(host.app);
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
-  if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: error.message }, 'the demo license could not be activated'));
-  process.stdout.write(banner(config, host, demo));
+  if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: errorFields(error) }, 'the demo license could not be activated'));
+  process.stdout.write(banner(config, host, demo, runWorkers || !config.redisUrl));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
     await closeServer(server);
     await host.close();
@@ -129,7 +153,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean } = {
 export async function worker(): Promise<void> {
   const config = loadConfig();
   if (!config.redisUrl) throw new Error('REDIS_URL is required for a separate worker; without Redis, `serve` runs jobs in-process');
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
   const host = await createStandaloneHost({ config, logger, runWorkers: true });
   let server: Server | undefined;
   if (config.workerHttpPort > 0) {

@@ -50,22 +50,32 @@ export interface StandaloneOptions {
   hostRoutes?: (host: Omit<StandaloneHost, 'close'>) => Router[];
 }
 
-/** Runs the plugin's migrations (the directory its manifest names) and the host's own. */
-export async function migrateAll(db: Database): Promise<void> {
+/**
+ * Runs the plugin's migrations (the directory its manifest names) and the host's own;
+ * returns how many were applied. `progress` hears about pending work before it starts
+ * (a fresh database takes seconds) and when it is done.
+ */
+export async function migrateAll(db: Database, progress?: (message: string, fields: Record<string, unknown>) => void): Promise<number> {
   const manifest = loadManifest();
-  await migrateLatest(db, {
-    directory: path.join(PACKAGE_ROOT, 'dist', manifest.migrations.directory),
-    tableName: manifest.migrations.tableName,
-    loadExtensions: ['.js'],
-  });
-  await migrateLatest(db, HOST_MIGRATIONS);
+  const sets = [
+    { directory: path.join(PACKAGE_ROOT, 'dist', manifest.migrations.directory), tableName: manifest.migrations.tableName, loadExtensions: ['.js'] },
+    HOST_MIGRATIONS,
+  ];
+  const started = Date.now();
+  let pending = 0;
+  if (progress) for (const set of sets) pending += ((await db.migrate.list(set)) as [unknown[], unknown[]])[1].length;
+  if (pending > 0) progress?.(`applying ${pending} database migrations…`, { pending });
+  let applied = 0;
+  for (const set of sets) applied += (await migrateLatest(db, set)).length;
+  if (applied > 0) progress?.(`applied ${applied} database migrations`, { applied, durationMs: Date.now() - started });
+  return applied;
 }
 
 export async function createStandaloneHost(options: StandaloneOptions): Promise<StandaloneHost> {
   const { config, logger } = options;
   const ownsDb = !options.db;
   const db = options.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
-  await migrateAll(db);
+  await migrateAll(db, (message, fields) => logger.info(fields, message));
 
   const app = express();
   app.disable('x-powered-by');

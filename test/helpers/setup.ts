@@ -2,14 +2,21 @@
 import 'reflect-metadata';
 import { strict as assert } from 'node:assert';
 import { leakedSecrets, rememberedSecretCount, resetTestLog } from './log-capture';
+import { conformanceMismatches, recordedCount, setCurrentTest } from './openapi-conformance';
 
 process.env.NODE_ENV = 'test';
 resetTestLog();
 
 export const mochaHooks = {
+  beforeEach(this: Mocha.Context) {
+    setCurrentTest(this.currentTest?.fullTitle() ?? '');
+  },
   /** Security: no API key, candidate token or OAuth token in any log line of the whole run. */
   afterAll(this: Mocha.Context) {
     const leaks = leakedSecrets();
     assert.deepEqual(leaks, [], `credentials found in the test run's log (checked ${rememberedSecretCount()}):\n${leaks.join('\n')}`);
+    // OpenAPI conformance: every response any test host sent, checked against /v1/openapi.json.
+    const mismatches = conformanceMismatches();
+    assert.deepEqual(mismatches, [], `responses not described by /v1/openapi.json (checked ${recordedCount()}):\n${mismatches.join('\n')}`);
   },
 };

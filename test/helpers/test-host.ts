@@ -10,6 +10,7 @@ import { operatorServices } from '../../src/standalone/operator-services';
 import { createStandaloneHost, type StandaloneHost, type StandaloneOptions } from '../../src/standalone/standalone-host';
 import { testConfig, TEST_OPERATOR_KEY } from './config';
 import { createTestDatabase, type TestDatabase } from './database';
+import { hasDocument, recordResponses, rememberDocument } from './openapi-conformance';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -64,6 +65,7 @@ export async function startTestHost(
 ): Promise<TestHost> {
   // Listen first, so BASE_URL (OAuth callbacks, widget URLs) names the real port.
   const server: Server = createServer();
+  recordResponses(server);
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -86,6 +88,11 @@ export async function startTestHost(
       return { organizationId: organization.id, apiKey: key.apiKey };
     },
     async close() {
+      // The document the run's responses are checked against; read last, so it spends no test's rate-limit budget.
+      if (!hasDocument()) {
+        const doc = await request(baseUrl, 'GET', '/v1/openapi.json').catch(() => undefined);
+        if (doc?.status === 200) rememberDocument(doc.body);
+      }
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await host.close();

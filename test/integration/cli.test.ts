@@ -100,6 +100,6 @@ describe('operator CLI', function () {
   it('help prints the usage', () => {
     const result = cli('--help');
     assert.equal(result.code, 0);
-    assert.match(result.stdout, /org create --name NAME/);
+    assert.match(result.stdout, /org create --name <name> \[--json\]/);
   });
 });

@@ -63,7 +63,7 @@ describe('reliability: a worker killed mid-job', function () {
       // The held request must outlast the worker, not time out first.
       PROFILE_PROVIDER_TIMEOUT_MS: '30000',
     };
-    const api = startProcess('api', ['node', BIN, 'serve'], env);
+    const api = startProcess('api', ['node', BIN, 'serve', '--no-worker'], env);
     processes.push(api);
     await waitForHttp(`${baseUrl}/readyz`, api);
     const t = { baseUrl, request: (method, path, options) => request(baseUrl, method, path, options) } as TestHost;

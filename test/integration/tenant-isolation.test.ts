@@ -98,6 +98,8 @@ describe('tenant isolation: another organization’s ids', function () {
       organization_id: { other: b.organizationId, missing: newId('org') },
       listing_id: { other: b.listingId, missing: newId('listing') },
       application_id: { other: b.applicationId, missing: newId('app') },
+      // The widget's content hash: not a tenant's id, but a path parameter all the same.
+      hash: { other: '0123456789ab', missing: 'ba9876543210' },
     };
     const doc = (await t.request('GET', '/v1/openapi.json')).body;
     operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>

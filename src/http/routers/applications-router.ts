@@ -4,6 +4,7 @@ import type { Applicant, ApplyService } from '../../domain/applications/apply-se
 import { applicationView } from '../../domain/applications/pipeline-delivery';
 import type { Principal } from '../principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import { applicationListSchema, applicationSchema, submittedApplicationSchema } from '../schemas/application-schemas';
 
 export const APPLY_PATH = '/listings/:listing_id/applications/profile';
 
@@ -15,7 +16,8 @@ const applyBody = z
     cover_letter: z.string().optional(),
     answers: z.record(z.string(), z.unknown()).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ example: { profile_user_id: 'usr_sbx7Ada2Lovelace', cover_letter: 'I would love to join the team.', answers: { years_experience: 7, work_authorization: true } } });
 
 const listQuery = z
   .object({
@@ -32,7 +34,7 @@ function applicant(principal: Principal): Applicant {
 }
 
 /** The full record, for the organization's own reads. */
-export function applicationDetail(application: ProfileApplication) {
+export function applicationDetail(application: ProfileApplication): z.output<typeof applicationSchema> {
   return {
     object: 'application',
     ...applicationView(application),
@@ -59,13 +61,16 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       idempotent: true,
       params: listingParams,
       body: applyBody,
+      status: 201,
+      response: submittedApplicationSchema,
+      errors: [403, 409, 410, 502, 503],
       handler: async ({ principal, params, body }) => {
         const application = await apply.submit(applicant(principal), params.listing_id, {
           profileUserId: body.profile_user_id,
           coverLetter: body.cover_letter,
           answers: body.answers,
         });
-        return reply(201, applicationView(application));
+        return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);
       },
     }),
     defineRoute({
@@ -76,6 +81,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       tags: ['applications'],
       auth: ['organization'],
       params: z.object({ application_id: z.string().max(100) }),
+      response: applicationSchema,
       handler: async ({ principal, params }) => applicationDetail(await reader.get(applicant(principal).organizationId, params.application_id)),
     }),
     defineRoute({
@@ -87,6 +93,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       auth: ['organization'],
       params: listingParams,
       query: listQuery,
+      response: applicationListSchema,
       handler: async ({ principal, params, query }) => {
         const page = await reader.listForListing(applicant(principal).organizationId, params.listing_id, { limit: query.limit, startingAfter: query.starting_after });
         return { object: 'list', data: page.data.map(applicationDetail), has_more: page.hasMore, url: `/v1/opportunities/listings/${params.listing_id}/applications` };

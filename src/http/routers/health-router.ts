@@ -1,5 +1,6 @@
 import type { ReadinessReport } from '../../host/contract';
-import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import { defineRoute, reply, type RouteDefinition } from '../route';
+import { healthSchema, readinessSchema } from '../schemas/operations-schemas';
 
 /** Liveness says the process serves HTTP; readiness also checks the database and Redis. */
 export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDefinition<any, any, any>[] {
@@ -11,7 +12,8 @@ export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDe
       summary: 'Liveness',
       tags: ['operations'],
       auth: [],
-      response: z.object({ status: z.literal('ok') }),
+      rateLimit: false,
+      response: healthSchema,
       handler: async () => ({ status: 'ok' }),
     }),
     defineRoute({
@@ -21,6 +23,9 @@ export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDe
       summary: 'Readiness: database and, when configured, Redis',
       tags: ['operations'],
       auth: [],
+      rateLimit: false,
+      response: readinessSchema,
+      alsoAnswers: [503],
       handler: async () => {
         const report = await readiness();
         return reply(report.ok ? 200 : 503, { status: report.ok ? 'ready' : 'not_ready', checks: report.checks });

@@ -12,6 +12,7 @@ import { money } from '../../domain/pricing/money';
 import { invalid } from '../../domain/shared/errors';
 import type { Principal } from '../principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import { billingPreviewSchema, catalogSchema, licenseListSchema, licenseSchema, packageListSchema, packageSchema, subscriptionListSchema, subscriptionSchema } from '../schemas/integrations-schemas';
 import { billingPreviewView, catalogView, licenseView, listView, packageView, subscriptionView, type HookHandlersOf } from './integrations-views';
 
 export interface IntegrationsServices {
@@ -40,7 +41,8 @@ const createPackageBody = z
     price,
     actions: actionKeys,
   })
-  .strict();
+  .strict()
+  .meta({ example: { slug: 'small-clinics', name: 'Small clinics', price: { amount: 4900, currency: 'USD' }, actions: ['background_checks.credentialing', 'notifications.interview_reminder'] } });
 
 const updatePackageBody = z
   .object({ name: z.string().min(1).max(200).optional(), description: z.string().max(2000).optional(), price: price.optional(), actions: actionKeys.optional() })
@@ -72,6 +74,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       summary: 'The action catalog: groups with their actions and monthly prices, and the à la carte platform fee',
       tags: ['integrations'],
       auth: ['organization', 'operator'],
+      response: catalogSchema,
       handler: async () => catalogView(await s.catalog.catalog(), s.hookHandlersOf),
     }),
     defineRoute({
@@ -81,6 +84,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       summary: 'Vertical packages (organizations see active ones; operators also archived ones)',
       tags: ['integrations'],
       auth: ['organization', 'operator'],
+      response: packageListSchema,
       handler: async ({ principal }) => listView((await s.packages.list(principal.kind === 'operator')).map(packageView)),
     }),
     defineRoute({
@@ -91,6 +95,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization', 'operator'],
       params: packageParams,
+      response: packageSchema,
       handler: async ({ params }) => packageView(await s.packages.get(params.package_slug)),
     }),
     defineRoute({
@@ -103,6 +108,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       idempotent: true,
       body: createPackageBody,
       status: 201,
+      response: packageSchema,
+      errors: [409],
       handler: async ({ body }) =>
         packageView(
           await s.packages.create({ slug: body.slug, name: body.name, description: body.description, price: money(body.price.amount, body.price.currency), actionKeys: body.actions }),
@@ -117,6 +124,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['operator'],
       params: packageParams,
       body: updatePackageBody,
+      response: packageSchema,
       handler: async ({ params, body }) =>
         packageView(
           await s.packages.update(params.package_slug, {
@@ -135,6 +143,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['operator'],
       params: packageParams,
+      response: packageSchema,
       handler: async ({ params }) => packageView(await s.packages.archive(params.package_slug)),
     }),
     defineRoute({
@@ -146,6 +155,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       idempotent: true,
       params: actionParams,
+      status: 202,
+      alsoAnswers: [200],
+      response: licenseSchema,
       handler: async ({ params, principal }) => {
         const { license } = await s.licenses.activate(orgId(principal), params.action_key);
         return reply(license.status === 'active' ? 200 : 202, licenseView(license));
@@ -159,6 +171,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       params: actionParams,
+      response: licenseSchema,
+      errors: [409],
       handler: async ({ params, principal }) => licenseView(await s.licenses.deactivate(orgId(principal), params.action_key)),
     }),
     defineRoute({
@@ -169,6 +183,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       query: licensesQuery,
+      response: licenseListSchema,
       handler: async ({ query, principal }) =>
         listView((await s.licenses.list(orgId(principal), { status: query.status, actionKey: query.action_key })).map(licenseView)),
     }),
@@ -181,6 +196,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       idempotent: true,
       params: packageParams,
+      status: 202,
+      alsoAnswers: [200],
+      response: subscriptionSchema,
       handler: async ({ params, principal }) => {
         const result = await s.subscriptions.subscribe(orgId(principal), params.package_slug);
         return reply(result.subscription.status === 'provisioning' ? 202 : 200, subscriptionView(result));
@@ -194,6 +212,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       params: packageParams,
+      response: subscriptionSchema,
       handler: async ({ params, principal }) => subscriptionView(await s.subscriptions.unsubscribe(orgId(principal), params.package_slug)),
     }),
     defineRoute({
@@ -203,6 +222,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       summary: "The organization's package subscriptions, newest first",
       tags: ['integrations'],
       auth: ['organization'],
+      response: subscriptionListSchema,
       handler: async ({ principal }) => listView((await s.subscriptions.list(orgId(principal))).map(subscriptionView)),
     }),
     defineRoute({
@@ -213,6 +233,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       query: previewQuery,
+      response: billingPreviewSchema,
+      errors: [404, 409],
       handler: async ({ query, principal }) => billingPreviewView(await s.billing.preview(orgId(principal), changeRequest(query))),
     }),
   ];

@@ -6,6 +6,8 @@ import type { SubscriptionWithLicenses } from '../../domain/licenses/subscriptio
 import type { BillingPreview } from '../../domain/pricing/billing-preview-service';
 import type { Money } from '../../domain/pricing/money';
 import type { MonthlyBill } from '../../domain/pricing/monthly-bill';
+import type { z } from 'zod';
+import type { billingPreviewSchema, catalogSchema, licenseSchema, packageSchema, subscriptionSchema } from '../schemas/integrations-schemas';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -16,7 +18,7 @@ export const actionView = (a: CatalogAction) => ({ key: a.key, name: a.name, des
 /** Hook handlers this installation registered for an action (src/domain/hooks/hook-registry.ts). */
 export type HookHandlersOf = (actionKey: string) => readonly { name: string; hook: string }[];
 
-export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = () => []) => ({
+export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = () => []): z.output<typeof catalogSchema> => ({
   object: 'catalog',
   version: catalog.version,
   platform_fee: moneyView(catalog.platformFee),
@@ -32,7 +34,7 @@ export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = (
   })),
 });
 
-export const packageView = (p: Package) => ({
+export const packageView = (p: Package): z.output<typeof packageSchema> => ({
   id: p.id,
   object: 'package',
   slug: p.slug,
@@ -46,7 +48,7 @@ export const packageView = (p: Package) => ({
   archived_at: iso(p.archivedAt),
 });
 
-export const licenseView = (l: License) => ({
+export const licenseView = (l: License): z.output<typeof licenseSchema> => ({
   id: l.id,
   object: 'license',
   organization_id: l.organizationId,
@@ -62,7 +64,7 @@ export const licenseView = (l: License) => ({
   deactivated_at: iso(l.deactivatedAt),
 });
 
-export const subscriptionView = ({ subscription: s, licenses }: SubscriptionWithLicenses) => ({
+export const subscriptionView = ({ subscription: s, licenses }: SubscriptionWithLicenses): z.output<typeof subscriptionSchema> => ({
   id: s.id,
   object: 'subscription',
   organization_id: s.organizationId,
@@ -78,7 +80,7 @@ export const subscriptionView = ({ subscription: s, licenses }: SubscriptionWith
   canceled_at: iso(s.canceledAt),
 });
 
-export const listView = <T>(data: T[]) => ({ object: 'list', data, has_more: false });
+export const listView = <T>(data: T[]) => ({ object: 'list' as const, data, has_more: false });
 
 const billView = (bill: MonthlyBill) => ({
   lines: bill.lines.map((line) => ({
@@ -94,7 +96,7 @@ const billView = (bill: MonthlyBill) => ({
   currency: bill.total.currency,
 });
 
-export const billingPreviewView = (preview: BillingPreview) => ({
+export const billingPreviewView = (preview: BillingPreview): z.output<typeof billingPreviewSchema> => ({
   object: 'billing_preview',
   currency: preview.platformFee.currency,
   platform_fee: moneyView(preview.platformFee),

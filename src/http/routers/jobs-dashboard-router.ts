@@ -14,6 +14,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import { DomainError, forbidden, unauthenticated } from '../../domain/shared/errors';
+import type { AuthenticationThrottle } from '../auth-throttle';
 import type { CredentialVerifier } from '../principal';
 import type { ApiRouter, RouterPolicy } from '../route';
 
@@ -31,13 +32,19 @@ export function dashboardCredential(header: string | undefined): string | undefi
   return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : undefined;
 }
 
-function operatorOnly(verifiers: readonly CredentialVerifier[]): RequestHandler {
+function operatorOnly(verifiers: readonly CredentialVerifier[], throttle: AuthenticationThrottle): RequestHandler {
   return async (req, res, next) => {
+    const ip = req.ip ?? 'unknown';
+    const header = req.headers.authorization;
     const challenge = (error: DomainError) => {
       res.setHeader('WWW-Authenticate', REALM);
-      next(error);
+      throttle.recordFailure(ip, dashboardCredential(header)).then(() => next(error), next);
     };
-    const header = req.headers.authorization;
+    try {
+      await throttle.check(ip, dashboardCredential(header));
+    } catch (error) {
+      return next(error);
+    }
     if (!header) return challenge(unauthenticated('missing_credentials', 'Sign in with the operator key as the password (HTTP Basic), or send "Authorization: Bearer <operator key>"'));
     const token = dashboardCredential(header);
     if (!token) return challenge(unauthenticated('invalid_authorization_header', 'The Authorization header must use the Basic or Bearer scheme'));
@@ -80,7 +87,7 @@ export interface DashboardQueues {
 export function jobsDashboardRouter(source: DashboardQueues, verifiers: readonly CredentialVerifier[], policy: RouterPolicy): ApiRouter {
   const router = Router();
   router.use(...policy.before);
-  router.use(operatorOnly(verifiers));
+  router.use(operatorOnly(verifiers, policy.throttle));
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Frame-Options', 'DENY');

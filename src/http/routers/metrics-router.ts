@@ -15,6 +15,7 @@ export function metricsRoutes(metrics: PluginMetrics): RouteDefinition<any, any,
       summary: 'Prometheus metrics of this process (text exposition format); operator credential',
       tags: ['operations'],
       auth: ['operator'],
+      produces: 'text/plain',
       handler: async ({ res }) => {
         const text = await metrics.text();
         res.setHeader('Content-Type', metrics.contentType);

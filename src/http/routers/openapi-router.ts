@@ -1,4 +1,5 @@
 import { defineRoute, type RouteDefinition } from '../route';
+import { openApiDocumentSchema } from '../schemas/operations-schemas';
 
 export function openApiRoutes(document: () => object): RouteDefinition<any, any, any>[] {
   return [
@@ -9,6 +10,7 @@ export function openApiRoutes(document: () => object): RouteDefinition<any, any,
       summary: 'This API described in OpenAPI 3.1',
       tags: ['operations'],
       auth: [],
+      response: openApiDocumentSchema,
       handler: async () => document(),
     }),
   ];

@@ -2,6 +2,7 @@ import type { OrganizationService } from '../../domain/organizations/organizatio
 import type { ApiKeyRecord } from '../../domain/organizations/organization';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
 import type { Principal } from '../principal';
+import { createdOrganizationSchema, issuedApiKeySchema, organizationSchema } from '../schemas/organization-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
@@ -21,7 +22,8 @@ export function organizationRoutes(organizations: OrganizationService): RouteDef
       summary: 'The calling organization and its API keys (prefixes only)',
       tags: ['organization'],
       auth: ['organization'],
-      handler: async ({ principal }) => {
+      response: organizationSchema,
+      handler: async ({ principal }): Promise<z.output<typeof organizationSchema>> => {
         const organization = await organizations.get(orgId(principal));
         const keys = await organizations.listKeys(organization.id);
         return {
@@ -41,14 +43,16 @@ export function organizationRoutes(organizations: OrganizationService): RouteDef
       tags: ['organization'],
       auth: ['organization'],
       body: z.object({}).strict(),
+      status: 201,
+      response: issuedApiKeySchema,
       handler: async ({ principal }) => {
         const issued = await organizations.rotateKey(orgId(principal));
         return reply(201, {
-          object: 'api_key',
+          object: 'api_key' as const,
           api_key: issued.apiKey,
           prefix: issued.prefix,
           previous_keys_expire_at: issued.previousKeysExpireAt?.toISOString(),
-        });
+        } satisfies z.output<typeof issuedApiKeySchema>);
       },
     }),
   ];
@@ -65,9 +69,10 @@ export function organizationAdminRoutes(organizations: OrganizationService): Rou
       tags: ['organization'],
       auth: ['operator'],
       idempotent: true,
-      body: z.object({ name: z.string().trim().min(1).max(200) }).strict(),
+      body: z.object({ name: z.string().trim().min(1).max(200) }).strict().meta({ example: { name: 'Acme Hiring' } }),
       status: 201,
-      handler: async ({ body }) => {
+      response: createdOrganizationSchema,
+      handler: async ({ body }): Promise<z.output<typeof createdOrganizationSchema>> => {
         const { organization, key } = await organizations.create(body.name);
         return {
           id: organization.id,

@@ -3,6 +3,7 @@ import type { ListingsDirectory } from '../../domain/listings/listing';
 import type { OrganizationRepository } from '../../domain/organizations/ports';
 import { notFound } from '../../domain/shared/errors';
 import { defineRoute, z, type RouteDefinition } from '../route';
+import { publicListingSchema } from '../schemas/application-schemas';
 
 export const PUBLIC_LISTING_PATH = '/organizations/:organization_id/listings/:listing_id';
 
@@ -23,7 +24,8 @@ export function publicListingRoutes(deps: {
       tags: ['widget'],
       auth: [],
       params,
-      handler: async ({ params: p }) => {
+      response: publicListingSchema,
+      handler: async ({ params: p }): Promise<z.output<typeof publicListingSchema>> => {
         // One answer for every reason a listing is not shown: nothing to probe.
         const missing = () => notFound('listing', p.listing_id);
         const availability = await deps.availability.check(p.organization_id);

@@ -3,10 +3,11 @@ import { PROFILE_APPLY_THEMES } from '../../domain/settings/profile-apply-settin
 import type { ProfileApplySettingsService } from '../../domain/settings/settings-service';
 import type { Principal } from '../principal';
 import { defineRoute, z, type RouteDefinition } from '../route';
+import { organizationSettingsSchema } from '../schemas/organization-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
-export function settingsView(settings: ProfileApplySettings) {
+export function settingsView(settings: ProfileApplySettings): z.output<typeof organizationSettingsSchema> {
   return {
     object: 'organization_settings',
     organization_id: settings.organizationId,
@@ -31,7 +32,8 @@ const patchBody = z
       })
       .strict(),
   })
-  .strict();
+  .strict()
+  .meta({ example: { profile_apply: { enabled: true, allowed_origins: ['https://jobs.example.com'], button_text: 'Apply with profile', theme: 'light' } } });
 
 /** Mounted at /v1/organization/settings. */
 export function settingsRoutes(settings: ProfileApplySettingsService): RouteDefinition<any, any, any>[] {
@@ -43,6 +45,7 @@ export function settingsRoutes(settings: ProfileApplySettingsService): RouteDefi
       summary: "The calling organization's settings (profile apply)",
       tags: ['organization'],
       auth: ['organization'],
+      response: organizationSettingsSchema,
       handler: async ({ principal }) => settingsView(await settings.get(orgId(principal))),
     }),
     defineRoute({
@@ -53,6 +56,7 @@ export function settingsRoutes(settings: ProfileApplySettingsService): RouteDefi
       tags: ['organization'],
       auth: ['organization'],
       body: patchBody,
+      response: organizationSettingsSchema,
       handler: async ({ principal, body }) => {
         const change = body.profile_apply;
         const updated = await settings.update(orgId(principal), {
