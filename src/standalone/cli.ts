@@ -28,14 +28,14 @@ Configuration comes from the environment; see README.md.`;
 
 type Output = { json: boolean; write(text: string, value: object): void };
 
-async function withDatabase<T>(config: Config, run: (db: Database) => Promise<T>): Promise<T> {
+async function withDatabase<T>(config: Config, run: (db: Database) => Promise<T>, options: { hostTables?: boolean } = {}): Promise<T> {
   if (!config.databaseUrl) {
     const pid = embeddedServerPid(config.dataDir);
     if (pid) throw new UsageError(`the embedded server (pid ${pid}) holds ${config.dataDir}; stop it first, or use the HTTP API`);
   }
   const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
-    await migrateAll(db);
+    await migrateAll(db, options);
     return await run(db);
   } finally {
     await db.destroy();
@@ -65,7 +65,8 @@ async function run(argv: string[], out: Output): Promise<void> {
     }
     case 'migrate':
       allowOnly(args, []);
-      return withDatabase(config, async () => out.write('migrations applied', { migrated: true }));
+      // The plugin's tables only: an ATS migrating its database gets no host_* tables (the standalone host creates them as it starts).
+      return withDatabase(config, async () => out.write('migrations applied', { migrated: true }), { hostTables: false });
     case 'org create': {
       allowOnly(args, ['name', 'json']);
       const name = required(args, 'name');

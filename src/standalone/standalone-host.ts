@@ -50,15 +50,15 @@ export interface StandaloneOptions {
   hostRoutes?: (host: Omit<StandaloneHost, 'close'>) => Router[];
 }
 
-/** Runs the plugin's migrations (the directory its manifest names) and the host's own. */
-export async function migrateAll(db: Database): Promise<void> {
+/** Runs the plugin's migrations (the directory its manifest names) and, unless told not to, the host's own. */
+export async function migrateAll(db: Database, options: { hostTables?: boolean } = {}): Promise<void> {
   const manifest = loadManifest();
   await migrateLatest(db, {
-    directory: path.join(PACKAGE_ROOT, 'dist', manifest.migrations.directory),
+    directory: path.join(PACKAGE_ROOT, manifest.migrations.directory),
     tableName: manifest.migrations.tableName,
-    loadExtensions: ['.js'],
+    loadExtensions: manifest.migrations.loadExtensions ?? ['.js'],
   });
-  await migrateLatest(db, HOST_MIGRATIONS);
+  if (options.hostTables !== false) await migrateLatest(db, HOST_MIGRATIONS);
 }
 
 export async function createStandaloneHost(options: StandaloneOptions): Promise<StandaloneHost> {
@@ -95,7 +95,8 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
       },
     },
   };
-  const plugin = await activate(pluginHost);
+  // The standalone host keeps /healthz, /readyz, /metrics and /operator/jobs where they always were.
+  const plugin = await activate(pluginHost, { operations: 'mount' });
   const partial = { app, config, db, plugin, listings, pipeline, hooks, logger };
   // The operator's hook endpoint, POST /host/v1/hooks/{hook_name} (src/standalone/hook-endpoint.ts).
   app.use(hookEndpoint(partial));

@@ -25,6 +25,8 @@ export const MAX_COVER_LETTER = 10000;
 export const COVER_LETTER_FIELD = 'cover_letter';
 
 const ID = /^[0-9A-Za-z_-]{1,64}$/;
+/** Listing ids are the host's: the rule of src/domain/listings/listing-id.ts. */
+const LISTING_ID = /^[A-Za-z0-9_.~:@-]{1,128}$/;
 
 export interface WidgetAttributes {
   organizationId: string | null;
@@ -43,7 +45,8 @@ export function attributeProblems(attrs: WidgetAttributes): string[] {
     }
   };
   id('organization-id', attrs.organizationId, 'org');
-  id('listing-id', attrs.listingId, 'listing');
+  if (!attrs.listingId || !attrs.listingId.trim()) problems.push('the listing-id attribute is missing');
+  else if (!LISTING_ID.test(attrs.listingId)) problems.push(`listing-id "${attrs.listingId.slice(0, 80)}" is not a valid id (1–128 of A-Z a-z 0-9 _ - . ~ : @)`);
   if (attrs.theme !== null && attrs.theme !== '' && !THEMES.includes(attrs.theme as Theme)) {
     problems.push(`theme "${attrs.theme.slice(0, 40)}" is not one of ${THEMES.join(', ')}`);
   }

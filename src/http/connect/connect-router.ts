@@ -71,10 +71,13 @@ export interface ConnectRouterOptions {
   connect: ConnectService;
   kit: RouterKit;
   logger: Logger;
+  /** The router's full path on the host (mount path + CONNECT_MOUNT_PATH): the cookie's path and grant's prefix. */
+  mountPath?: string;
 }
 
 export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   const { config, endpoints, connect, kit, logger } = options;
+  const mountPath = options.mountPath ?? CONNECT_MOUNT_PATH;
   const router = Router();
   // Public and unauthenticated: limited per client IP, before a session row is written.
   router.use(...kit.policy.before, kit.policy.limit);
@@ -85,7 +88,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       store: new KnexSessionStore(options.db, SESSION_TTL_MS),
       resave: false,
       saveUninitialized: false,
-      cookie: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https://'), path: CONNECT_MOUNT_PATH, maxAge: SESSION_TTL_MS },
+      cookie: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https://'), path: mountPath, maxAge: SESSION_TTL_MS },
     }),
   );
 
@@ -98,7 +101,8 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   }
 
   const grantMiddleware = grant.express({
-    defaults: { origin: config.baseUrl, prefix: CONNECT_MOUNT_PATH, transport: 'state', state: true, pkce: true },
+    // grant matches requests on the full path (prefix); the redirect URI is the plugin's public URL of the callback.
+    defaults: { origin: new URL(config.baseUrl).origin, prefix: mountPath, transport: 'state', state: true, pkce: true },
     profile: {
       authorize_url: endpoints.authorizeUrl,
       access_url: endpoints.tokenUrl,
@@ -108,6 +112,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       scope: endpoints.scopes,
       scope_delimiter: ' ',
       response: ['tokens', 'raw'],
+      redirect_uri: `${config.baseUrl}${CONNECT_MOUNT_PATH}/profile/callback`,
     },
   }) as unknown as RequestHandler;
 
