@@ -204,6 +204,10 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.deepEqual(ready.body, { status: 'ready', checks: { database: 'ok', redis: 'ok' } });
       const openapi = await pluginRequest('GET', '/v1/openapi.json');
       assert.deepEqual(openapi.body.servers, [{ url: pluginUrl }]);
+      const widget = await pluginRequest('GET', '/widgets/profile-apply.json');
+      assert.equal(widget.body.api_base, pluginUrl);
+      assert.ok(widget.body.url.startsWith(`${pluginUrl}/widgets/profile-apply.js`), widget.body.url);
+      assert.ok((await pluginRequest('GET', '/widgets/profile-apply.js')).text.includes(JSON.stringify(pluginUrl)), 'the API base stamped into the script');
     });
 
     it('creates an organization from host code for a tenant, finds it by the tenant id, refuses a second one', async () => {
@@ -250,6 +254,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.ok(delivered.skills.length > 0);
       assert.deepEqual(delivered.experience, applied.body.experience_summary);
       assert.deepEqual(delivered.answers, { years_experience: 9 });
+      assert.ok(delivered.profile_url.startsWith(`${pluginUrl}/sandbox/profiles/`), delivered.profile_url);
       const event = await waitFor(() => db('ats_events').where({ name: 'application.submitted', organization_id: tenant.organization_id }).first(), 'application.submitted on the bus');
       assert.equal(event.process, 'worker', 'published where the job ran');
       assert.equal(event.payload.application_id, applied.body.application_id);
