@@ -192,8 +192,12 @@ function profileProvider(env: Env): ProfileProviderConfig | undefined {
 export interface LoadOptions {
   /** The path the host mounts the plugin under ('' or `/a/b`); joined to BASE_URL for every URL the plugin builds. */
   mountPath?: string;
-  /** Standalone embedded mode (the default) generates a missing SECRET_KEY into DATA_DIR; an embedding host must pass one. */
-  generateSecret?: boolean;
+  /**
+   * An embedding host's configuration (defineConfig): SECRET_KEY is required (nothing is
+   * generated into a folder), and the database may be the host's knex instead of DATABASE_URL.
+   * Otherwise the standalone host's rules: embedded mode generates a secret into DATA_DIR.
+   */
+  embedding?: boolean;
 }
 
 const MOUNT_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
@@ -212,11 +216,11 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
   const provider = profileProvider(env);
   const sandboxProviderEnabled = boolean(env, 'SANDBOX_PROVIDER_ENABLED') ?? !production;
 
-  if (!secret && options.generateSecret === false) {
+  if (!secret && options.embedding) {
     throw new ConfigError('SECRET_KEY', 'is required: pass a secret of 32+ bytes (hex or base64), e.g. from `openssl rand -hex 32`, the same in every process');
   }
   if (production) {
-    if (!databaseUrl) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
+    if (!databaseUrl && !options.embedding) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
     if (!secret) throw new ConfigError('SECRET_KEY', 'is required in production');
     if (!env.BASE_URL) throw new ConfigError('BASE_URL', 'is required in production');
     if (!provider && !sandboxProviderEnabled) {

@@ -52,5 +52,5 @@ export function defineConfig(options: PluginConfigOptions): Config {
     env[name] = Buffer.isBuffer(value) ? value.toString('hex') : String(value);
   }
   if (!env.BASE_URL) throw new ConfigError('BASE_URL', 'is required: pass baseUrl, the public URL the host serves (e.g. https://ats.example.com)');
-  return loadConfig(env, { mountPath: options.mountPath ?? '', generateSecret: false });
+  return loadConfig(env, { mountPath: options.mountPath ?? '', embedding: true });
 }

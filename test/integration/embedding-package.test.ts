@@ -277,6 +277,41 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.deepEqual(links.map((e: { payload: { interview_id: string } }) => e.payload.interview_id).sort(), ['int-both', 'int-bus']);
     });
 
+    it("the README's host runs as written: migrate, api and worker processes, /healthz of its own, the plugin under /careers/hi", async () => {
+      const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('## Embed in your own host'));
+      const code = /```js\n([\s\S]*?)\n```/.exec(section)?.[1];
+      assert.ok(code, 'the section has a js block');
+      writeFileSync(path.join(dir, 'host.js'), code);
+      const own = await createTestDatabase();
+      await own.db.destroy();
+      const port = await freePort();
+      const publicUrl = `http://127.0.0.1:${port}`;
+      const env = { DATABASE_URL: own.url, REDIS_URL: process.env.REDIS_URL, SECRET_KEY: testSecrets().SECRET_KEY, PUBLIC_URL: publicUrl, PORT: String(port), QUEUE_PREFIX: uniqueQueuePrefix() };
+      const processes: AppProcess[] = [];
+      try {
+        const migrating = startProcess('readme-migrate', ['node', 'host.js', 'migrate'], env, { cwd: dir });
+        assert.equal((await migrating.exited).code, 0, migrating.output());
+        const web = startProcess('readme-api', ['node', 'host.js', 'api'], env, { cwd: dir });
+        const jobs = startProcess('readme-worker', ['node', 'host.js', 'worker'], env, { cwd: dir });
+        processes.push(web, jobs);
+        await waitForHttp(`${publicUrl}/healthz`, web);
+        assert.equal((await request(publicUrl, 'GET', '/internal/hiring/readyz')).status, 200);
+        const tenant = await request(publicUrl, 'POST', '/tenants', { body: { name: 'Readme Inc' } });
+        assert.equal(tenant.status, 201, tenant.text);
+        rememberSecret(tenant.body.api_key);
+        const me = await request(publicUrl, 'GET', `${MOUNT_PATH}/v1/organization`, { auth: tenant.body.api_key });
+        assert.equal(me.body.id, tenant.body.organization_id);
+        const listing = await request(publicUrl, 'POST', `/tenants/${tenant.body.tenant_id}/listings`, { body: { title: 'Welder' } });
+        assert.equal(listing.status, 201, listing.text);
+        assert.equal((await request(publicUrl, 'POST', `/tenants/${tenant.body.tenant_id}/interviews`, { body: { interview_id: 'i-1' } })).status, 202);
+        for (const proc of processes) assert.deepEqual(await proc.stop('SIGTERM', 15_000), { code: 0, signal: null }, proc.output().slice(-2000));
+      } finally {
+        await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+        await own.drop();
+      }
+    });
+
     it('dispose() leaves nothing open: after SIGTERM both processes exit by themselves, and nothing was written into their working directory', async () => {
       const [apiExit, workerExit] = await Promise.all([api.stop('SIGTERM', 15_000), worker.stop('SIGTERM', 15_000)]);
       assert.deepEqual(apiExit, { code: 0, signal: null }, api.output().slice(-2000));
