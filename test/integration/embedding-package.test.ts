@@ -34,9 +34,12 @@ interface PackResult {
   files: PackedFile[];
 }
 
-/** `npm pack --json` into `dir`; the build already ran (pretest), so its scripts are skipped. */
+/**
+ * `npm pack --json` into `dir`, lifecycle scripts included: `prepare` runs the build (a
+ * no-op after pretest's), and its output must not break the JSON on stdout.
+ */
 async function pack(dir: string): Promise<PackResult> {
-  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: PACKAGE_ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: PACKAGE_ROOT, maxBuffer: 16 * 1024 * 1024 });
   const parsed = JSON.parse(stdout) as PackResult[];
   assert.equal(parsed.length, 1);
   return parsed[0]!;
