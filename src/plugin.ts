@@ -21,23 +21,11 @@ import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
-import type {
-  ActivateOptions,
-  HookResult,
-  HostOrganizations,
-  HttpRouter,
-  MountedRouterInfo,
-  OfferedRouter,
-  OrganizationInfo,
-  PluginHost,
-  PluginInstance,
-  PluginRole,
-} from './host/contract';
-import { ConfigError } from './config';
+import type { ActivateOptions, HookResult, HttpRouter, MountedRouterInfo, OfferedRouter, PluginHost, PluginInstance, PluginRole } from './host/contract';
 import { HookIntake } from './domain/hooks/hook-intake';
-import { OrganizationService } from './domain/organizations/organization-service';
-import type { Organization } from './domain/organizations/organization';
-import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from './domain/organizations/ports';
+import { checkHostRequirements, hostPath } from './composition/host-requirements';
+import { hostOrganizations } from './composition/host-organizations';
+import { listenToHostHooks } from './composition/host-hook-bus';
 import { authenticate } from './http/authenticate';
 import { jsonBody } from './http/body';
 import type { MountedApiRouter } from './http/openapi';
@@ -74,37 +62,13 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
   return { policy, build: (name, routes) => buildRouter(name, routes, policy) };
 }
 
-function joinPath(prefix: string, path: string): string {
-  return prefix && path === '/' ? prefix : `${prefix}${path}`;
-}
-
-function organizationInfo(organization: Organization): OrganizationInfo {
-  return { id: organization.id, name: organization.name, externalId: organization.externalId ?? null, createdAt: organization.createdAt };
-}
-
-/** What an embedding host must give for the role it asks for; a missing piece stops activation naming it. */
-function checkHost(host: PluginHost, role: PluginRole): void {
-  const { config } = host;
-  if (!Buffer.isBuffer(config.secretKey) || config.secretKey.length < 32) {
-    throw new ConfigError('SECRET_KEY', 'must be at least 32 bytes (build the configuration with defineConfig)');
-  }
-  if (role !== 'all' && !config.redisUrl) {
-    throw new ConfigError('REDIS_URL', `is required for the ${role} role: without Redis, jobs run in the process that enqueues them (role "all")`);
-  }
-  if (role !== 'worker' && !host.http) throw new Error(`The ${role} role mounts routers: the host must provide http.mount(path, router)`);
-  if (!host.database && !config.databaseUrl) {
-    // Only the standalone host may fall back to an embedded database folder; it always passes its knex.
-    throw new ConfigError('DATABASE_URL', 'is required: pass databaseUrl in the configuration, or your knex instance as host.database');
-  }
-}
-
 export async function activate(host: PluginHost, options: ActivateOptions = {}): Promise<PluginInstance> {
   const manifest = loadManifest();
   if (!semver.satisfies(host.contractVersion, manifest.engines.host)) {
     throw new Error(`${manifest.id} ${manifest.version} needs host contract ${manifest.engines.host}; the host offers ${host.contractVersion}`);
   }
   const role: PluginRole = options.role ?? 'all';
-  checkHost(host, role);
+  checkHostRequirements(host, role);
   const logger = host.logger.child({ plugin: manifest.id });
   const context: CompositionContext = { config: host.config, logger, host, manifest };
   const container = rootContainer.createChildContainer();
@@ -130,7 +94,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     const router = api.router as unknown as HttpRouter;
     if (declared.offered) operations.push({ name: declared.name, mountPath: declared.mountPath, description: declared.description ?? '', router });
     if (role === 'worker' || (declared.offered && options.operations !== 'mount')) continue;
-    const fullPath = joinPath(host.config.mountPath, declared.mountPath);
+    const fullPath = hostPath(host.config.mountPath, declared.mountPath);
     mounted.push({ mountPath: declared.mountPath, api });
     mountedOnHost.push({ name: api.name, mountPath: fullPath });
     registrations.add(host.http!.mount(fullPath, router));
@@ -156,37 +120,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
 
   // Hooks reach the handlers from the host's bus and from fireHook; one event through both runs once.
   const intake = new HookIntake((hook, organizationId, payload) => container.resolve<HookDispatcher>(HOOK_DISPATCHER).fire(hook, organizationId, payload), logger);
-  for (const hook of new Set(hooks.map((h) => h.hook))) {
-    registrations.add(
-      host.hooks.on(hook, async (event) => {
-        const result = await intake.fire('bus', event.hook, event.organizationId, event.payload ?? {});
-        logger.info({ hook: event.hook, organizationId: event.organizationId, handled: result.handled, skipped: result.skipped, failed: result.failed }, 'hook from the host bus dispatched');
-      }),
-    );
-  }
-
-  const organizationService = container.resolve(OrganizationService);
-  const organizations: HostOrganizations = {
-    async create(input) {
-      const { organization, key } = await organizationService.create(input.name, { externalId: input.externalId });
-      return { organization: organizationInfo(organization), apiKey: key.apiKey };
-    },
-    async get(organizationId) {
-      const organization = await container.resolve<OrganizationRepository>(ORGANIZATION_REPOSITORY).findById(organizationId);
-      return organization ? organizationInfo(organization) : undefined;
-    },
-    async findByExternalId(externalId) {
-      const organization = await organizationService.findByExternalId(externalId);
-      return organization ? organizationInfo(organization) : undefined;
-    },
-    async issueKey(organizationId) {
-      const issued = await organizationService.rotateKey(organizationId);
-      return { apiKey: issued.apiKey, previousKeysExpireAt: issued.previousKeysExpireAt! };
-    },
-    async revokeKey(keyOrPrefix) {
-      await organizationService.revokeKey(keyOrPrefix);
-    },
-  };
+  for (const stop of listenToHostHooks(host.hooks, hooks.map((h) => h.hook), intake, logger)) registrations.add(stop);
 
   const workerHost = container.resolve<WorkerHost>(WORKER_HOST);
   if (role === 'worker') workerHost.startWorkers(processors, host.config.workerConcurrency);
@@ -202,7 +136,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     queues: manifest.queues
       .filter((q) => processors.some((p) => p.queue === q.name))
       .map((q) => ({ name: q.name, concurrency: q.concurrency })),
-    organizations,
+    organizations: hostOrganizations(container),
     async fireHook(hook, organizationId, payload): Promise<HookResult> {
       // Each handler runs only if the gate (entitlement cache) finds the organization's license for its action active.
       const { handled, skipped, failed, outcomes } = await intake.fire('call', hook, organizationId, payload);
