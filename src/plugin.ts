@@ -123,7 +123,14 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
   for (const stop of listenToHostHooks(host.hooks, hooks.map((h) => h.hook), intake, logger)) registrations.add(stop);
 
   const workerHost = container.resolve<WorkerHost>(WORKER_HOST);
-  if (role === 'worker') workerHost.startWorkers(processors, host.config.workerConcurrency);
+  let workersStarted = false;
+  const startWorkers = (concurrency: number | undefined) => {
+    // Once per activation: a second set of workers would double the concurrency.
+    if (workersStarted) return;
+    workersStarted = true;
+    workerHost.startWorkers(processors, concurrency);
+  };
+  if (role === 'worker') startWorkers(host.config.workerConcurrency);
 
   let disposed = false;
   return {
@@ -144,7 +151,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     },
     async startWorkers(startOptions = {}) {
       if (role === 'api') throw new Error('The api role runs no workers: start a process with the worker role');
-      workerHost.startWorkers(processors, startOptions.concurrency ?? host.config.workerConcurrency);
+      startWorkers(startOptions.concurrency ?? host.config.workerConcurrency);
     },
     readiness: () => checkReadiness(container),
     async dispose() {

@@ -182,7 +182,7 @@ export interface PluginInstance {
    * event both emitted and fired (same hook, organization and payload, within 10 s) runs once.
    */
   fireHook(hook: string, organizationId: string, payload: object): Promise<HookResult>;
-  /** Starts job processing in this process (role `all`; the `worker` role starts them itself). */
+  /** Starts job processing in this process (role `all`; the `worker` role starts them itself); once per activation. */
   startWorkers(options?: { concurrency?: number }): Promise<void>;
   readiness(): Promise<ReadinessReport>;
   /** Runs every disposer in reverse order: routers, listeners, workers, queues, connections. */
