@@ -134,11 +134,11 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.equal(existsSync(path.join(dir, '.data')), false);
     });
 
-    it('a TypeScript host type-checks against its types (strict, skipLibCheck off, ESM resolution)', async function () {
+    it('a TypeScript host type-checks against its types (strict, skipLibCheck off; ESM and CommonJS resolution)', async function () {
       this.timeout(90_000);
       writeFileSync(
         path.join(dir, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['typed-host.mts'] }),
+        JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['typed-host.mts', 'typed-worker.cts'] }),
       );
       const tsc = path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
       const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir }).catch((error: { stdout: string }) => error);
@@ -313,6 +313,28 @@ describe('embedding: the packed package in a fixture ATS', function () {
         await Promise.all(processes.map((p) => p.stop('SIGKILL')));
         await own.drop();
       }
+    });
+
+    it("the installed CLI's migrate creates the plugin's tables only, no host_ tables", async () => {
+      const own = await createTestDatabase();
+      await own.db.destroy();
+      try {
+        const cli = path.join(dir, 'node_modules', '.bin', 'hiring-integrations');
+        const { stdout } = await run(cli, ['migrate'], { cwd: dir, env: { PATH: process.env.PATH, DATABASE_URL: own.url, SECRET_KEY: testSecrets().SECRET_KEY, LOG_LEVEL: 'warn' } });
+        assert.match(stdout, /migrations applied/);
+        const check = knex({ client: 'pg', connection: own.url, pool: { min: 0, max: 1 } });
+        try {
+          const { rows } = await check.raw(`select table_name from information_schema.tables where table_schema = current_schema()`);
+          const tables = rows.map((r: { table_name: string }) => r.table_name) as string[];
+          assert.ok(tables.includes('hi_organizations'), tables.join(','));
+          assert.deepEqual(tables.filter((t) => !t.startsWith('hi_')), []);
+        } finally {
+          await check.destroy();
+        }
+      } finally {
+        await own.drop();
+      }
+      assert.equal(existsSync(path.join(dir, '.data')), false, 'nothing written into the working directory');
     });
 
     it('dispose() leaves nothing open: after SIGTERM both processes exit by themselves, and nothing was written into their working directory', async () => {
