@@ -207,7 +207,7 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
   const production = mode === 'production';
   const port = integer(env, 'PORT')!;
   const mountPath = (options.mountPath ?? '').replace(/\/+$/, '');
-  if (!MOUNT_PATH.test(mountPath)) throw new ConfigError('mountPath', `must be empty or /segment[/segment…] of A-Za-z0-9._~-, got "${options.mountPath}"`);
+  if (!MOUNT_PATH.test(mountPath) || mountPath.split('/').some((segment) => /^\.+$/.test(segment))) throw new ConfigError('mountPath', `must be empty or /segment[/segment…] of A-Za-z0-9._~-, got "${options.mountPath}"`);
   const baseUrl = (url(env, 'BASE_URL') ?? `http://localhost:${port}`) + mountPath;
   const dataDir = path.resolve(raw(env, 'DATA_DIR')!);
   const databaseUrl = url(env, 'DATABASE_URL');

@@ -32,7 +32,7 @@ describe('configuration for an embedding host (defineConfig)', () => {
   });
 
   it('refuses a malformed mount path, unknown options and the standalone-only settings', () => {
-    for (const mountPath of ['careers', '/a b', '/a//b', '/a?x']) {
+    for (const mountPath of ['careers', '/a b', '/a//b', '/a?x', '/..', '/a/./b']) {
       assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, mountPath }), (e: ConfigError) => e.env === 'mountPath', mountPath);
     }
     assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, port: 80 } as never), (e: ConfigError) => e.env === 'port');
