@@ -43,7 +43,11 @@ export class HookIntake {
 
   fire(source: HookSource, hook: string, organizationId: string, payload: object): Promise<HookDispatch> {
     const now = this.now();
-    for (const [key, entry] of this.pending) if (entry.expiresAt <= now) this.pending.delete(key);
+    // Entries are kept in the order they expire (re-set keys are re-inserted), so pruning stops at the first live one.
+    for (const [key, entry] of this.pending) {
+      if (entry.expiresAt > now) break;
+      this.pending.delete(key);
+    }
     const key = `${hook}\u0000${organizationId}\u0000${canonical(payload ?? {})}`;
     const partner = this.pending.get(key);
     if (partner && partner.source !== source) {
@@ -53,6 +57,7 @@ export class HookIntake {
       return partner.dispatch;
     }
     const dispatch = this.dispatch(hook, organizationId, payload);
+    this.pending.delete(key);
     this.pending.set(key, { source, dispatch, expiresAt: now + PAIRING_WINDOW_MS });
     return dispatch;
   }
