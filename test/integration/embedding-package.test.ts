@@ -299,6 +299,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
         const jobs = startProcess('readme-worker', ['node', 'host.js', 'worker'], env, { cwd: dir });
         processes.push(web, jobs);
         await waitForHttp(`${publicUrl}/healthz`, web);
+        await jobs.waitForLog((line) => line.msg === 'worker started');
         assert.equal((await request(publicUrl, 'GET', '/internal/hiring/readyz')).status, 200);
         const tenant = await request(publicUrl, 'POST', '/tenants', { body: { name: 'Readme Inc' } });
         assert.equal(tenant.status, 201, tenant.text);
