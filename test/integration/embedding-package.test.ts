@@ -153,6 +153,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
     let worker: AppProcess;
     let atsUrl: string;
     let pluginUrl: string;
+    let operatorKey: string;
     const pluginRequest = (method: string, urlPath: string, options: Parameters<typeof request>[3] = {}) => request(pluginUrl, method, urlPath, options);
 
     before(async function () {
@@ -166,6 +167,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
       atsUrl = `http://127.0.0.1:${port}`;
       pluginUrl = `${atsUrl}${MOUNT_PATH}`;
       const secrets = testSecrets();
+      operatorKey = secrets.OPERATOR_API_KEY;
       const env = {
         ATS_DATABASE_URL: database.url,
         ATS_REDIS_URL: process.env.REDIS_URL,
@@ -205,6 +207,10 @@ describe('embedding: the packed package in a fixture ATS', function () {
       }
       const ready = await request(atsUrl, 'GET', '/internal/hiring/readyz');
       assert.deepEqual(ready.body, { status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+      assert.equal((await request(atsUrl, 'GET', '/internal/hiring/metrics', { auth: operatorKey })).status, 200);
+      const dashboard = await request(atsUrl, 'GET', '/internal/hiring/operator/jobs', { auth: operatorKey });
+      assert.equal(dashboard.status, 200, dashboard.text.slice(0, 200));
+      assert.equal((await request(atsUrl, 'GET', '/internal/hiring/operator/jobs')).status, 401);
       const openapi = await pluginRequest('GET', '/v1/openapi.json');
       assert.deepEqual(openapi.body.servers, [{ url: pluginUrl }]);
       const widget = await pluginRequest('GET', '/widgets/profile-apply.json');
