@@ -122,6 +122,8 @@ describe('embedding: the packed package in a fixture ATS', function () {
       const esm = await run(process.execPath, ['--input-type=module', '-e', `import { activate, defineConfig, migrate } from 'hiring-integrations'; console.log([activate, defineConfig, migrate].map((f) => typeof f).join())`], { cwd: dir });
       assert.equal(esm.stdout.trim(), 'function,function,function');
       await assert.rejects(run(process.execPath, ['-e', `require('hiring-integrations/dist/src/plugin.js')`], { cwd: dir }), /ERR_PACKAGE_PATH_NOT_EXPORTED/);
+      const manifest = await run(process.execPath, ['-e', `console.log(require('hiring-integrations/plugin.manifest.json').entry)`], { cwd: dir });
+      assert.equal(manifest.stdout.trim(), 'dist/src/index.js', 'the manifest is readable through the exports map');
     });
 
     it('defineConfig stops on a missing or short SECRET_KEY, naming it, and writes nothing into the working directory', async () => {
