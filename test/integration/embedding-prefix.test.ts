@@ -121,6 +121,24 @@ describe('embedding in process: any mount path, the host’s own listing ids', f
     });
   }
 
+  it('stops activation naming what the host left out: a short secret, Redis for the api role, a database', async () => {
+    const base = {
+      contractVersion: HOST_CONTRACT_VERSION,
+      logger: testLogger(),
+      hooks: { on: () => () => undefined, emit: async () => undefined },
+      listings: { get: async () => undefined },
+      pipeline: { deliver: async () => undefined },
+      http: { mount: () => () => undefined },
+    };
+    const config = defineConfig({ baseUrl: hostUrl, secretKey: TEST_SECRET_KEY });
+    const refused = async (host: Parameters<typeof activate>[0], options: Parameters<typeof activate>[1], env: string) =>
+      assert.rejects(activate(host, options), (error: { env?: string }) => error.env === env);
+    await refused({ ...base, config: { ...config, secretKey: Buffer.alloc(16) }, database: database.db }, {}, 'SECRET_KEY');
+    await refused({ ...base, config: { ...config, redisUrl: undefined }, database: database.db }, { role: 'api' }, 'REDIS_URL');
+    await refused({ ...base, config: { ...config, redisUrl: undefined }, database: database.db }, { role: 'worker' }, 'REDIS_URL');
+    await refused({ ...base, config }, {}, 'DATABASE_URL');
+  });
+
   it('refuses a listing id outside the documented limits as unavailable, never an error', async () => {
     const { organization, apiKey } = await plugin.organizations.create({ name: 'Strict host' });
     rememberSecret(apiKey);
