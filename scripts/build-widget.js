@@ -89,7 +89,8 @@ async function main() {
   const meta = { version, hash, bytes: code.length, gzip_bytes: gzipBytes, locales };
   writeFileSync(path.join(OUT_DIR, 'profile-apply.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
   if (gzipBytes > MAX_GZIP_BYTES) throw new Error(`profile-apply.js is ${gzipBytes} bytes gzipped; the budget is ${MAX_GZIP_BYTES}`);
-  process.stdout.write(`widget: dist/widgets/profile-apply.js ${code.length} bytes, ${gzipBytes} gzipped (${hash}); catalogs: en inline, ${Object.keys(locales).join(', ')} fetched\n`);
+  // stderr: `npm pack --json` runs the build (prepare) and its stdout must stay JSON.
+  process.stderr.write(`widget: dist/widgets/profile-apply.js ${code.length} bytes, ${gzipBytes} gzipped (${hash}); catalogs: en inline, ${Object.keys(locales).join(', ')} fetched\n`);
 }
 
 main().catch((error) => {

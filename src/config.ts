@@ -88,7 +88,10 @@ export interface Config {
   port: number;
   host: string;
   trustProxy: string | number;
+  /** The plugin's public URL: BASE_URL plus the mount path; every URL the plugin builds starts here. */
   baseUrl: string;
+  /** Where the host mounts the plugin ('' = the host's root, as in the standalone host). */
+  mountPath: string;
   cdnUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -246,11 +249,26 @@ function profileProvider(env: Env): ProfileProviderConfig | undefined {
   };
 }
 
-export function loadConfig(env: Env = process.env): Config {
+export interface LoadOptions {
+  /** The path the host mounts the plugin under ('' or `/a/b`); joined to BASE_URL for every URL the plugin builds. */
+  mountPath?: string;
+  /**
+   * An embedding host's configuration (defineConfig): SECRET_KEY is required (nothing is
+   * generated into a folder), and the database may be the host's knex instead of DATABASE_URL.
+   * Otherwise the standalone host's rules: embedded mode generates a secret into DATA_DIR.
+   */
+  embedding?: boolean;
+}
+
+const MOUNT_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
+
+export function loadConfig(env: Env = process.env, options: LoadOptions = {}): Config {
   const mode = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const);
   const production = mode === 'production';
   const port = integer(env, 'PORT')!;
-  const baseUrl = url(env, 'BASE_URL') ?? `http://localhost:${port}`;
+  const mountPath = (options.mountPath ?? '').replace(/\/+$/, '');
+  if (!MOUNT_PATH.test(mountPath) || mountPath.split('/').some((segment) => /^\.+$/.test(segment))) throw new ConfigError('mountPath', `must be empty or /segment[/segment…] of A-Za-z0-9._~-, got "${options.mountPath}"`);
+  const baseUrl = (url(env, 'BASE_URL') ?? `http://localhost:${port}`) + mountPath;
   const dataDir = path.resolve(raw(env, 'DATA_DIR')!);
   const databaseUrl = url(env, 'DATABASE_URL');
   const redisUrl = url(env, 'REDIS_URL');
@@ -258,8 +276,11 @@ export function loadConfig(env: Env = process.env): Config {
   const provider = profileProvider(env);
   const sandboxProviderEnabled = boolean(env, 'SANDBOX_PROVIDER_ENABLED') ?? !production;
 
+  if (!secret && options.embedding) {
+    throw new ConfigError('SECRET_KEY', 'is required: pass a secret of 32+ bytes (hex or base64), e.g. from `openssl rand -hex 32`, the same in every process');
+  }
   if (production) {
-    if (!databaseUrl) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
+    if (!databaseUrl && !options.embedding) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
     if (!secret) throw new ConfigError('SECRET_KEY', 'is required in production');
     if (!env.BASE_URL) throw new ConfigError('BASE_URL', 'is required in production');
     if (!provider && !sandboxProviderEnabled) {
@@ -282,6 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: raw(env, 'HOST')!,
     trustProxy: /^\d+$/.test(raw(env, 'TRUST_PROXY')!) ? Number(raw(env, 'TRUST_PROXY')) : raw(env, 'TRUST_PROXY')!,
     baseUrl,
+    mountPath,
     cdnUrl: url(env, 'CDN_URL') ?? baseUrl,
     dataDir,
     databaseUrl,
@@ -304,7 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobStalledIntervalMs: positive(env, 'JOB_STALLED_INTERVAL_MS'),
     profileProvider: provider,
     sandboxProviderEnabled,
-    sandboxInternalUrl: (url(env, 'SANDBOX_INTERNAL_URL') ?? baseUrl).replace(/\/+$/, ''),
+    sandboxInternalUrl: url(env, 'SANDBOX_INTERNAL_URL') ? `${url(env, 'SANDBOX_INTERNAL_URL')}${mountPath}` : baseUrl,
     profileProviderTimeoutMs: integer(env, 'PROFILE_PROVIDER_TIMEOUT_MS')!,
     profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),

@@ -21,7 +21,11 @@ import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
-import type { HookResult, PluginHost, PluginInstance } from './host/contract';
+import type { ActivateOptions, HookResult, HttpRouter, MountedRouterInfo, OfferedRouter, PluginHost, PluginInstance, PluginRole } from './host/contract';
+import { HookIntake } from './domain/hooks/hook-intake';
+import { checkHostRequirements, hostPath } from './composition/host-requirements';
+import { hostOrganizations } from './composition/host-organizations';
+import { listenToHostHooks } from './composition/host-hook-bus';
 import { authenticate } from './http/authenticate';
 import { jsonBody } from './http/body';
 import type { MountedApiRouter } from './http/openapi';
@@ -65,11 +69,13 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
   return { policy, build: (name, routes) => buildRouter(name, routes, policy) };
 }
 
-export async function activate(host: PluginHost): Promise<PluginInstance> {
+export async function activate(host: PluginHost, options: ActivateOptions = {}): Promise<PluginInstance> {
   const manifest = loadManifest();
   if (!semver.satisfies(host.contractVersion, manifest.engines.host)) {
     throw new Error(`${manifest.id} ${manifest.version} needs host contract ${manifest.engines.host}; the host offers ${host.contractVersion}`);
   }
+  const role: PluginRole = options.role ?? 'all';
+  checkHostRequirements(host, role);
   const logger = host.logger.child({ plugin: manifest.id });
   const context: CompositionContext = { config: host.config, logger, host, manifest };
   const container = rootContainer.createChildContainer();
@@ -84,12 +90,21 @@ export async function activate(host: PluginHost): Promise<PluginInstance> {
 
   const kit = routerKit(container, context);
   const mounted = container.resolve<MountedApiRouter[]>(MOUNTED_ROUTERS);
+  const mountedOnHost: MountedRouterInfo[] = [];
+  const operations: OfferedRouter[] = [];
   for (const factory of MODULES.flatMap((m) => m.routers ?? [])) {
     const declared = manifest.routers.find((r) => r.name === factory.name);
     if (!declared) throw new Error(`Router "${factory.name}" is not declared in plugin.manifest.json`);
+    // The worker role serves no API; it still builds what it offers (health, metrics) for the host to expose.
+    if (role === 'worker' && !declared.offered) continue;
     const api = factory.create(container, kit);
+    const router = api.router as unknown as HttpRouter;
+    if (declared.offered) operations.push({ name: declared.name, mountPath: declared.mountPath, description: declared.description ?? '', router });
+    if (role === 'worker' || (declared.offered && options.operations !== 'mount')) continue;
+    const fullPath = hostPath(host.config.mountPath, declared.mountPath);
     mounted.push({ mountPath: declared.mountPath, api });
-    registrations.add(host.http.mount(declared.mountPath, api.router));
+    mountedOnHost.push({ name: api.name, mountPath: fullPath });
+    registrations.add(host.http!.mount(fullPath, router));
   }
 
   for (const hook of hooks) {
@@ -110,22 +125,40 @@ export async function activate(host: PluginHost): Promise<PluginInstance> {
     if (stop) registrations.add(stop);
   }
 
+  // Hooks reach the handlers from the host's bus and from fireHook; one event through both runs once.
+  const intake = new HookIntake((hook, organizationId, payload) => container.resolve<HookDispatcher>(HOOK_DISPATCHER).fire(hook, organizationId, payload), logger);
+  for (const stop of listenToHostHooks(host.hooks, hooks.map((h) => h.hook), intake, logger)) registrations.add(stop);
+
+  const workerHost = container.resolve<WorkerHost>(WORKER_HOST);
+  let workersStarted = false;
+  const startWorkers = (concurrency: number | undefined) => {
+    // Once per activation: a second set of workers would double the concurrency.
+    if (workersStarted) return;
+    workersStarted = true;
+    workerHost.startWorkers(processors, concurrency);
+  };
+  if (role === 'worker') startWorkers(host.config.workerConcurrency);
+
   let disposed = false;
   return {
     id: manifest.id,
     version: manifest.version,
-    routers: mounted.map((m) => ({ name: m.api.name, mountPath: m.mountPath })),
+    role,
+    routers: mountedOnHost,
+    operations,
     hooks: hooks.map((h) => ({ name: h.name, hook: h.hook, action: h.action })),
     queues: manifest.queues
       .filter((q) => processors.some((p) => p.queue === q.name))
       .map((q) => ({ name: q.name, concurrency: q.concurrency })),
+    organizations: hostOrganizations(container),
     async fireHook(hook, organizationId, payload): Promise<HookResult> {
       // Each handler runs only if the gate (entitlement cache) finds the organization's license for its action active.
-      const { handled, skipped, failed, outcomes } = await container.resolve<HookDispatcher>(HOOK_DISPATCHER).fire(hook, organizationId, payload);
+      const { handled, skipped, failed, outcomes } = await intake.fire('call', hook, organizationId, payload);
       return { handled, skipped, failed, outcomes };
     },
-    async startWorkers(options = {}) {
-      container.resolve<WorkerHost>(WORKER_HOST).startWorkers(processors, options.concurrency ?? host.config.workerConcurrency);
+    async startWorkers(startOptions = {}) {
+      if (role === 'api') throw new Error('The api role runs no workers: start a process with the worker role');
+      startWorkers(startOptions.concurrency ?? host.config.workerConcurrency);
     },
     readiness: () => checkReadiness(container),
     async dispose() {

@@ -24,7 +24,7 @@ import { ORIGIN_POLICY, PROFILE_APPLY_SETTINGS_REPOSITORY, type OriginPolicy } f
 import { ProfileApplySettingsService } from '../domain/settings/settings-service';
 import { CLOCK, type Clock } from '../domain/shared/clock';
 import { LOGGER, type Logger } from '../domain/shared/logger';
-import { connectRouter } from '../http/connect/connect-router';
+import { CONNECT_MOUNT_PATH, connectRouter } from '../http/connect/connect-router';
 import { CandidateSessionVerifier } from '../http/credentials/candidate-session';
 import { organizationCors } from '../http/organization-cors';
 import { CREDENTIAL_VERIFIERS } from '../http/principal';
@@ -156,6 +156,7 @@ export const profileApplicationsModule: PluginModule = {
           connect: container.resolve(ConnectService),
           kit,
           logger: container.resolve<Logger>(LOGGER),
+          mountPath: `${container.resolve<Config>(CONFIG).mountPath}${CONNECT_MOUNT_PATH}`,
         }),
     },
     {

@@ -4,7 +4,7 @@
  * module named in plugin.manifest.json; the manifest's `engines.host` range is checked
  * against `contractVersion`.
  */
-import type { Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { ListingsDirectory } from '../domain/listings/listing';
@@ -34,9 +34,38 @@ export interface HookBus {
   emit(hook: string, organizationId: string, payload: object): Promise<void>;
 }
 
+/**
+ * An Express router (connect-style handler). Express hosts pass it to `app.use(path, router)`;
+ * it expects Express's request and response (Express must be the host's HTTP layer).
+ */
+export type HttpRouter = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
 export interface HostHttp {
-  /** Mounts a router under a path of the host's choosing, relative to the plugin's base. */
-  mount(path: string, router: Router): Disposer;
+  /**
+   * Mounts a router at `path` on the host's app, e.g. `app.use(path, router)`. `path` is
+   * already the full path: the configured mount path (`config.mountPath`) plus the
+   * manifest's mountPath of the router, so the host adds nothing.
+   */
+  mount(path: string, router: HttpRouter): Disposer;
+}
+
+/**
+ * Which part of the plugin runs in this process (one database and Redis for all):
+ * `all` routers and, once startWorkers() is called, job workers (the standalone host; the
+ * only role without Redis, where jobs run in-process); `api` routers only, jobs go to
+ * Redis; `worker` job workers only (started by activate), no routers.
+ */
+export type PluginRole = 'all' | 'api' | 'worker';
+
+export interface ActivateOptions {
+  /** Default `all`. */
+  role?: PluginRole;
+  /**
+   * `offer` (default): health, readiness, metrics and the job dashboard are not mounted;
+   * the host mounts `PluginInstance.operations` where it wants. `mount`: they are mounted
+   * under the mount path like every other router (the standalone host: /healthz, /metrics).
+   */
+  operations?: 'offer' | 'mount';
 }
 
 export interface PluginHost {
@@ -44,7 +73,13 @@ export interface PluginHost {
   /** The plugin's parsed configuration (see src/config.ts). */
   config: Config;
   logger: Logger;
-  http: HostHttp;
+  /** Required by the `all` and `api` roles; a worker process has no routers to mount. */
+  http?: HostHttp;
+  /**
+   * The host's hook bus. The plugin publishes its events on it (application.submitted,
+   * license.*, …) and listens on it for the hooks its handlers take (interview.scheduled,
+   * …), running each gated handler as fireHook does.
+   */
   hooks: HookBus;
   listings: ListingsDirectory;
   pipeline: Pipeline;
@@ -57,7 +92,41 @@ export interface PluginHost {
 
 export interface MountedRouterInfo {
   name: string;
+  /** The full path on the host (mount path included). */
   mountPath: string;
+}
+
+/** A router the plugin offers instead of mounting it: health/readiness, metrics, the job dashboard. */
+export interface OfferedRouter {
+  name: 'health' | 'metrics' | 'jobs-dashboard' | (string & {});
+  /** Where the standalone host mounts it (the manifest's mountPath); routes are relative to where the host mounts it. */
+  mountPath: string;
+  description: string;
+  router: HttpRouter;
+}
+
+export interface OrganizationInfo {
+  id: string;
+  name: string;
+  /** The host's id for its tenant, unique across organizations; null when none was given. */
+  externalId: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Organizations from host code, to map the host's tenants to the plugin's organizations.
+ * Refusals throw an Error with a `code` (`invalid_name`, `invalid_external_id`,
+ * `organization_exists`, `resource_missing`, `invalid_key_prefix`).
+ */
+export interface HostOrganizations {
+  /** Creates an organization and its first API key (`hik_…`, returned once, stored only as a digest). */
+  create(input: { name: string; externalId?: string }): Promise<{ organization: OrganizationInfo; apiKey: string }>;
+  get(organizationId: string): Promise<OrganizationInfo | undefined>;
+  findByExternalId(externalId: string): Promise<OrganizationInfo | undefined>;
+  /** A new API key; the older ones keep working until `previousKeysExpireAt` (API_KEY_ROTATION_GRACE_SECONDS). */
+  issueKey(organizationId: string): Promise<{ apiKey: string; previousKeysExpireAt: Date }>;
+  /** Revokes a key (the key or its `hik_<12>` prefix) at once. */
+  revokeKey(keyOrPrefix: string): Promise<void>;
 }
 
 export interface HookHandlerInfo {
@@ -99,16 +168,25 @@ export interface ReadinessReport {
 export interface PluginInstance {
   id: string;
   version: string;
+  role: PluginRole;
+  /** The routers the plugin mounted through `host.http`. */
   routers: MountedRouterInfo[];
+  /** Health/readiness, metrics and the job dashboard, for the host to mount where it wants. */
+  operations: OfferedRouter[];
   hooks: HookHandlerInfo[];
   queues: QueueInfo[];
-  /** The host fires a hook for an organization; handlers run only where licensed. */
+  organizations: HostOrganizations;
+  /**
+   * The host fires a hook for an organization and gets what ran; handlers run only where
+   * licensed. Emitting the hook on the host's bus does the same without the answer; an
+   * event both emitted and fired (same hook, organization and payload, within 10 s) runs once.
+   */
   fireHook(hook: string, organizationId: string, payload: object): Promise<HookResult>;
-  /** Starts job processing in this process (embedded mode, or the worker role). */
+  /** Starts job processing in this process (role `all`; the `worker` role starts them itself); once per activation. */
   startWorkers(options?: { concurrency?: number }): Promise<void>;
   readiness(): Promise<ReadinessReport>;
   /** Runs every disposer in reverse order: routers, listeners, workers, queues, connections. */
   dispose(): Promise<void>;
 }
 
-export type ActivatePlugin = (host: PluginHost) => Promise<PluginInstance>;
+export type ActivatePlugin = (host: PluginHost, options?: ActivateOptions) => Promise<PluginInstance>;

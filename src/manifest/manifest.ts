@@ -9,6 +9,8 @@ export interface ManifestRouter {
   name: string;
   mountPath: string;
   description?: string;
+  /** Offered to the host (PluginInstance.operations) instead of mounted, unless it asks for them to be mounted. */
+  offered?: boolean;
 }
 
 export interface ManifestHook {
@@ -38,9 +40,9 @@ export interface Manifest {
   hooks: ManifestHook[];
   events?: string[];
   queues: ManifestQueue[];
-  migrations: { directory: string; tableName: string };
+  migrations: { directory: string; tableName: string; loadExtensions?: string[] };
   widget: { element: string; path: string; asset: string };
-  config: SettingSpec[];
+  config: (SettingSpec & { standaloneOnly?: boolean })[];
 }
 
 /** The package root: two levels above dist/src/manifest (or src/manifest). */

@@ -51,15 +51,19 @@ export interface StandaloneOptions {
 }
 
 /**
- * Runs the plugin's migrations (the directory its manifest names) and the host's own;
- * returns how many were applied. `progress` hears about pending work before it starts
- * (a fresh database takes seconds) and when it is done.
+ * Runs the plugin's migrations (the directory its manifest names) and, unless told not to,
+ * the host's own; returns how many were applied. `progress` hears about pending work before
+ * it starts (a fresh database takes seconds) and when it is done.
  */
-export async function migrateAll(db: Database, progress?: (message: string, fields: Record<string, unknown>) => void): Promise<number> {
+export async function migrateAll(
+  db: Database,
+  options: { hostTables?: boolean; progress?: (message: string, fields: Record<string, unknown>) => void } = {},
+): Promise<number> {
+  const { progress } = options;
   const manifest = loadManifest();
   const sets = [
-    { directory: path.join(PACKAGE_ROOT, 'dist', manifest.migrations.directory), tableName: manifest.migrations.tableName, loadExtensions: ['.js'] },
-    HOST_MIGRATIONS,
+    { directory: path.join(PACKAGE_ROOT, manifest.migrations.directory), tableName: manifest.migrations.tableName, loadExtensions: manifest.migrations.loadExtensions ?? ['.js'] },
+    ...(options.hostTables === false ? [] : [HOST_MIGRATIONS]),
   ];
   const started = Date.now();
   let pending = 0;
@@ -75,7 +79,7 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
   const { config, logger } = options;
   const ownsDb = !options.db;
   const db = options.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
-  await migrateAll(db, (message, fields) => logger.info(fields, message));
+  await migrateAll(db, { progress: (message, fields) => logger.info(fields, message) });
 
   const app = express();
   app.disable('x-powered-by');
@@ -105,7 +109,8 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
       },
     },
   };
-  const plugin = await activate(pluginHost);
+  // The standalone host keeps /healthz, /readyz, /metrics and /operator/jobs where they always were.
+  const plugin = await activate(pluginHost, { operations: 'mount' });
   const partial = { app, config, db, plugin, listings, pipeline, hooks, logger };
   // The operator's hook endpoint, POST /host/v1/hooks/{hook_name} (src/standalone/hook-endpoint.ts).
   app.use(hookEndpoint(partial));

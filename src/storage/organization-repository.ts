@@ -2,13 +2,17 @@ import { inject, injectable } from 'tsyringe';
 import type { ApiKeyRecord, Organization } from '../domain/organizations/organization';
 import type { ApiKeyRepository, OrganizationRepository } from '../domain/organizations/ports';
 import { DATABASE } from './tokens';
-import type { Database } from './database';
+import { isUniqueViolation, type Database } from './database';
+import { conflict } from '../domain/shared/errors';
 
 interface OrganizationRow {
   id: string;
   name: string;
+  external_id: string | null;
   created_at: Date;
 }
+
+const fromOrganizationRow = (row: OrganizationRow): Organization => ({ id: row.id, name: row.name, externalId: row.external_id ?? null, createdAt: new Date(row.created_at) });
 
 interface ApiKeyRow {
   id: string;
@@ -45,19 +49,32 @@ export class KnexOrganizationRepository implements OrganizationRepository {
   constructor(@inject(DATABASE) private readonly db: Database) {}
 
   async createWithKey(organization: Organization, key: ApiKeyRecord): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx<OrganizationRow>('hi_organizations').insert({
-        id: organization.id,
-        name: organization.name,
-        created_at: organization.createdAt,
+    try {
+      await this.db.transaction(async (trx) => {
+        await trx<OrganizationRow>('hi_organizations').insert({
+          id: organization.id,
+          name: organization.name,
+          external_id: organization.externalId ?? null,
+          created_at: organization.createdAt,
+        });
+        await trx<ApiKeyRow>('hi_api_keys').insert(toKeyRow(key));
       });
-      await trx<ApiKeyRow>('hi_api_keys').insert(toKeyRow(key));
-    });
+    } catch (error) {
+      if (isUniqueViolation(error, 'hi_organizations_external_id')) {
+        throw conflict('organization_exists', 'An organization with this external_id already exists', { param: 'external_id' });
+      }
+      throw error;
+    }
   }
 
   async findById(id: string): Promise<Organization | undefined> {
     const row = await this.db<OrganizationRow>('hi_organizations').where({ id }).first();
-    return row ? { id: row.id, name: row.name, createdAt: new Date(row.created_at) } : undefined;
+    return row ? fromOrganizationRow(row) : undefined;
+  }
+
+  async findByExternalId(externalId: string): Promise<Organization | undefined> {
+    const row = await this.db<OrganizationRow>('hi_organizations').where({ external_id: externalId }).first();
+    return row ? fromOrganizationRow(row) : undefined;
   }
 }
 

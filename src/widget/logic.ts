@@ -28,6 +28,8 @@ export const MAX_COVER_LETTER = 10000;
 export const COVER_LETTER_FIELD = 'cover_letter';
 
 const ID = /^[0-9A-Za-z_-]{1,64}$/;
+/** Listing ids are the host's: the rule of src/domain/listings/listing-id.ts. */
+const LISTING_ID = /^[A-Za-z0-9_.~:@-]{1,128}$/;
 
 export interface WidgetAttributes {
   organizationId: string | null;
@@ -52,7 +54,8 @@ export function attributeProblems(attrs: WidgetAttributes): Message[] {
     }
   };
   id('organization-id', attrs.organizationId, 'org');
-  id('listing-id', attrs.listingId, 'listing');
+  if (!attrs.listingId || !attrs.listingId.trim()) problems.push({ key: 'problem_missing', params: { name: 'listing-id' } });
+  else if (!LISTING_ID.test(attrs.listingId)) problems.push({ key: 'problem_listing_id', params: { value: attrs.listingId.slice(0, 80) } });
   if (attrs.theme !== null && attrs.theme !== '' && !THEMES.includes(attrs.theme as Theme)) {
     problems.push({ key: 'problem_theme', params: { value: attrs.theme.slice(0, 40), themes: THEMES.join(', ') } });
   }

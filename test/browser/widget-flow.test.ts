@@ -403,9 +403,10 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     const page = await openListing();
     const widget = page.locator('profile-apply');
     await page.getByRole('button', { name: BUTTON_TEXT }).waitFor();
-    await widget.evaluate((el) => el.setAttribute('listing-id', 'job-42'));
+    // Listing ids are the host's (job-42 is fine); a slash cannot be one.
+    await widget.evaluate((el) => el.setAttribute('listing-id', 'job/42'));
     await page.getByRole('heading', { name: 'This apply button is not set up correctly' }).waitFor();
-    await page.getByText('listing-id "job-42" is not a valid id').waitFor();
+    await page.getByText('listing-id "job/42" is not a valid id').waitFor();
     await widget.evaluate((el) => el.removeAttribute('organization-id'));
     await page.getByText('the organization-id attribute is missing').waitFor();
     await widget.evaluate((el) => el.setAttribute('theme', 'purple'));

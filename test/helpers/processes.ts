@@ -154,11 +154,11 @@ function isLogLine(line: string): boolean {
  * Runs `argv` as the container would (argv[0] "node" is this Node binary, paths are
  * relative to the package root, which is the image's WORKDIR), with exactly `env` plus PATH.
  */
-export function startProcess(name: string, argv: string[], env: Record<string, string | undefined>): AppProcess {
+export function startProcess(name: string, argv: string[], env: Record<string, string | undefined>, options: { cwd?: string } = {}): AppProcess {
   const [command, ...args] = argv;
   const executable = command === 'node' ? process.execPath : command!;
   const child = spawn(executable, args, {
-    cwd: PACKAGE_ROOT,
+    cwd: options.cwd ?? PACKAGE_ROOT,
     env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -104,7 +104,7 @@ export interface ConnectRun {
 
 /** Start → provider authorize → consent form → (press `button`) → callback page. */
 export async function runConnect(
-  t: TestHost,
+  t: Pick<TestHost, 'baseUrl'>,
   input: {
     organizationId: string;
     listingId: string;

@@ -9,6 +9,7 @@ import { ProfileApplyAvailability, type Availability } from '../applications/pro
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from '../applications/ports';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
+import { isListingId } from '../listings/listing-id';
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/ports';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/candidate-authorization';
 import { profileImportMessage } from '../profiles/profile-import';
@@ -163,7 +164,7 @@ export class ConnectService {
   /** Why the flow cannot go on for this (organization, listing), given the organization's availability. */
   private async listingProblem(organizationId: string, availability: Availability, listingId: string | undefined): Promise<{ code: ConnectErrorCode; message: string } | undefined> {
     if (!availability.accepting) return { code: availability.reason.code, message: 'This organization does not take profile applications right now' };
-    const listing = hasPrefix(listingId, 'listing') ? await this.listings.get(listingId) : undefined;
+    const listing = isListingId(listingId) ? await this.listings.get(listingId) : undefined;
     if (!listing || listing.organizationId !== organizationId) return { code: 'listing_unavailable', message: 'This listing does not exist' };
     if (listing.status !== 'open') return { code: 'listing_unavailable', message: 'This listing no longer accepts applications' };
     return undefined;

@@ -13,6 +13,9 @@ export interface ApiKeyPolicy {
 
 export const API_KEY_POLICY = Symbol('ApiKeyPolicy');
 
+/** Printable, no control characters, no surrounding spaces. */
+const EXTERNAL_ID = /^(?=\S)[^\p{Cc}]{1,255}(?<=\S)$/u;
+
 export interface IssuedKey {
   organizationId: string;
   apiKey: string;
@@ -29,11 +32,16 @@ export class OrganizationService {
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async create(name: string): Promise<{ organization: Organization; key: IssuedKey }> {
+  /** `externalId`: the host's id for its tenant (1–255 printable characters), unique; 409 organization_exists if taken. */
+  async create(name: string, options: { externalId?: string } = {}): Promise<{ organization: Organization; key: IssuedKey }> {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > 200) throw invalid('invalid_name', 'name must be 1 to 200 characters', 'name');
+    const externalId = options.externalId;
+    if (externalId !== undefined && !EXTERNAL_ID.test(externalId)) {
+      throw invalid('invalid_external_id', 'external_id must be 1 to 255 printable characters, without leading or trailing spaces', 'external_id');
+    }
     const now = this.clock.now();
-    const organization: Organization = { id: newId('org'), name: trimmed, createdAt: now };
+    const organization: Organization = { id: newId('org'), name: trimmed, externalId: externalId ?? null, createdAt: now };
     const generated = generateApiKey();
     await this.organizations.createWithKey(organization, this.keyRecord(organization.id, generated.prefix, generated.hash, now));
     return { organization, key: { organizationId: organization.id, apiKey: generated.plaintext, prefix: generated.prefix } };
@@ -43,6 +51,11 @@ export class OrganizationService {
     const organization = await this.organizations.findById(organizationId);
     if (!organization) throw notFound('organization', organizationId);
     return organization;
+  }
+
+  /** The organization the host created for one of its tenants, or undefined. */
+  async findByExternalId(externalId: string): Promise<Organization | undefined> {
+    return EXTERNAL_ID.test(externalId) ? this.organizations.findByExternalId(externalId) : undefined;
   }
 
   /** Resolves a bearer API key to its organization id, or throws `invalid_api_key`. */

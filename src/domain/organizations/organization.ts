@@ -1,6 +1,8 @@
 export interface Organization {
   id: string;
   name: string;
+  /** The embedding host's id for this organization (its tenant), unique; null when none was given. */
+  externalId?: string | null;
   createdAt: Date;
 }
 

@@ -4,6 +4,7 @@ export interface OrganizationRepository {
   /** Creates the organization and its first key in one transaction. */
   createWithKey(organization: Organization, key: ApiKeyRecord): Promise<void>;
   findById(id: string): Promise<Organization | undefined>;
+  findByExternalId(externalId: string): Promise<Organization | undefined>;
 }
 
 export interface ApiKeyRepository {

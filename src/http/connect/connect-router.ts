@@ -69,10 +69,13 @@ export interface ConnectRouterOptions {
   connect: ConnectService;
   kit: RouterKit;
   logger: Logger;
+  /** The router's full path on the host (mount path + CONNECT_MOUNT_PATH): the cookie's path and grant's prefix. */
+  mountPath?: string;
 }
 
 export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   const { config, provider, connect, kit, logger } = options;
+  const mountPath = options.mountPath ?? CONNECT_MOUNT_PATH;
   const router = Router();
   // Public and unauthenticated: limited per client IP, before a session row is written.
   router.use(...kit.policy.before, kit.policy.limit);
@@ -83,7 +86,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       store: new KnexSessionStore(options.db, SESSION_TTL_MS),
       resave: false,
       saveUninitialized: false,
-      cookie: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https://'), path: CONNECT_MOUNT_PATH, maxAge: SESSION_TTL_MS },
+      cookie: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https://'), path: mountPath, maxAge: SESSION_TTL_MS },
     }),
   );
 
@@ -99,7 +102,8 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   // authorize URL is set per request, since discovery may find it only later.
   const settings = provider.settings;
   const grantMiddleware = grant.express({
-    defaults: { origin: config.baseUrl, prefix: CONNECT_MOUNT_PATH, transport: 'state', state: true, pkce: true },
+    // grant matches requests on the full path (prefix); the redirect URI is the plugin's public URL of the callback.
+    defaults: { origin: new URL(config.baseUrl).origin, prefix: mountPath, transport: 'state', state: true, pkce: true },
     profile: {
       authorize_url: settings.authorizeUrl ?? `${settings.issuer}/authorize`,
       oauth: 2,
@@ -109,6 +113,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
       custom_params: settings.authorizeParams,
       // No query parameter of the start may override the configuration; only our own
       // per-request override (res.locals.grant.dynamic) applies.
+      redirect_uri: `${config.baseUrl}${CONNECT_MOUNT_PATH}/profile/callback`,
       dynamic: [],
     },
   }) as unknown as RequestHandler & { config: { profile: { redirect_uri: string } } };

@@ -1,3 +1,4 @@
+import { LISTING_ID_MAX_LENGTH } from '../../domain/listings/listing-id';
 import type { ProfileApplication } from '../../domain/applications/application';
 import type { ApplicationReader } from '../../domain/applications/application-reader';
 import type { Applicant, ApplyService } from '../../domain/applications/apply-service';
@@ -8,7 +9,7 @@ import { applicationListSchema, applicationSchema, submittedApplicationSchema } 
 
 export const APPLY_PATH = '/listings/:listing_id/applications/profile';
 
-const listingParams = z.object({ listing_id: z.string().max(100) });
+const listingParams = z.object({ listing_id: z.string().max(LISTING_ID_MAX_LENGTH) });
 
 const applyBody = z
   .object({

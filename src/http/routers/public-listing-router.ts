@@ -1,3 +1,4 @@
+import { LISTING_ID_MAX_LENGTH } from '../../domain/listings/listing-id';
 import type { ProfileApplyAvailability } from '../../domain/applications/profile-apply-availability';
 import type { ListingsDirectory } from '../../domain/listings/listing';
 import type { OrganizationRepository } from '../../domain/organizations/ports';
@@ -7,7 +8,7 @@ import { publicListingSchema } from '../schemas/application-schemas';
 
 export const PUBLIC_LISTING_PATH = '/organizations/:organization_id/listings/:listing_id';
 
-const params = z.object({ organization_id: z.string().max(100), listing_id: z.string().max(100) });
+const params = z.object({ organization_id: z.string().max(100), listing_id: z.string().max(LISTING_ID_MAX_LENGTH) });
 
 /** Mounted at /v1/public: what the widget may read without credentials. */
 export function publicListingRoutes(deps: {

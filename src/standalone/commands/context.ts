@@ -13,7 +13,7 @@ import { migrateAll } from '../standalone-host';
 export interface CliContext {
   config(): Config;
   /** Opens the database (migrated), runs `run`, closes it. Refuses while the embedded server holds DATA_DIR. */
-  withDatabase<T>(run: (db: Database, migrationsApplied: number) => Promise<T>): Promise<T>;
+  withDatabase<T>(run: (db: Database, migrationsApplied: number) => Promise<T>, options?: { hostTables?: boolean }): Promise<T>;
   /** Prints `value` as JSON with --json, else `text`. */
   print(options: { json?: boolean }, text: string, value: object): void;
 }
@@ -31,7 +31,7 @@ export function cliContext(loadConfig: () => Config): CliContext {
   let config: Config | undefined;
   const context: CliContext = {
     config: () => (config ??= loadConfig()),
-    async withDatabase(run) {
+    async withDatabase(run, options = {}) {
       const c = context.config();
       if (!c.databaseUrl) {
         const pid = embeddedServerPid(c.dataDir);
@@ -39,7 +39,7 @@ export function cliContext(loadConfig: () => Config): CliContext {
       }
       const db = createDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, poolMax: 2 });
       try {
-        const applied = await migrateAll(db, (message) => process.stderr.write(`${message}\n`));
+        const applied = await migrateAll(db, { hostTables: options.hostTables, progress: (message) => process.stderr.write(`${message}\n`) });
         return await run(db, applied);
       } finally {
         await db.destroy();

@@ -36,12 +36,14 @@ export const serverCommands: CommandModule = {
       });
     program
       .command('migrate')
-      .description("Apply database migrations (the plugin's and the standalone host's)")
+      .description("Apply the plugin's database migrations (hi_ tables; the standalone host creates its own host_ tables as it starts)")
       .option('--json', 'print {"migrated":true}')
       .addHelpText('after', '\nExamples:\n  $ hiring-integrations migrate\n  $ DATABASE_URL=postgres://localhost/hiring hiring-integrations migrate --json')
       .action(async (options: { json?: boolean }) => {
         await context.withDatabase(async (_db, applied) =>
           context.print(options, applied > 0 ? `${applied} migrations applied` : 'migrations applied (the schema was up to date)', { migrated: true, applied }),
+        // The plugin's tables only: an ATS migrating its own database gets no host_* tables.
+        { hostTables: false },
         );
       });
   },

@@ -54,6 +54,7 @@ const ar: Catalog = {
   invalid_title: 'زر التقديم هذا غير مُعدّ بشكل صحيح',
   problem_missing: 'السمة {name} مفقودة',
   problem_id: 'قيمة {name} ‏«{value}» ليست معرّفًا صالحًا (المتوقع {prefix}_…)',
+  problem_listing_id: 'قيمة listing-id ‏«{value}» ليست معرّفًا صالحًا (1–128 من A-Z a-z 0-9 _ - . ~ : @)',
   problem_theme: 'السمة اللونية «{value}» ليست من {themes}',
   problem_api_base: 'قيمة api-base ‏«{value}» ليست عنوان URL من نوع http(s)',
   problem_no_base: 'عنوان الخدمة غير معروف؛ حدّد السمة api-base',

@@ -46,6 +46,7 @@ const de: Catalog = {
   invalid_title: 'Diese Bewerben-Schaltfläche ist nicht richtig eingerichtet',
   problem_missing: 'das Attribut {name} fehlt',
   problem_id: '{name} „{value}“ ist keine gültige Kennung (erwartet: {prefix}_…)',
+  problem_listing_id: 'listing-id „{value}“ ist keine gültige Kennung (1–128 aus A-Z a-z 0-9 _ - . ~ : @)',
   problem_theme: 'das Design „{value}“ ist keines von {themes}',
   problem_api_base: 'api-base „{value}“ ist keine http(s)-URL',
   problem_no_base: 'die Adresse des Dienstes ist unbekannt; setzen Sie das Attribut api-base',

@@ -50,6 +50,7 @@ export const en = {
   invalid_title: 'This apply button is not set up correctly',
   problem_missing: 'the {name} attribute is missing',
   problem_id: '{name} "{value}" is not a valid id (expected {prefix}_…)',
+  problem_listing_id: 'listing-id "{value}" is not a valid id (1–128 of A-Z a-z 0-9 _ - . ~ : @)',
   problem_theme: 'theme "{value}" is not one of {themes}',
   problem_api_base: 'api-base "{value}" is not an http(s) URL',
   problem_no_base: 'the service address is unknown; set the api-base attribute',

@@ -46,6 +46,7 @@ const es: Catalog = {
   invalid_title: 'Este botón de postulación no está bien configurado',
   problem_missing: 'falta el atributo {name}',
   problem_id: '{name} «{value}» no es un identificador válido (se esperaba {prefix}_…)',
+  problem_listing_id: 'listing-id «{value}» no es un identificador válido (1–128 de A-Z a-z 0-9 _ - . ~ : @)',
   problem_theme: 'el tema «{value}» no es ninguno de {themes}',
   problem_api_base: 'api-base «{value}» no es una URL http(s)',
   problem_no_base: 'se desconoce la dirección del servicio; indica el atributo api-base',

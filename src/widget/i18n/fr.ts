@@ -46,6 +46,7 @@ const fr: Catalog = {
   invalid_title: 'Ce bouton de candidature est mal configuré',
   problem_missing: 'l’attribut {name} est absent',
   problem_id: '{name} « {value} » n’est pas un identifiant valide (attendu : {prefix}_…)',
+  problem_listing_id: 'listing-id « {value} » n’est pas un identifiant valide (1 à 128 de A-Z a-z 0-9 _ - . ~ : @)',
   problem_theme: 'le thème « {value} » ne fait pas partie de {themes}',
   problem_api_base: 'api-base « {value} » n’est pas une URL http(s)',
   problem_no_base: 'l’adresse du service est inconnue ; renseignez l’attribut api-base',
