@@ -4,6 +4,7 @@
  * after both steps, so a retry repeats at most the event (at-least-once), never the entry.
  */
 import { inject, injectable } from 'tsyringe';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
 import { PIPELINE, type Pipeline } from '../pipeline/pipeline';
 import { CLOCK, type Clock } from '../shared/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
@@ -31,6 +32,7 @@ export class PipelineDelivery {
     @inject(PIPELINE) private readonly pipeline: Pipeline,
     @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
   ) {}
 
   /** Returns false when the application was already delivered. */
@@ -57,13 +59,24 @@ export class PipelineDelivery {
       profileUrl: application.profileUrl,
       submittedAt: application.createdAt,
     });
-    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, {
-      ...applicationView(application),
-      listing_id: application.listingId,
-      profile_user_id: application.profileUserId,
-      candidate_name: application.candidateName,
-      submitted_at: application.createdAt.toISOString(),
-    });
+    // The whole application, so a receiver (webhooks, the events API) needs no second call.
+    const listing = await this.listings.get(application.listingId);
+    await this.events.publish(
+      APPLICATION_SUBMITTED_EVENT,
+      application.organizationId,
+      {
+        ...applicationView(application),
+        listing_id: application.listingId,
+        listing_external_id: listing?.externalId ?? null,
+        profile_user_id: application.profileUserId,
+        candidate_name: application.candidateName,
+        candidate_headline: application.candidateHeadline,
+        cover_letter: application.coverLetter,
+        answers: application.answers,
+        submitted_at: application.createdAt.toISOString(),
+      },
+      { dedupeKey: `${APPLICATION_SUBMITTED_EVENT}:${application.id}` },
+    );
     await this.applications.markDelivered(application.id, this.clock.now());
     return true;
   }

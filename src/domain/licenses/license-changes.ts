@@ -51,14 +51,15 @@ export class LicenseChanges {
   }
 
   license(event: LicenseEventName, license: License, stillEntitled = false): Promise<void> {
-    return this.announce({ event, license, stillEntitled }, license.organizationId, licenseEventPayload(license, stillEntitled));
+    return this.announce({ event, license, stillEntitled }, license.organizationId, licenseEventPayload(license, stillEntitled), `${event}:${license.id}`);
   }
 
   subscription(event: SubscriptionEventName, subscription: Subscription): Promise<void> {
-    return this.announce({ event, subscription }, subscription.organizationId, subscriptionEventPayload(subscription));
+    return this.announce({ event, subscription }, subscription.organizationId, subscriptionEventPayload(subscription), `${event}:${subscription.id}`);
   }
 
-  private async announce(change: LicenseChange, organizationId: string, payload: object): Promise<void> {
+  /** `dedupeKey`: a provisioning job that runs again after a crash announces again; the event log keeps one event. */
+  private async announce(change: LicenseChange, organizationId: string, payload: object, dedupeKey: string): Promise<void> {
     for (const listener of this.listeners) {
       try {
         await listener(change);
@@ -67,7 +68,7 @@ export class LicenseChanges {
       }
     }
     try {
-      await this.publisher.publish(change.event, organizationId, payload);
+      await this.publisher.publish(change.event, organizationId, payload, { dedupeKey });
     } catch (error) {
       this.logger.warn({ event: change.event, organizationId, err: (error as Error).message }, 'publishing a license event failed');
     }
