@@ -94,3 +94,15 @@ export class WebhookReceiver {
     else res.writeHead(answer).end();
   }
 }
+
+/** Settings that make delivery retries take milliseconds, and let deliveries reach this loopback receiver. */
+export const FAST_WEBHOOKS = {
+  RATE_LIMIT_PER_MINUTE: '0',
+  WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
+  WEBHOOK_RETRY_BASE_MS: '20',
+  WEBHOOK_RETRY_MAX_DELAY_MS: '200',
+  WEBHOOK_RETRY_WINDOW_SECONDS: '3',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_SWEEP_INTERVAL_MS: '300',
+  WEBHOOK_SWEEP_GRACE_MS: '1000',
+};

@@ -7,18 +7,8 @@ import { strict as assert } from 'node:assert';
 import { rememberSecret } from '../helpers/log-capture';
 import { licenseProfileApply, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
-export const FAST_WEBHOOKS = {
-  RATE_LIMIT_PER_MINUTE: '0',
-  WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
-  WEBHOOK_RETRY_BASE_MS: '20',
-  WEBHOOK_RETRY_MAX_DELAY_MS: '200',
-  WEBHOOK_RETRY_WINDOW_SECONDS: '3',
-  WEBHOOK_TIMEOUT_MS: '2000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '300',
-  WEBHOOK_SWEEP_GRACE_MS: '1000',
-};
 
 describe('webhooks: endpoints and signed deliveries', function () {
   this.timeout(60_000);
