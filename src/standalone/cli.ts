@@ -20,8 +20,14 @@ Commands:
   org create --name NAME [--json]       Create an organization; prints its id and API key (shown once)
   key rotate --org ORG_ID [--json]      Issue a new API key; older keys keep working for the grace period
   key revoke --key KEY_OR_PREFIX        Revoke an API key at once
-  listing create --org ORG_ID --title TITLE --questions JSON [--json]
+  listing create --org ORG_ID --title TITLE [--questions JSON] [--description D] [--location L] [--status open|closed] [--external-id ID] [--json]
                                         Create a listing in the standalone host
+  listing get --org ORG_ID --id LISTING_ID [--json]
+  listing list --org ORG_ID [--status open|closed] [--external-id ID] [--limit N] [--starting-after LISTING_ID] [--json]
+  listing update --org ORG_ID --id LISTING_ID [--title T] [--questions JSON] [--description D] [--location L] [--status S] [--external-id ID] [--json]
+  listing close|reopen --org ORG_ID --id LISTING_ID [--json]
+  listing upsert --org ORG_ID --external-id ID --title TITLE [--questions JSON] [...] [--json]
+                                        Create or replace the listing the ATS knows by its own id
   catalog sync [--file FILE] [--json]   Load a catalog document (default: the shipped catalog.v1.json)
 
 Configuration comes from the environment; see README.md.`;
@@ -96,29 +102,34 @@ async function run(argv: string[], out: Output): Promise<void> {
         out.write(`API key ${revoked.prefix} revoked`, { prefix: revoked.prefix, revoked: true });
       });
     }
-    case 'listing create': {
-      allowOnly(args, ['org', 'title', 'questions', 'json', 'status']);
+    case 'listing create':
+    case 'listing get':
+    case 'listing list':
+    case 'listing update':
+    case 'listing close':
+    case 'listing reopen':
+    case 'listing upsert': {
+      allowOnly(args, ['org', 'id', 'title', 'questions', 'description', 'location', 'status', 'external-id', 'limit', 'starting-after', 'json']);
+      const text = (name: string) => {
+        const value = args.options.get(name);
+        if (value === true) throw new UsageError(`--${name} needs a value`);
+        return value;
+      };
       const org = required(args, 'org');
-      const title = required(args, 'title');
-      let questions: unknown = [];
-      const raw = args.options.get('questions');
-      if (typeof raw === 'string') {
-        try {
-          questions = JSON.parse(raw);
-        } catch {
-          throw new UsageError('--questions must be a JSON array');
-        }
-      }
+      const fields = { org, title: text('title'), questions: text('questions'), description: text('description'), location: text('location'), status: text('status'), externalId: text('external-id') };
       return withDatabase(config, async (db) => {
         const services = operatorServices(db, config);
         await services.organizations.get(org);
-        const parsed = (await import('./listings-store')).questionsSchema.safeParse(questions);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          throw new UsageError(`--questions: ${issue.path.join('.') || 'value'}: ${issue.message}`);
-        }
-        const listing = await services.listings.create({ organizationId: org, title, questions: parsed.data });
-        out.write(`listing ${listing.id} created`, { listing_id: listing.id });
+        const commands = await import('./listing-commands');
+        const listings = services.listings;
+        let result: import('./listing-commands').CommandResult;
+        if (sub === 'create') result = await commands.createListing(listings, fields);
+        else if (sub === 'get') result = await commands.getListing(listings, { org, id: required(args, 'id') });
+        else if (sub === 'list') result = await commands.listListings(listings, { org, status: fields.status, externalId: fields.externalId, limit: text('limit'), startingAfter: text('starting-after') });
+        else if (sub === 'update') result = await commands.updateListing(listings, { ...fields, id: required(args, 'id') });
+        else if (sub === 'close' || sub === 'reopen') result = await commands.setListingStatus(listings, { org, id: required(args, 'id') }, sub === 'close' ? 'closed' : 'open');
+        else result = await commands.upsertListing(listings, { ...fields, externalId: required(args, 'external-id') });
+        out.write(result.text, result.value);
       });
     }
     case 'catalog sync': {

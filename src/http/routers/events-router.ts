@@ -53,15 +53,15 @@ export function eventRoutes(events: EventLog): RouteDefinition<any, any, any>[] 
     }),
     defineRoute({
       method: 'get',
-      path: '/:id',
+      path: '/:event_id',
       operationId: 'getEvent',
       summary: 'One event',
       tags: ['events'],
       auth: ['organization'],
-      params: z.object({ id: z.string().max(100) }),
+      params: z.object({ event_id: z.string().max(100) }),
       handler: async ({ principal, params }) => {
-        const event = await events.find(orgId(principal), params.id);
-        if (!event) throw notFound('event', params.id);
+        const event = await events.find(orgId(principal), params.event_id);
+        if (!event) throw notFound('event', params.event_id);
         return eventView(event);
       },
     }),

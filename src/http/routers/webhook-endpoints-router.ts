@@ -44,7 +44,7 @@ export function deliveryView(delivery: WebhookDelivery) {
   };
 }
 
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ webhook_endpoint_id: z.string().max(100) });
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10), starting_after: z.string().max(100).optional() }).strict();
 
 const createBody = z
@@ -102,17 +102,17 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
     }),
     defineRoute({
       method: 'get',
-      path: '/:id',
+      path: '/:webhook_endpoint_id',
       operationId: 'getWebhookEndpoint',
       summary: 'One webhook endpoint (never its secret)',
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
-      handler: async ({ principal, params }) => endpointView(await endpoints.get(orgId(principal), params.id)),
+      handler: async ({ principal, params }) => endpointView(await endpoints.get(orgId(principal), params.webhook_endpoint_id)),
     }),
     defineRoute({
       method: 'patch',
-      path: '/:id',
+      path: '/:webhook_endpoint_id',
       operationId: 'updateWebhookEndpoint',
       summary: 'Change the URL, description, event types, or enable/disable the endpoint',
       tags: ['webhooks'],
@@ -120,24 +120,24 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       params: idParams,
       body: updateBody,
       handler: async ({ principal, params, body }) =>
-        endpointView(await endpoints.update(orgId(principal), params.id, { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled })),
+        endpointView(await endpoints.update(orgId(principal), params.webhook_endpoint_id, { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled })),
     }),
     defineRoute({
       method: 'delete',
-      path: '/:id',
+      path: '/:webhook_endpoint_id',
       operationId: 'deleteWebhookEndpoint',
       summary: 'Delete the endpoint and its delivery log; pending deliveries stop',
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
       handler: async ({ principal, params }) => {
-        await endpoints.delete(orgId(principal), params.id);
-        return { id: params.id, object: 'webhook_endpoint', deleted: true };
+        await endpoints.delete(orgId(principal), params.webhook_endpoint_id);
+        return { id: params.webhook_endpoint_id, object: 'webhook_endpoint', deleted: true };
       },
     }),
     defineRoute({
       method: 'post',
-      path: '/:id/rotate_secret',
+      path: '/:webhook_endpoint_id/rotate_secret',
       operationId: 'rotateWebhookEndpointSecret',
       summary: 'A new signing secret (shown once); the old one also signs every delivery for expires_in_seconds (default WEBHOOK_SECRET_OVERLAP_SECONDS)',
       tags: ['webhooks'],
@@ -145,23 +145,23 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       params: idParams,
       body: z.object({ expires_in_seconds: z.number().int().min(0).max(7 * 86_400).optional() }).strict(),
       handler: async ({ principal, params, body }) => {
-        const { endpoint, secret } = await endpoints.rotateSecret(orgId(principal), params.id, body.expires_in_seconds);
+        const { endpoint, secret } = await endpoints.rotateSecret(orgId(principal), params.webhook_endpoint_id, body.expires_in_seconds);
         return { ...endpointView(endpoint), secret };
       },
     }),
     defineRoute({
       method: 'post',
-      path: '/:id/test',
+      path: '/:webhook_endpoint_id/test',
       operationId: 'sendWebhookTestEvent',
       summary: 'Records a webhook_endpoint.test event and delivers it to this endpoint only',
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
-      handler: async ({ principal, params }) => reply(202, eventView(await endpoints.sendTest(orgId(principal), params.id))),
+      handler: async ({ principal, params }) => reply(202, eventView(await endpoints.sendTest(orgId(principal), params.webhook_endpoint_id))),
     }),
     defineRoute({
       method: 'get',
-      path: '/:id/deliveries',
+      path: '/:webhook_endpoint_id/deliveries',
       operationId: 'listWebhookDeliveries',
       summary: "The endpoint's deliveries, newest first: status, attempts, last status code and error, next attempt",
       tags: ['webhooks'],
@@ -169,31 +169,31 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       params: idParams,
       query: listQuery.extend({ status: z.enum(['pending', 'succeeded', 'failed', 'canceled']).optional() }).strict(),
       handler: async ({ principal, params, query }) => {
-        await endpoints.get(orgId(principal), params.id);
-        const page = await deliveries.listForEndpoint(orgId(principal), params.id, { limit: query.limit, startingAfter: query.starting_after, status: query.status });
-        return { object: 'list', data: page.data.map(deliveryView), has_more: page.hasMore, url: `/v1/webhook_endpoints/${params.id}/deliveries` };
+        await endpoints.get(orgId(principal), params.webhook_endpoint_id);
+        const page = await deliveries.listForEndpoint(orgId(principal), params.webhook_endpoint_id, { limit: query.limit, startingAfter: query.starting_after, status: query.status });
+        return { object: 'list', data: page.data.map(deliveryView), has_more: page.hasMore, url: `/v1/webhook_endpoints/${params.webhook_endpoint_id}/deliveries` };
       },
     }),
     defineRoute({
       method: 'get',
-      path: '/:id/deliveries/:delivery_id',
+      path: '/:webhook_endpoint_id/deliveries/:delivery_id',
       operationId: 'getWebhookDelivery',
       summary: 'One delivery of the endpoint',
       tags: ['webhooks'],
       auth: ['organization'],
-      params: z.object({ id: z.string().max(100), delivery_id: z.string().max(100) }),
-      handler: async ({ principal, params }) => deliveryView(await deliveryOf(orgId(principal), params.id, params.delivery_id)),
+      params: z.object({ webhook_endpoint_id: z.string().max(100), delivery_id: z.string().max(100) }),
+      handler: async ({ principal, params }) => deliveryView(await deliveryOf(orgId(principal), params.webhook_endpoint_id, params.delivery_id)),
     }),
     defineRoute({
       method: 'post',
-      path: '/:id/deliveries/:delivery_id/retry',
+      path: '/:webhook_endpoint_id/deliveries/:delivery_id/retry',
       operationId: 'retryWebhookDelivery',
       summary: 'Sends the delivery again now (same webhook-id), with a new retry window',
       tags: ['webhooks'],
       auth: ['organization'],
-      params: z.object({ id: z.string().max(100), delivery_id: z.string().max(100) }),
+      params: z.object({ webhook_endpoint_id: z.string().max(100), delivery_id: z.string().max(100) }),
       handler: async ({ principal, params }) => {
-        await deliveryOf(orgId(principal), params.id, params.delivery_id);
+        await deliveryOf(orgId(principal), params.webhook_endpoint_id, params.delivery_id);
         const requeued = await deliveries.requeue(params.delivery_id, clock());
         return reply(202, deliveryView(requeued!));
       },
