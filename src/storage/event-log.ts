@@ -13,7 +13,7 @@ import { deliveryJobId, WEBHOOK_DELIVERY_QUEUE } from '../domain/webhooks/webhoo
 import { wantsEvent } from '../domain/webhooks/webhook-endpoint';
 import { deletedRows, type Database } from './database';
 import { fromJson } from './json-column';
-import { writeOutbox } from './outbox';
+import { outboxRows } from './outbox-rows';
 import { DATABASE } from './tokens';
 
 interface EventRow {
@@ -35,7 +35,7 @@ const fromRow = (row: EventRow): PluginEvent => ({
 });
 
 /** Writes the event and its deliveries inside `trx` (the caller's transaction, beside the change that caused it). */
-export async function recordEvent(trx: Knex.Transaction, input: NewEvent, now = new Date()): Promise<{ event: PluginEvent; created: boolean }> {
+export async function recordEvent(trx: Knex | Knex.Transaction, input: NewEvent, now = new Date()): Promise<{ event: PluginEvent; created: boolean }> {
   if (input.dedupeKey) {
     const existing = await trx<EventRow>('hi_events').where('organization_id', input.organizationId).where('dedupe_key', input.dedupeKey).first();
     if (existing) return { event: fromRow(existing), created: false };
@@ -84,9 +84,8 @@ export async function recordEvent(trx: Knex.Transaction, input: NewEvent, now = 
       updated_at: now,
     }));
     await trx('hi_webhook_deliveries').insert(deliveries);
-    await writeOutbox(
-      trx,
-      deliveries.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, name: 'deliver', jobId: deliveryJobId(d.id, 1), data: { deliveryId: d.id, jobSeq: 1 } })),
+    await trx('hi_outbox').insert(
+      outboxRows(deliveries.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, name: 'deliver', jobId: deliveryJobId(d.id, 1), data: { deliveryId: d.id, jobSeq: 1 } }))),
     );
   }
   return { event, created: true };

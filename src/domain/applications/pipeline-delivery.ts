@@ -10,9 +10,10 @@ import { CLOCK, type Clock } from '../shared/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
 import { notFound } from '../shared/errors';
 import type { ProfileApplication } from './application';
+import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 
-export const APPLICATION_SUBMITTED_EVENT = 'application.submitted';
+export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
 
 export function applicationView(application: ProfileApplication) {
   return {
@@ -59,24 +60,11 @@ export class PipelineDelivery {
       profileUrl: application.profileUrl,
       submittedAt: application.createdAt,
     });
-    // The whole application, so a receiver (webhooks, the events API) needs no second call.
+    // The event was recorded with the application; this announces it on the host's hook bus (the log keeps one).
     const listing = await this.listings.get(application.listingId);
-    await this.events.publish(
-      APPLICATION_SUBMITTED_EVENT,
-      application.organizationId,
-      {
-        ...applicationView(application),
-        listing_id: application.listingId,
-        listing_external_id: listing?.externalId ?? null,
-        profile_user_id: application.profileUserId,
-        candidate_name: application.candidateName,
-        candidate_headline: application.candidateHeadline,
-        cover_letter: application.coverLetter,
-        answers: application.answers,
-        submitted_at: application.createdAt.toISOString(),
-      },
-      { dedupeKey: `${APPLICATION_SUBMITTED_EVENT}:${application.id}` },
-    );
+    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, applicationSubmittedPayload(application, listing?.externalId ?? null), {
+      dedupeKey: applicationSubmittedKey(application.id),
+    });
     await this.applications.markDelivered(application.id, this.clock.now());
     return true;
   }

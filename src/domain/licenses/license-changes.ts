@@ -4,6 +4,7 @@
  * hook bus. A failing listener or hook is logged and never undoes the change.
  */
 import { inject, injectable } from 'tsyringe';
+import { eventMessage, type OutboxMessage } from '../jobs/outbox';
 import type { Disposer } from '../shared/disposer';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
 import { LOGGER, type Logger } from '../shared/logger';
@@ -34,6 +35,15 @@ export function licenseEventPayload(license: License, stillEntitled: boolean): o
 
 export function subscriptionEventPayload(subscription: Subscription): object {
   return { subscription_id: subscription.id, package: subscription.packageSlug, status: subscription.status };
+}
+
+/** The event recorded in the transaction of the change itself (the outbox); announcing it later is a no-op in the log. */
+export function licenseEventMessage(event: LicenseEventName, license: License, stillEntitled: boolean): OutboxMessage {
+  return eventMessage({ organizationId: license.organizationId, type: event, data: licenseEventPayload(license, stillEntitled), dedupeKey: `${event}:${license.id}` });
+}
+
+export function subscriptionEventMessage(event: SubscriptionEventName, subscription: Subscription): OutboxMessage {
+  return eventMessage({ organizationId: subscription.organizationId, type: event, data: subscriptionEventPayload(subscription), dedupeKey: `${event}:${subscription.id}` });
 }
 
 @injectable()
