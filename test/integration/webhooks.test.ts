@@ -81,6 +81,19 @@ describe('webhooks: endpoints and signed deliveries', function () {
     assert.equal(await t.database.db('hi_webhook_endpoints').where({ organization_id: acme.organizationId }).count({ n: '*' }).first().then((r) => Number(r!.n)), 0);
   });
 
+  it('checks the destination again at delivery: a name now resolving to loopback is refused, not retried (DNS rebinding)', async () => {
+    const endpoint = await createEndpoint();
+    receiver.secrets = [endpoint.secret];
+    // As if the name had resolved to a public address at creation and to 127.0.0.1 now.
+    await t.database.db('hi_webhook_endpoints').where({ id: endpoint.id }).update({ url: `http://localhost:${receiver.port}/webhooks` });
+    const event = await sendTest(endpoint.id);
+    const failed = await waitFor(async () => (await deliveries(endpoint.id)).find((d) => d.event_id === event.id && d.status === 'failed'), 'the refused delivery');
+    assert.match(failed.last_error, /destination_refused/);
+    assert.equal(failed.attempts, 1);
+    assert.equal(receiver.received.filter((r) => r.id === event.id).length, 0, 'nothing reached the receiver');
+    await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
+  });
+
   it('delivers a signed test event: webhook-id is the event id, body {type, timestamp, data}, verified by standardwebhooks', async () => {
     const endpoint = await createEndpoint();
     receiver.secrets = [endpoint.secret];
