@@ -101,13 +101,28 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean> {
+    if (outcome.kind === 'succeeded') {
+      // One statement (the hot path): the delivery, and the endpoint's last success.
+      const rows = await this.db
+        .with(
+          'delivered',
+          this.db('hi_webhook_deliveries')
+            .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
+            .update({ status: 'succeeded', attempts: this.db.raw('attempts + 1'), last_status_code: outcome.statusCode, last_error: null, next_attempt_at: null, locked_until: null, completed_at: at, updated_at: at })
+            .returning('endpoint_id'),
+        )
+        .from('hi_webhook_endpoints')
+        .whereIn('id', this.db.select('endpoint_id').from('delivered'))
+        .update({ last_success_at: at })
+        .returning('id');
+      if (rows.length > 0) return true;
+      // Recorded if the delivery row moved even though the endpoint is gone.
+      return Boolean(await this.db('hi_webhook_deliveries').where({ id: deliveryId, job_seq: jobSeq, status: 'succeeded', completed_at: at }).first('id'));
+    }
     const done = await this.db.transaction(async (trx) => {
       const base = { updated_at: at, locked_until: null, attempts: trx.raw('attempts + 1') } as Record<string, unknown>;
       let patch: Record<string, unknown>;
       switch (outcome.kind) {
-        case 'succeeded':
-          patch = { ...base, status: 'succeeded', last_status_code: outcome.statusCode, last_error: null, next_attempt_at: null, completed_at: at };
-          break;
         case 'failed':
           patch = { ...base, status: 'failed', last_status_code: outcome.statusCode, last_error: outcome.error, next_attempt_at: null, completed_at: at };
           break;

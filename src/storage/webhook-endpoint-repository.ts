@@ -117,9 +117,18 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
     });
   }
 
+  async findForDelivery(endpointId: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined> {
+    const row = await this.db<EndpointRow>('hi_webhook_endpoints').where({ id: endpointId }).first();
+    return row ? { endpoint: fromRow(row), secrets: this.secretsOf(row, now) } : undefined;
+  }
+
   async secrets(endpointId: string, now: Date): Promise<SigningSecrets | undefined> {
     const row = await this.db<EndpointRow>('hi_webhook_endpoints').where({ id: endpointId }).first();
-    if (!row) return undefined;
+    return row ? this.secretsOf(row, now) : undefined;
+  }
+
+  private secretsOf(row: EndpointRow, now: Date): SigningSecrets {
+    const endpointId = row.id;
     const current = this.cipher.decrypt(row.secret_ciphertext, aad(endpointId, 'current'));
     const overlapping = row.previous_secret_ciphertext && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > now;
     return overlapping ? { current, previous: this.cipher.decrypt(row.previous_secret_ciphertext!, aad(endpointId, 'previous')) } : { current };

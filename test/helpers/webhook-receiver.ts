@@ -21,7 +21,7 @@ export interface ReceivedWebhook {
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** Status to answer per request (default 200); `hold` keeps the request open until released. */
-  respond: (request: { id: string; attempt: number }) => number | 'hold' = () => 200;
+  respond: (request: { id: string; attempt: number; type: string }) => number | 'hold' = () => 200;
   secrets: string[] = [];
   private server: Server | undefined;
   private held: ServerResponse[] = [];
@@ -80,13 +80,14 @@ export class WebhookReceiver {
       }
     });
     const attempt = this.received.filter((r) => r.id === headers['webhook-id']).length + 1;
-    const answer = verifiedWith.length === 0 ? 401 : this.respond({ id: headers['webhook-id'], attempt });
+    const payload = JSON.parse(body);
+    const answer = verifiedWith.length === 0 ? 401 : this.respond({ id: headers['webhook-id'], attempt, type: payload.type });
     this.received.push({
       id: headers['webhook-id'],
       timestamp: headers['webhook-timestamp'],
       signature: headers['webhook-signature'],
       body,
-      payload: JSON.parse(body),
+      payload,
       verifiedWith,
       status: answer === 'hold' ? 0 : answer,
     });

@@ -51,17 +51,18 @@ export class WebhookDeliveryService {
   async attempt(deliveryId: string, jobSeq: number): Promise<AttemptOutcome | undefined> {
     const delivery = await this.deliveries.findById(deliveryId);
     if (!delivery || delivery.status !== 'pending' || delivery.jobSeq !== jobSeq) return undefined;
-    const endpoint = await this.endpoints.findById(delivery.endpointId);
+    const started = this.clock.now();
+    const target = await this.endpoints.findForDelivery(delivery.endpointId, started);
+    const endpoint = target?.endpoint;
     const event = await this.events.find(delivery.organizationId, delivery.eventId);
     let outcome: AttemptOutcome;
     if (!endpoint || !event) outcome = { kind: 'canceled', error: 'the endpoint or the event no longer exists' };
     else if (!endpoint.enabled) outcome = { kind: 'canceled', error: 'endpoint_disabled' };
     else {
-      const started = this.clock.now();
       if (!(await this.deliveries.claim(deliveryId, jobSeq, new Date(started.getTime() + this.settings.timeoutMs + 5_000)))) return undefined;
-      const secrets = await this.endpoints.secrets(endpoint.id, started);
+      const secrets = target!.secrets;
       const body = webhookBody(event);
-      const signatures = [secrets!.current, ...(secrets!.previous ? [secrets!.previous] : [])].map((secret) => this.signer.sign(secret, event.id, started, body));
+      const signatures = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])].map((secret) => this.signer.sign(secret, event.id, started, body));
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'hiring-integrations-webhooks',
@@ -73,7 +74,6 @@ export class WebhookDeliveryService {
     }
     const now = this.clock.now();
     if (!(await this.deliveries.recordAttempt(deliveryId, jobSeq, outcome, now))) return undefined;
-    if (outcome.kind === 'succeeded') await this.endpoints.markSucceeded(delivery.endpointId, now);
     if (outcome.kind === 'failed' && outcome.windowExhausted && endpoint) await this.disableIfDead(endpoint.id, delivery.organizationId, delivery.windowStartedAt, outcome.error);
     return outcome;
   }

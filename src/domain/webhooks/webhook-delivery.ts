@@ -41,7 +41,7 @@ export interface WebhookDeliveryRepository {
   listForEndpoint(organizationId: string, endpointId: string, options: { limit: number; startingAfter?: string; status?: DeliveryStatus }): Promise<{ data: WebhookDelivery[]; hasMore: boolean }>;
   /** Marks the delivery as being sent by the job `jobSeq` until `until`; false when that job is stale. */
   claim(deliveryId: string, jobSeq: number, until: Date): Promise<boolean>;
-  /** Records an attempt's outcome; a retry also bumps the job number and writes the next job's outbox message. Ignored for a stale job. */
+  /** Records an attempt's outcome (a success also stamps the endpoint's last_success_at); a retry also bumps the job number and writes the next job's outbox message. Ignored for a stale job. */
   recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean>;
   /** Sends again (replay): pending now, a new job, a new retry window. */
   requeue(deliveryId: string, at: Date): Promise<WebhookDelivery | undefined>;
