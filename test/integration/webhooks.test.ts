@@ -53,6 +53,12 @@ describe('webhooks: endpoints and signed deliveries', function () {
     assert.deepEqual(read.body.event_types, ['license.activated']);
     const row = await t.database.db('hi_webhook_endpoints').where({ id: endpoint.id }).first();
     assert.ok(!JSON.stringify(row).includes(endpoint.secret.slice(6)), 'no plaintext secret in the row');
+    // Nowhere in the database (an idempotency replay record, an event, the outbox).
+    const tables = await t.database.db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
+    for (const table of tables) {
+      const [hit] = await t.database.db(table).whereRaw(`${table}::text like ?`, [`%${endpoint.secret.slice(6, 30)}%`]).limit(1);
+      assert.equal(hit, undefined, `the secret appears in ${table}`);
+    }
     const list = await t.request('GET', '/v1/webhook_endpoints?limit=1', { auth: acme.apiKey });
     assert.equal(list.body.object, 'list');
     assert.equal(list.body.data.length, 1);

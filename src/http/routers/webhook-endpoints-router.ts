@@ -80,7 +80,7 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       summary: 'Create a webhook endpoint; the answer carries its signing secret (whsec_…), shown only this once',
       tags: ['webhooks'],
       auth: ['organization'],
-      idempotent: true,
+      // No Idempotency-Key replay: it would keep the answer, and so the secret, in plaintext for a day.
       body: createBody,
       handler: async ({ principal, body }) => {
         const { endpoint, secret } = await endpoints.create(orgId(principal), { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled });
