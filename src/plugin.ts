@@ -36,7 +36,7 @@ import { requestId } from './http/request-id';
 import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
-/** Every feature area, in registration order. */
+/** Every feature area, in registration order (webhooks early: it wraps EVENT_PUBLISHER in the event log before any module resolves it). */
 export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
