@@ -13,6 +13,7 @@ import { benchActivation } from './activation.bench';
 import { benchApply } from './apply.bench';
 import { gateRows } from './gate';
 import { benchJobs } from './jobs.bench';
+import { benchWebhooks } from './webhooks.bench';
 import { RESULTS_DIR, stopAll } from './lib/spawn';
 import { Product } from './product';
 import { printTable, type BenchRow } from './report';
@@ -25,7 +26,8 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const JOBS = Number(process.env.BENCH_JOBS ?? 2000);
 const ACTIVATIONS = Number(process.env.BENCH_ACTIVATIONS ?? 100);
 /** BENCH_ONLY=apply,jobs,... runs a subset (profiling one part). */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'apply,gate,jobs,activation').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'apply,gate,jobs,activation,webhooks').split(','));
+const WEBHOOK_DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -149,6 +151,20 @@ async function main(): Promise<void> {
         measured: `p50 ${fmt(activation.p50, 1)} / p99 ${fmt(activation.p99, 1)} ms`,
         baseline: '—',
         ratio: undefined,
+        target: '(reported)',
+        met: undefined,
+      });
+    }
+
+    if (ONLY.has('webhooks')) {
+      // Its own host, database and queue prefix, in this process (bench/webhooks.bench.ts).
+      const webhooks = await benchWebhooks({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, deliveries: WEBHOOK_DELIVERIES });
+      raw.webhooks = webhooks;
+      rows.push({
+        name: `webhook deliveries to a local receiver, concurrency ${webhooks.concurrency} (deliveries/s)`,
+        measured: `${fmt(webhooks.deliveriesPerSecond)} deliveries/s`,
+        baseline: `${fmt(webhooks.fetchPerSecond)} POST/s (bare fetch loop, same receiver)`,
+        ratio: webhooks.ratio,
         target: '(reported)',
         met: undefined,
       });

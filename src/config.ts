@@ -64,6 +64,16 @@ export const SETTINGS = [
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
   { env: 'DEMO_ENABLED', type: 'boolean', secret: false, description: '`serve` seeds the demo organization and serves /demo and /demo/pipeline. Default: on in embedded mode, off on PostgreSQL (or `serve --demo`); never in production.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
+  { env: 'WEBHOOK_TIMEOUT_MS', type: 'integer', default: '10000', secret: false, description: 'Deadline of one webhook delivery attempt (connect, send, answer); a timeout is retried.' },
+  { env: 'WEBHOOK_RETRY_BASE_MS', type: 'integer', default: '30000', secret: false, description: 'First retry delay of a failed webhook delivery; it doubles per attempt (with jitter) up to WEBHOOK_RETRY_MAX_DELAY_MS.' },
+  { env: 'WEBHOOK_RETRY_MAX_DELAY_MS', type: 'integer', default: '43200000', secret: false, description: 'Longest delay between two webhook delivery attempts (default 12 hours).' },
+  { env: 'WEBHOOK_RETRY_WINDOW_SECONDS', type: 'integer', default: '259200', secret: false, description: 'How long a webhook delivery is retried (default 3 days); an endpoint failing for all of it is disabled.' },
+  { env: 'WEBHOOK_SECRET_OVERLAP_SECONDS', type: 'integer', default: '86400', secret: false, description: 'After a webhook secret rotation, how long deliveries also carry the old secret\'s signature (default; the rotate call may set its own).' },
+  { env: 'WEBHOOK_ALLOWED_INTERNAL_HOSTS', type: 'string', secret: false, description: 'Comma-separated host names (or IP addresses) webhook endpoints may use although they resolve to loopback, private or link-local addresses (an ATS on a private network).' },
+  { env: 'WEBHOOK_HTTP_ALLOWED_HOSTS', type: 'string', secret: false, description: 'Comma-separated host names whose webhook URLs may use plain http in production (outside production http is always allowed).' },
+  { env: 'WEBHOOK_SWEEP_INTERVAL_MS', type: 'integer', default: '60000', secret: false, description: 'How often each process re-enqueues webhook deliveries that are due but have no job (a Redis restart lost it).' },
+  { env: 'WEBHOOK_SWEEP_GRACE_MS', type: 'integer', default: '300000', secret: false, description: 'How long past its due time a pending webhook delivery may wait for its job before the sweep enqueues it again.' },
+  { env: 'EVENT_RETENTION_DAYS', type: 'integer', default: '30', secret: false, description: 'How long events (GET /v1/events) and their webhook deliveries are kept.' },
 ] as const satisfies readonly SettingSpec[];
 
 export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -124,6 +134,25 @@ export interface Config {
   reminderLeadMinutes: number;
   /** Standalone host: seed and serve the demo (undefined: embedded mode only). */
   demoEnabled: boolean | undefined;
+  /** Webhook delivery: timeouts, the retry schedule, destination policy, the sweep. */
+  webhooks: WebhookConfig;
+  eventRetentionDays: number;
+}
+
+export interface WebhookConfig {
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  retryWindowMs: number;
+  secretOverlapSeconds: number;
+  allowedInternalHosts: string[];
+  httpAllowedHosts: string[];
+  sweepIntervalMs: number;
+  sweepGraceMs: number;
+}
+
+function hostList(env: Env, name: string): string[] {
+  return (raw(env, name) ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
 }
 
 export class ConfigError extends Error {
@@ -332,5 +361,17 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
     demoEnabled: boolean(env, 'DEMO_ENABLED'),
+    webhooks: {
+      timeoutMs: positive(env, 'WEBHOOK_TIMEOUT_MS'),
+      retryBaseMs: positive(env, 'WEBHOOK_RETRY_BASE_MS'),
+      retryMaxDelayMs: positive(env, 'WEBHOOK_RETRY_MAX_DELAY_MS'),
+      retryWindowMs: positive(env, 'WEBHOOK_RETRY_WINDOW_SECONDS') * 1000,
+      secretOverlapSeconds: integer(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS')!,
+      allowedInternalHosts: hostList(env, 'WEBHOOK_ALLOWED_INTERNAL_HOSTS'),
+      httpAllowedHosts: hostList(env, 'WEBHOOK_HTTP_ALLOWED_HOSTS'),
+      sweepIntervalMs: positive(env, 'WEBHOOK_SWEEP_INTERVAL_MS'),
+      sweepGraceMs: integer(env, 'WEBHOOK_SWEEP_GRACE_MS')!,
+    },
+    eventRetentionDays: positive(env, 'EVENT_RETENTION_DAYS'),
   };
 }

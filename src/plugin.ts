@@ -17,6 +17,8 @@ import { licensingModule } from './composition/licensing';
 import { operationsModule } from './composition/operations';
 import { widgetModule } from './composition/widget';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
+import { webhooksModule } from './composition/webhooks';
+import { listingsModule } from './composition/listings';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
@@ -40,8 +42,8 @@ import { requestId } from './http/request-id';
 import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
-/** Every feature area, in registration order. */
-export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule];
+/** Every feature area, in registration order (webhooks early: it wraps EVENT_PUBLISHER in the event log before any module resolves it). */
+export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);

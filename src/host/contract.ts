@@ -8,11 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { ListingsDirectory } from '../domain/listings/listing';
+import type { ListingsManager } from '../domain/listings/listing-management';
 import type { Pipeline } from '../domain/pipeline/pipeline';
 import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
 
 export type { Listing, ListingQuestion, ListingsDirectory, QuestionType } from '../domain/listings/listing';
+export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../domain/listings/listing-management';
 export type { Pipeline, PipelineApplication, PipelineCredential, PipelinePosition } from '../domain/pipeline/pipeline';
 export type { Logger } from '../domain/shared/logger';
 export type { Disposer } from '../domain/shared/disposer';
@@ -82,6 +84,8 @@ export interface PluginHost {
    */
   hooks: HookBus;
   listings: ListingsDirectory;
+  /** Optional: listings the plugin's listings API (/v1/listings) may create and change (the standalone host offers its own). */
+  managedListings?: ListingsManager;
   pipeline: Pipeline;
   /**
    * A knex instance the plugin may share. Embedded (PGlite) hosts must pass theirs: one

@@ -7,6 +7,7 @@ import { hkdfSync } from 'node:crypto';
 
 export type KeyPurpose =
   | 'oauth-token-encryption'
+  | 'webhook-secret-encryption'
   | 'candidate-session-signing'
   | 'connect-session-cookie'
   | 'sandbox-client-secret'

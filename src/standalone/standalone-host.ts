@@ -96,6 +96,7 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
     logger,
     hooks,
     listings,
+    managedListings: listings,
     pipeline,
     database: db,
     http: {

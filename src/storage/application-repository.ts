@@ -8,7 +8,7 @@ import type { ImportedCredential } from '../domain/profiles/profile-snapshot';
 import type { WorkHistoryEntry } from '../domain/profiles/work-history';
 import { isUniqueViolation, type Database } from './database';
 import { fromJson } from './json-column';
-import { outboxRows } from './outbox';
+import { onlyJobMessages, outboxRows, writeOutbox } from './outbox';
 import { DATABASE } from './tokens';
 
 const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';
@@ -79,7 +79,13 @@ export class KnexApplicationRepository implements ApplicationRepository {
       // data-modifying WITH runs exactly once and atomically with the statement around it,
       // so the row and its outbox messages are written together or not at all.
       if (messages.length === 0) await this.db('hi_profile_applications').insert(row);
-      else await this.db.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
+      else if (!onlyJobMessages(messages)) {
+        // An event beside the application (application.submitted): one transaction.
+        await this.db.transaction(async (trx) => {
+          await trx('hi_profile_applications').insert(row);
+          await writeOutbox(trx, messages);
+        });
+      } else await this.db.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
       return { created: true };
     } catch (error) {
       if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) throw error;

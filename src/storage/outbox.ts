@@ -1,13 +1,19 @@
 import type { Knex } from 'knex';
-import type { OutboxMessage } from '../domain/jobs/outbox';
+import { isEventMessage, type OutboxMessage } from '../domain/jobs/outbox';
+import { recordEvent } from './event-log';
+import { outboxRows } from './outbox-rows';
 
-/** The hi_outbox rows of `messages` (for a single-statement write beside a record). */
-export function outboxRows(messages: readonly OutboxMessage[]) {
-  return messages.map((m) => ({ queue: m.queue, name: m.name, job_id: m.jobId, data: JSON.stringify(m.data), delay_ms: m.delayMs ?? 0 }));
-}
+export { outboxRows } from './outbox-rows';
 
-/** Call inside the repository's transaction, beside the row the job belongs to. */
+/** Job messages only, for a single-statement write beside a record; false when an event message needs the transaction path. */
+export const onlyJobMessages = (messages: readonly OutboxMessage[]) => !messages.some(isEventMessage);
+
+/** Call inside the repository's transaction, beside the row the job (or the event) belongs to. */
 export async function writeOutbox(trx: Knex | Knex.Transaction, messages: readonly OutboxMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  await trx('hi_outbox').insert(outboxRows(messages));
+  const jobs = messages.filter((m) => !isEventMessage(m));
+  if (jobs.length > 0) await trx('hi_outbox').insert(outboxRows(jobs));
+  for (const message of messages.filter(isEventMessage)) {
+    const { organizationId, data } = message.data as { organizationId: string; data: object };
+    await recordEvent(trx as Knex.Transaction, { organizationId, type: message.name, data, dedupeKey: message.jobId });
+  }
 }

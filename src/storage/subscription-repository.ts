@@ -61,12 +61,17 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
     return rows.map(subscriptionFromRow);
   }
 
-  settle(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage): Promise<SubscriptionSettlement> {
+  settle(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[]): Promise<SubscriptionSettlement> {
     return this.step(subscriptionId, at, deprovision, (children) => settleFromChildren(children));
   }
 
-  cancel(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage): Promise<SubscriptionSettlement> {
-    return this.step(subscriptionId, at, deprovision, () => 'cancel');
+  cancel(
+    subscriptionId: string,
+    at: Date,
+    deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[],
+    parent?: (subscription: Subscription) => readonly OutboxMessage[],
+  ): Promise<SubscriptionSettlement> {
+    return this.step(subscriptionId, at, deprovision, () => 'cancel', parent);
   }
 
   /**
@@ -77,8 +82,9 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   private step(
     subscriptionId: string,
     at: Date,
-    deprovision: (license: License) => OutboxMessage,
+    deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[],
     decide: (children: License[]) => SubscriptionEvent | undefined,
+    parent?: (subscription: Subscription) => readonly OutboxMessage[],
   ): Promise<SubscriptionSettlement> {
     return this.db.transaction(async (trx) => {
       const row = await trx<SubscriptionRow>('hi_subscriptions').where({ id: subscriptionId }).forUpdate().first();
@@ -96,8 +102,9 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
 
       let deactivated: License[] = [];
       if (next === 'failed' || next === 'canceled') deactivated = await deactivateLive(trx, subscriptionId, at);
-      await writeOutbox(trx, deactivated.map(deprovision));
-      return { subscription: subscriptionFromRow(updated as SubscriptionRow), deactivated, changed: true };
+      const subscription = subscriptionFromRow(updated as SubscriptionRow);
+      await writeOutbox(trx, [...deactivated.flatMap(deprovision), ...(parent?.(subscription) ?? [])]);
+      return { subscription, deactivated, changed: true };
     });
   }
 

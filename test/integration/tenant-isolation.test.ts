@@ -13,6 +13,7 @@ import type { Database } from '../../src/storage/database';
 import { settledLicense } from '../helpers/licensing';
 import { ADA, enableProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { rememberSecret } from '../helpers/log-capture';
 
 const ORIGIN = 'https://jobs.tenant.example';
 const ANSWERS = { years_experience: 3, work_authorization: true };
@@ -53,16 +54,17 @@ describe('tenant isolation: another organization’s ids', function () {
   let t: TestHost;
   let operations: Operation[];
   const a = { organizationId: '', apiKey: '', listingId: '', candidateToken: '', applicationId: '' };
-  const b = { organizationId: '', apiKey: '', listingId: '', applicationId: '', licenseId: '', subscriptionId: '' };
+  const b = { organizationId: '', apiKey: '', listingId: '', applicationId: '', licenseId: '', subscriptionId: '', webhookEndpointId: '', eventId: '', deliveryId: '' };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
   /** Catalog identifiers in paths: B's, shared by everyone. */
-  const GLOBAL: Record<string, string> = { action_key: B_ACTION, package_slug: B_PACKAGE };
+  // external_id: the ATS's own listing ids are per organization; A upserting B's creates A's own.
+  const GLOBAL: Record<string, string> = { action_key: B_ACTION, package_slug: B_PACKAGE, external_id: 'b-req-1' };
   /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */
   let fixtures: Record<string, { other: string; missing: string }>;
 
   before(async () => {
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1' } });
     for (const [org, name] of [[a, 'Tenant A'], [b, 'Tenant B']] as const) {
       const created = await t.createOrganization(name);
       org.organizationId = created.organizationId;
@@ -91,6 +93,17 @@ describe('tenant isolation: another organization’s ids', function () {
     b.subscriptionId = subscribed.body.id;
     await waitFor(async () => (await t.database.db('hi_licenses').where({ organization_id: b.organizationId }).whereNot({ status: 'active' })).length === 0 && (await t.database.db('hi_licenses').where({ organization_id: b.organizationId })).length > 1, "B's licenses active");
     await waitFor(async () => (await t.database.db('hi_subscriptions').where({ organization_id: b.organizationId, status: 'active' })).length === 1, "B's subscription active");
+    const upserted = await t.request('PATCH', `/v1/listings/${b.listingId}`, { auth: b.apiKey, body: { external_id: 'b-req-1' } });
+    assert.equal(upserted.status, 200, upserted.text);
+    // B has a webhook endpoint, an event and its delivery (to a path that answers 404: failed at once).
+    const endpoint = await t.request('POST', '/v1/webhook_endpoints', { auth: b.apiKey, body: { url: `${t.baseUrl}/no-such-receiver` } });
+    assert.equal(endpoint.status, 201, endpoint.text);
+    rememberSecret(endpoint.body.secret);
+    b.webhookEndpointId = endpoint.body.id;
+    const testEvent = await t.request('POST', `/v1/webhook_endpoints/${b.webhookEndpointId}/test`, { auth: b.apiKey });
+    assert.equal(testEvent.status, 202, testEvent.text);
+    b.eventId = testEvent.body.id;
+    b.deliveryId = (await waitFor(async () => await t.database.db('hi_webhook_deliveries').where({ event_id: b.eventId }).whereNot({ status: 'pending' }).first(), "B's delivery settled")).id;
     // Let background work (imports, deliveries) settle so that "nothing changed" is stable.
     await waitFor(async () => (await t.database.db('hi_profile_applications').whereNull('delivered_at')).length === 0, 'deliveries');
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
@@ -100,6 +113,9 @@ describe('tenant isolation: another organization’s ids', function () {
       application_id: { other: b.applicationId, missing: newId('app') },
       // The widget's content hash: not a tenant's id, but a path parameter all the same.
       hash: { other: '0123456789ab', missing: 'ba9876543210' },
+      webhook_endpoint_id: { other: b.webhookEndpointId, missing: newId('we') },
+      delivery_id: { other: b.deliveryId, missing: newId('whd') },
+      event_id: { other: b.eventId, missing: newId('evt') },
     };
     const doc = (await t.request('GET', '/v1/openapi.json')).body;
     operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
@@ -123,7 +139,7 @@ describe('tenant isolation: another organization’s ids', function () {
   const tenantScoped = (o: Operation) => o.pathParams.some((p) => !(p in GLOBAL)) && !o.credentials.includes('operatorApiKey');
   const globalOnly = (o: Operation) => o.pathParams.length > 0 && o.pathParams.every((p) => p in GLOBAL) && o.credentials.includes('organizationApiKey');
   /** B's ids that must never appear in what A gets back. */
-  const bIds = () => [b.organizationId, b.listingId, b.applicationId, b.licenseId, b.subscriptionId];
+  const bIds = () => [b.organizationId, b.listingId, b.applicationId, b.licenseId, b.subscriptionId, b.webhookEndpointId, b.eventId, b.deliveryId];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
     return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {

@@ -16,6 +16,7 @@ import { newId } from '../shared/ids';
 import { validateAnswers } from './answer-validation';
 import { ProfileApplyAvailability } from './profile-apply-availability';
 import { MAX_COVER_LETTER_LENGTH, type ProfileApplication } from './application';
+import { applicationSubmittedMessage } from './application-submitted-event';
 import { pipelineDeliveryMessage } from './pipeline-delivery-message';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 
@@ -84,7 +85,7 @@ export class ApplyService {
       createdAt: this.clock.now(),
       deliveredAt: null,
     };
-    const result = await this.applications.create(application, [pipelineDeliveryMessage(application.id)]);
+    const result = await this.applications.create(application, [pipelineDeliveryMessage(application.id), applicationSubmittedMessage(application, listing.externalId ?? null)]);
     if (!result.created) throw duplicateApplication(result.duplicateOf);
     this.outbox.nudge();
     return application;

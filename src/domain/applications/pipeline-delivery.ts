@@ -4,14 +4,16 @@
  * after both steps, so a retry repeats at most the event (at-least-once), never the entry.
  */
 import { inject, injectable } from 'tsyringe';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
 import { PIPELINE, type Pipeline } from '../pipeline/pipeline';
 import { CLOCK, type Clock } from '../shared/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
 import { notFound } from '../shared/errors';
 import type { ProfileApplication } from './application';
+import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 
-export const APPLICATION_SUBMITTED_EVENT = 'application.submitted';
+export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
 
 export function applicationView(application: ProfileApplication) {
   return {
@@ -31,6 +33,7 @@ export class PipelineDelivery {
     @inject(PIPELINE) private readonly pipeline: Pipeline,
     @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
   ) {}
 
   /** Returns false when the application was already delivered. */
@@ -58,13 +61,10 @@ export class PipelineDelivery {
       profileUrl: application.profileUrl,
       submittedAt: application.createdAt,
     });
-    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, {
-      ...applicationView(application),
-      work_history: application.workHistory,
-      listing_id: application.listingId,
-      profile_user_id: application.profileUserId,
-      candidate_name: application.candidateName,
-      submitted_at: application.createdAt.toISOString(),
+    // The event was recorded with the application; this announces it on the host's hook bus (the log keeps one).
+    const listing = await this.listings.get(application.listingId);
+    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, applicationSubmittedPayload(application, listing?.externalId ?? null), {
+      dedupeKey: applicationSubmittedKey(application.id),
     });
     await this.applications.markDelivered(application.id, this.clock.now());
     return true;

@@ -225,7 +225,7 @@ export class ReminderDelivery {
     const settled = await this.reminders.settle(organizationId, interviewId, channel, jobId, { status: 'sent', reason: null, deliveryId: delivery.deliveryId, at: this.clock.now() });
     if (settled) {
       await this.events
-        .publish('interview.reminder_sent', organizationId, { interview_id: interviewId, channel, delivery_id: delivery.deliveryId, starts_at: reminder.startsAt.toISOString() })
+        .publish('interview.reminder_sent', organizationId, { interview_id: interviewId, channel, delivery_id: delivery.deliveryId, starts_at: reminder.startsAt.toISOString() }, { dedupeKey: `interview.reminder_sent:${jobId}` })
         .catch((error: Error) => this.logger.warn({ organizationId, interviewId, err: error.message }, 'publishing interview.reminder_sent failed'));
     }
     return 'sent';

@@ -4,6 +4,7 @@
  * hook bus. A failing listener or hook is logged and never undoes the change.
  */
 import { inject, injectable } from 'tsyringe';
+import { eventMessage, type OutboxMessage } from '../jobs/outbox';
 import type { Disposer } from '../shared/disposer';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
 import { LOGGER, type Logger } from '../shared/logger';
@@ -36,6 +37,15 @@ export function subscriptionEventPayload(subscription: Subscription): object {
   return { subscription_id: subscription.id, package: subscription.packageSlug, status: subscription.status };
 }
 
+/** The event recorded in the transaction of the change itself (the outbox); announcing it later is a no-op in the log. */
+export function licenseEventMessage(event: LicenseEventName, license: License, stillEntitled: boolean): OutboxMessage {
+  return eventMessage({ organizationId: license.organizationId, type: event, data: licenseEventPayload(license, stillEntitled), dedupeKey: `${event}:${license.id}` });
+}
+
+export function subscriptionEventMessage(event: SubscriptionEventName, subscription: Subscription): OutboxMessage {
+  return eventMessage({ organizationId: subscription.organizationId, type: event, data: subscriptionEventPayload(subscription), dedupeKey: `${event}:${subscription.id}` });
+}
+
 @injectable()
 export class LicenseChanges {
   private readonly listeners = new Set<LicenseChangeListener>();
@@ -51,14 +61,15 @@ export class LicenseChanges {
   }
 
   license(event: LicenseEventName, license: License, stillEntitled = false): Promise<void> {
-    return this.announce({ event, license, stillEntitled }, license.organizationId, licenseEventPayload(license, stillEntitled));
+    return this.announce({ event, license, stillEntitled }, license.organizationId, licenseEventPayload(license, stillEntitled), `${event}:${license.id}`);
   }
 
   subscription(event: SubscriptionEventName, subscription: Subscription): Promise<void> {
-    return this.announce({ event, subscription }, subscription.organizationId, subscriptionEventPayload(subscription));
+    return this.announce({ event, subscription }, subscription.organizationId, subscriptionEventPayload(subscription), `${event}:${subscription.id}`);
   }
 
-  private async announce(change: LicenseChange, organizationId: string, payload: object): Promise<void> {
+  /** `dedupeKey`: a provisioning job that runs again after a crash announces again; the event log keeps one event. */
+  private async announce(change: LicenseChange, organizationId: string, payload: object, dedupeKey: string): Promise<void> {
     for (const listener of this.listeners) {
       try {
         await listener(change);
@@ -67,7 +78,7 @@ export class LicenseChanges {
       }
     }
     try {
-      await this.publisher.publish(change.event, organizationId, payload);
+      await this.publisher.publish(change.event, organizationId, payload, { dedupeKey });
     } catch (error) {
       this.logger.warn({ event: change.event, organizationId, err: (error as Error).message }, 'publishing a license event failed');
     }

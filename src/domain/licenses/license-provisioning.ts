@@ -14,7 +14,7 @@ import { UnrecoverableJobError } from '../jobs/job-queue';
 import { CLOCK, type Clock } from '../shared/clock';
 import { isDomainError } from '../shared/errors';
 import { subscriptionIdOf, type License } from './license';
-import { LicenseChanges } from './license-changes';
+import { LicenseChanges, licenseEventMessage } from './license-changes';
 import { LICENSE_REPOSITORY, type LicenseRepository } from './ports';
 import { PROVISIONER_DIRECTORY, type ProvisionerDirectory, type ProvisioningRequest } from './provisioner';
 import { SubscriptionService } from './subscription-service';
@@ -71,11 +71,17 @@ export class LicenseProvisioning {
     } catch (error) {
       if (!provisioningErrorIsFinal(error) && attempt < maxAttempts) throw error;
       const reason = failureReason(error, attempt);
-      const failed = await this.licenses.transition(licenseId, { event: 'provisioning_failed', at: this.clock.now(), failureReason: reason });
+      const at = this.clock.now();
+      const stillEntitled = await this.licenses.hasActive(license.organizationId, license.actionKey);
+      const failedView: License = { ...license, status: 'failed', failureReason: reason, failedAt: at };
+      // The event is written with the change (the outbox); announce() below then only notifies.
+      const failed = await this.licenses.transition(licenseId, { event: 'provisioning_failed', at, failureReason: reason }, [licenseEventMessage('license.failed', failedView, stillEntitled)]);
       if (failed) await this.announce(failed);
       throw new UnrecoverableJobError(reason);
     }
-    const active = await this.licenses.transition(licenseId, { event: 'provisioned', at: this.clock.now() });
+    const at = this.clock.now();
+    const activeView: License = { ...license, status: 'active', activatedAt: at };
+    const active = await this.licenses.transition(licenseId, { event: 'provisioned', at }, [licenseEventMessage('license.activated', activeView, false)]);
     if (!active) {
       // Deactivated while the provisioner worked: undo what it just set up.
       if (!(await this.licenses.hasOtherLive(license.organizationId, license.actionKey, license.id))) await provisioner.deprovision(request);

@@ -12,7 +12,7 @@ import { conflict, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { licenseRequired, type Entitlements } from './entitlements';
 import type { License, LicenseStatus } from './license';
-import { LicenseChanges } from './license-changes';
+import { LicenseChanges, licenseEventMessage } from './license-changes';
 import { LICENSE_REPOSITORY, type LicenseRepository } from './ports';
 import { deprovisionMessage, provisionMessage } from './provisioning-messages';
 
@@ -67,7 +67,14 @@ export class LicenseService implements Entitlements {
       }
       throw notFound('active license for action', actionKey);
     }
-    const deactivated = await this.licenses.transition(live.id, { event: 'deactivate', at: this.clock.now() }, [deprovisionMessage(live.id)]);
+    const at = this.clock.now();
+    // Whether another active license keeps the action, for the event written with the change.
+    const stillEntitled = (await this.licenses.listLive(organizationId)).some((l) => l.id !== live.id && l.actionKey === actionKey && l.status === 'active');
+    const deactivatedView: License = { ...live, status: 'deactivated', deactivatedAt: at };
+    const deactivated = await this.licenses.transition(live.id, { event: 'deactivate', at }, [
+      deprovisionMessage(live.id),
+      licenseEventMessage('license.deactivated', deactivatedView, stillEntitled),
+    ]);
     if (!deactivated) {
       // It left the live states between the read and the update (it failed meanwhile).
       const now = await this.licenses.findById(live.id);

@@ -61,9 +61,10 @@ export interface SubscriptionRepository {
    * (settleFromChildren); a failure deactivates the live siblings. Concurrent children
    * finishing at once are serialized by the lock.
    */
-  settle(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage): Promise<SubscriptionSettlement>;
+  settle(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[]): Promise<SubscriptionSettlement>;
   /** Cancels it and deactivates its live licenses, with their deprovision messages, in one transaction. */
-  cancel(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage): Promise<SubscriptionSettlement>;
+  /** `parent`: messages written with the canceled subscription (its event). */
+  cancel(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[], parent?: (subscription: Subscription) => readonly OutboxMessage[]): Promise<SubscriptionSettlement>;
 }
 
 export const LICENSE_REPOSITORY = Symbol('LicenseRepository');

@@ -11,8 +11,8 @@ import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { CLOCK, type Clock } from '../shared/clock';
 import { conflict, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
-import type { License } from './license';
-import { LicenseChanges } from './license-changes';
+import { subscriptionIdOf, type License } from './license';
+import { LicenseChanges, licenseEventMessage, subscriptionEventMessage } from './license-changes';
 import { LICENSE_REPOSITORY, SUBSCRIPTION_REPOSITORY, type LicenseRepository, type SubscriptionRepository } from './ports';
 import { deprovisionMessage, provisionMessage } from './provisioning-messages';
 import type { Subscription, SubscriptionWithLicenses } from './subscription';
@@ -60,7 +60,7 @@ export class SubscriptionService {
       failedAt: null,
       deactivatedAt: null,
     }));
-    const result = await this.subscriptions.create(subscription, licenses, licenses.map((l) => provisionMessage(l.id)));
+    const result = await this.subscriptions.create(subscription, licenses, [...licenses.map((l) => provisionMessage(l.id)), subscriptionEventMessage('subscription.created', subscription)]);
     if (!result.created) return { ...result.value, created: false };
     this.outbox.nudge();
     await this.changes.subscription('subscription.created', subscription);
@@ -71,7 +71,13 @@ export class SubscriptionService {
     const pkg = await this.packages.get(slug);
     const current = await this.subscriptions.findCurrent(organizationId, pkg.id);
     if (!current) throw notFound('subscription to package', slug);
-    const settlement = await this.subscriptions.cancel(current.subscription.id, this.clock.now(), (l) => deprovisionMessage(l.id));
+    const heldElsewhere = await this.heldOutside(organizationId, current.subscription.id);
+    const settlement = await this.subscriptions.cancel(
+      current.subscription.id,
+      this.clock.now(),
+      (l) => this.deactivationMessages(l, heldElsewhere),
+      (canceled) => [subscriptionEventMessage('subscription.canceled', canceled)],
+    );
     if (!settlement.changed) throw conflict('invalid_subscription_state', `The subscription is ${settlement.subscription.status}`);
     this.outbox.nudge();
     for (const license of settlement.deactivated) {
@@ -87,11 +93,24 @@ export class SubscriptionService {
 
   /** Called by a child license's job when it finished (active or failed). */
   async settle(subscriptionId: string): Promise<Subscription> {
-    const settlement = await this.subscriptions.settle(subscriptionId, this.clock.now(), (l) => deprovisionMessage(l.id));
+    const parent = await this.subscriptions.findById(subscriptionId);
+    const heldElsewhere = parent ? await this.heldOutside(parent.subscription.organizationId, subscriptionId) : new Set<string>();
+    const settlement = await this.subscriptions.settle(subscriptionId, this.clock.now(), (l) => this.deactivationMessages(l, heldElsewhere));
     if (settlement.deactivated.length > 0) this.outbox.nudge();
     for (const license of settlement.deactivated) {
       await this.changes.license('license.deactivated', license, await this.licenses.hasActive(license.organizationId, license.actionKey));
     }
     return settlement.subscription;
+  }
+
+  /** Actions the organization holds active through licenses other than this subscription's. */
+  private async heldOutside(organizationId: string, subscriptionId: string): Promise<Set<string>> {
+    const live = await this.licenses.listLive(organizationId);
+    return new Set(live.filter((l) => l.status === 'active' && subscriptionIdOf(l) !== subscriptionId).map((l) => l.actionKey));
+  }
+
+  /** A deactivated child's deprovision job and its license.deactivated event, written with the change. */
+  private deactivationMessages(license: License, heldElsewhere: Set<string>) {
+    return [deprovisionMessage(license.id), licenseEventMessage('license.deactivated', license, heldElsewhere.has(license.actionKey))];
   }
 }

@@ -16,6 +16,12 @@ export interface Listing {
   title: string;
   status: 'open' | 'closed';
   questions: ListingQuestion[];
+  /** The ATS's own id of the listing, where the host keeps one. */
+  externalId?: string | null;
+  description?: string | null;
+  location?: string | null;
+  createdAt?: Date;
+  updatedAt?: Date;
 }
 
 export interface ListingsDirectory {

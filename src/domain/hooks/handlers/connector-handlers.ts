@@ -19,9 +19,10 @@ import {
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from '../hook-handler';
 import { candidateHired, interviewScheduled, offerCreated } from '../payloads';
 
-async function announce(events: EventPublisher, logger: Logger, event: string, organizationId: string, payload: object): Promise<void> {
+/** `dedupeKey` from the connector's idempotency key: a hook fired twice records one event. */
+async function announce(events: EventPublisher, logger: Logger, event: string, organizationId: string, payload: object, dedupeKey: string): Promise<void> {
   try {
-    await events.publish(event, organizationId, payload);
+    await events.publish(event, organizationId, payload, { dedupeKey: `${event}:${dedupeKey}` });
   } catch (error) {
     logger.warn({ event, organizationId, err: (error as Error).message }, 'publishing a hook result event failed');
   }
@@ -52,7 +53,7 @@ export class VideoMeetingLinkHandler implements GatedHookHandler {
       attendees: [interview.candidate, ...interview.interviewers].map((p) => ({ name: p.name, ...(p.email ? { email: p.email } : {}) })),
     });
     const result = { interview_id: interview.interview_id, meeting_id: meeting.meetingId, join_url: meeting.joinUrl };
-    await announce(this.events, this.logger, 'interview.meeting_link_created', organizationId, result);
+    await announce(this.events, this.logger, 'interview.meeting_link_created', organizationId, result, `${organizationId}-${interview.interview_id}`);
     return result;
   }
 }
@@ -82,7 +83,7 @@ export class ESignOfferHandler implements GatedHookHandler {
       documentUrl: offer.document_url ?? null,
     });
     const result = { offer_id: offer.offer_id, envelope_id: envelope.envelopeId };
-    await announce(this.events, this.logger, 'offer.sent_for_signature', organizationId, result);
+    await announce(this.events, this.logger, 'offer.sent_for_signature', organizationId, result, `${organizationId}-${offer.offer_id}`);
     return result;
   }
 }
@@ -114,7 +115,7 @@ export class EmployeeSyncHandler implements GatedHookHandler {
       department: hire.department ?? null,
     });
     const result = { candidate_id: hire.candidate_id, employee_id: employee.employeeId };
-    await announce(this.events, this.logger, 'employee.synced', organizationId, result);
+    await announce(this.events, this.logger, 'employee.synced', organizationId, result, `${organizationId}-${hire.candidate_id}`);
     return result;
   }
 }

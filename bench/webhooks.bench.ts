@@ -1,0 +1,137 @@
+/**
+ * Webhook deliveries per second to a local receiver, beside a bare `fetch` POST loop to
+ * the same receiver from the same process.
+ *
+ * A standalone host runs in this process on a fresh PostgreSQL database and a queue prefix
+ * of its own on Redis, with its workers stopped while N events are recorded for one
+ * endpoint (deliveries wait as BullMQ jobs). Then the workers start and the clock runs
+ * until the receiver has answered all N deliveries: each one is a job that
+ * loads its delivery, event, endpoint and secret, signs with `standardwebhooks`, POSTs,
+ * and records the outcome. The baseline POSTs the same bodies with `fetch`, with the same
+ * concurrency as the queue (20), to the same receiver.
+ *
+ * Alone: `node dist/bench/webhooks.bench.js`; in `npm run bench` as the `webhooks` part.
+ */
+import 'reflect-metadata';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config';
+import { eventMessage } from '../src/domain/jobs/outbox';
+import { createLogger } from '../src/logging/pino-logger';
+import { operatorServices } from '../src/standalone/operator-services';
+import { createStandaloneHost } from '../src/standalone/standalone-host';
+import { createDatabase } from '../src/storage/database';
+import { writeOutbox } from '../src/storage/outbox';
+import { createBenchDatabase } from './lib/database';
+
+export interface WebhookBenchResult {
+  deliveries: number;
+  deliveriesPerSecond: number;
+  fetchPerSecond: number;
+  ratio: number;
+  concurrency: number;
+}
+
+const CONCURRENCY = 20;
+
+export async function benchWebhooks(options: { databaseUrl: string; redisUrl: string; deliveries?: number }): Promise<WebhookBenchResult> {
+  const total = options.deliveries ?? 2000;
+  let received = 0;
+  let onReceived: (() => void) | undefined;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200).end();
+      received += 1;
+      onReceived?.();
+    });
+  });
+  receiver.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const database = await createBenchDatabase(options.databaseUrl);
+  const db = createDatabase({ databaseUrl: database.url, poolMax: 20 });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_URL: options.redisUrl,
+    QUEUE_PREFIX: `{hi-bench-webhooks-${Date.now()}}`,
+    SECRET_KEY: 'b'.repeat(64),
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
+  const host = await createStandaloneHost({ config, logger: createLogger({ level: 'warn' }), db, runWorkers: false });
+  try {
+    const { organization, key } = await operatorServices(db, config).organizations.create('Bench Org');
+    const api = host.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => api.once('listening', resolve));
+    const created = await fetch(`http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/webhook_endpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
+    api.closeAllConnections();
+    api.close();
+    if (created.status !== 201) throw new Error(`creating the endpoint: ${created.status} ${await created.text()}`);
+    // Events as the product writes them: in a transaction, through the outbox (which fans them out).
+    const body = { application_id: 'app_bench', answers: { years_experience: 7 }, imported_skills: ['TypeScript', 'PostgreSQL'] };
+    for (let i = 0; i < total; i += 100) {
+      const batch = Array.from({ length: Math.min(100, total - i) }, (_, j) =>
+        eventMessage({ organizationId: organization.id, type: 'application.submitted', data: body, dedupeKey: `bench:${i + j}` }),
+      );
+      await db.transaction((trx) => writeOutbox(trx, batch));
+    }
+    // Every delivery job is in Redis before the clock starts.
+    for (;;) {
+      const pending = Number((await db('hi_outbox').whereNull('dispatched_at').count({ n: '*' }).first())!.n);
+      if (pending === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const done = new Promise<void>((resolve) => {
+      onReceived = () => received >= total && resolve();
+    });
+    const started = process.hrtime.bigint();
+    await host.plugin.startWorkers({ concurrency: CONCURRENCY });
+    await done;
+    const webhookSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    onReceived = undefined;
+
+    // Baseline: the same bodies, bare fetch, same concurrency, same receiver.
+    const payload = JSON.stringify({ id: 'evt_bench', type: 'application.submitted', timestamp: new Date().toISOString(), sequence: 1, data: body });
+    let next = 0;
+    const baselineStart = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < total) {
+          next += 1;
+          const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+          await response.arrayBuffer();
+        }
+      }),
+    );
+    const fetchSeconds = Number(process.hrtime.bigint() - baselineStart) / 1e9;
+    const deliveriesPerSecond = total / webhookSeconds;
+    const fetchPerSecond = total / fetchSeconds;
+    return { deliveries: total, deliveriesPerSecond, fetchPerSecond, ratio: deliveriesPerSecond / fetchPerSecond, concurrency: CONCURRENCY };
+  } finally {
+    await host.close();
+    await db.destroy();
+    await database.drop();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}
+
+if (require.main === module) {
+  benchWebhooks({ databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).then(
+    (result) => {
+      console.log(JSON.stringify(result, null, 2));
+      process.exit(0);
+    },
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
