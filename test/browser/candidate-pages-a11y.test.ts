@@ -218,7 +218,7 @@ describe('browser: accessibility of the candidate’s pages (axe-core, 390 and 1
     const closed = await openListing(`?listing=${closedListingId}`);
     await closed.getByRole('heading', { name: 'Applications unavailable' }).waitFor();
     await audit(closed, 'widget unavailable');
-    await closed.evaluate(() => (globalThis as any).document.querySelector('profile-apply').setAttribute('listing-id', 'job-42'));
+    await closed.evaluate(() => (globalThis as any).document.querySelector('profile-apply').setAttribute('listing-id', 'job/42'));
     await closed.getByRole('heading', { name: 'This apply button is not set up correctly' }).waitFor();
     await audit(closed, 'widget invalid');
     await closed.close();

@@ -138,7 +138,7 @@ describe('browser: the widget in the candidate’s language', function () {
     const date = await page.evaluate(([tag, at]) => new Intl.DateTimeFormat(tag, { dateStyle: 'long' }).format(new Date(at!)), [locale, applied.body.data[0].created_at as string]);
     assert.ok(states.already.texts.some((s) => s.includes(date)), `${locale}: the first application's date as "${date}" in ${JSON.stringify(states.already.texts)}`);
 
-    await page.evaluate(() => (globalThis as any).document.querySelector('profile-apply').setAttribute('listing-id', 'job-42'));
+    await page.evaluate(() => (globalThis as any).document.querySelector('profile-apply').setAttribute('listing-id', 'job/42'));
     await page.getByRole('heading', { name: text('invalid_title') }).waitFor();
     states.invalid = await rendered(page);
     await page.close();

@@ -83,6 +83,6 @@ describe('operator CLI: listing commands', function () {
     assert.equal(list.data[0].title, 'Head baker');
     const bad = cli('listing', 'close', '--org', org);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--id is required/);
+    assert.match(bad.stderr, /required option '--id/);
   });
 });

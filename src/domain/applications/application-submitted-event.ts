@@ -24,6 +24,7 @@ export function applicationSubmittedPayload(application: ProfileApplication, lis
     imported_skills: application.importedSkills,
     imported_credentials: application.importedCredentials,
     experience_summary: application.experienceSummary,
+    work_history: application.workHistory,
     profile_url: application.profileUrl,
     submitted_at: application.createdAt.toISOString(),
   };
