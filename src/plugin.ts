@@ -17,6 +17,7 @@ import { licensingModule } from './composition/licensing';
 import { operationsModule } from './composition/operations';
 import { widgetModule } from './composition/widget';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
+import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
@@ -34,8 +35,8 @@ import { requestId } from './http/request-id';
 import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
-/** Every feature area, in registration order. */
-export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule];
+/** Every feature area, in registration order (caching last: it wraps the ports the others registered). */
+export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, cachingModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);

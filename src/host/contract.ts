@@ -12,7 +12,7 @@ import type { Pipeline } from '../domain/pipeline/pipeline';
 import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
 
-export type { Listing, ListingQuestion, ListingsDirectory, QuestionType } from '../domain/listings/listing';
+export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../domain/listings/listing';
 export type { Pipeline, PipelineApplication, PipelineCredential } from '../domain/pipeline/pipeline';
 export type { Logger } from '../domain/shared/logger';
 export type { Disposer } from '../domain/shared/disposer';

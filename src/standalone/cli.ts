@@ -3,6 +3,8 @@
  * message and usage, and exit 2; failures exit 1; never a stack trace.
  */
 import 'reflect-metadata';
+import { announceCacheChange } from '../caching/announce-change';
+import { API_KEYS_CACHE } from '../caching/cached-api-keys';
 import { loadConfig, ConfigError, type Config } from '../config';
 import { isDomainError } from '../domain/shared/errors';
 import { createDatabase, type Database } from '../storage/database';
@@ -25,6 +27,9 @@ Commands:
   catalog sync [--file FILE] [--json]   Load a catalog document (default: the shipped catalog.v1.json)
 
 Configuration comes from the environment; see README.md.`;
+
+const UNANNOUNCED = (config: Config) =>
+  `warning: Redis did not take the cache invalidation; running API processes notice the change within ${config.entitlementCacheTtlSeconds} s\n`;
 
 type Output = { json: boolean; write(text: string, value: object): void };
 
@@ -82,6 +87,7 @@ async function run(argv: string[], out: Output): Promise<void> {
       const org = required(args, 'org');
       return withDatabase(config, async (db) => {
         const issued = await operatorServices(db, config).organizations.rotateKey(org);
+        if (!(await announceCacheChange(config, API_KEYS_CACHE, org))) process.stderr.write(UNANNOUNCED(config));
         out.write(
           `new API key for ${org} (shown once): ${issued.apiKey}\nprevious keys keep working until ${issued.previousKeysExpireAt!.toISOString()}`,
           { organization_id: org, api_key: issued.apiKey, previous_keys_expire_at: issued.previousKeysExpireAt!.toISOString() },
@@ -93,6 +99,8 @@ async function run(argv: string[], out: Output): Promise<void> {
       const key = required(args, 'key');
       return withDatabase(config, async (db) => {
         const revoked = await operatorServices(db, config).organizations.revokeKey(key);
+        // Running API processes drop the key from their caches within a second.
+        if (!(await announceCacheChange(config, API_KEYS_CACHE, revoked.organizationId))) process.stderr.write(UNANNOUNCED(config));
         out.write(`API key ${revoked.prefix} revoked`, { prefix: revoked.prefix, revoked: true });
       });
     }

@@ -1,6 +1,7 @@
 /** The standalone host's listings: the ListingsDirectory the plugin reads. */
+import { EventEmitter } from 'node:events';
 import { z } from 'zod';
-import type { Listing, ListingQuestion, ListingsDirectory } from '../domain/listings/listing';
+import type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory } from '../domain/listings/listing';
 import { newId } from '../domain/shared/ids';
 import type { Database } from '../storage/database';
 
@@ -39,7 +40,19 @@ const fromRow = (row: ListingRow): Listing => ({
   questions: typeof row.questions === 'string' ? JSON.parse(row.questions) : row.questions,
 });
 
+/** How long the plugin may keep a listing in memory; every change here is reported at once. */
+const LISTING_MAX_AGE_MS = 60_000;
+
 export class ListingsStore implements ListingsDirectory {
+  private readonly changes = new EventEmitter().setMaxListeners(0);
+  readonly caching: ListingsCaching = {
+    maxAgeMs: LISTING_MAX_AGE_MS,
+    onChange: (listener) => {
+      this.changes.on('change', listener);
+      return () => void this.changes.off('change', listener);
+    },
+  };
+
   constructor(private readonly db: Database) {}
 
   async create(input: { organizationId: string; title: string; questions: unknown; status?: 'open' | 'closed' }): Promise<Listing> {
@@ -69,5 +82,12 @@ export class ListingsStore implements ListingsDirectory {
 
   async setStatus(listingId: string, status: 'open' | 'closed'): Promise<void> {
     await this.db('host_listings').where({ id: listingId }).update({ status });
+    this.changes.emit('change', listingId);
+  }
+
+  async setQuestions(listingId: string, questions: unknown): Promise<void> {
+    const parsed = questionsSchema.parse(questions) as ListingQuestion[];
+    await this.db('host_listings').where({ id: listingId }).update({ questions: JSON.stringify(parsed) });
+    this.changes.emit('change', listingId);
   }
 }
