@@ -11,6 +11,7 @@ import type { ProviderProfile, ProviderTokens } from '../../domain/profiles/prov
 import { upstream } from '../../domain/shared/errors';
 import type { ProviderEndpoints } from './provider-endpoints';
 import { parseProviderProfile } from './profile-response';
+import { keepAliveFetch, type HttpAnswer, type HttpInit } from '../http/keep-alive-fetch';
 
 const unavailable = (what: string) => upstream('provider_unavailable', `The profile provider is unavailable (${what}); try again shortly`);
 const badAnswer = (what: string) => upstream('provider_error', `The profile provider gave an unusable answer (${what})`, { status: 502 });
@@ -54,10 +55,10 @@ export class OAuthProfileProvider implements ProfileProvider {
     };
   }
 
-  private async call(what: string, url: string, init: RequestInit): Promise<Response> {
-    let response: Response;
+  private async call(what: string, url: string, init: HttpInit): Promise<HttpAnswer> {
+    let response: HttpAnswer;
     try {
-      response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.endpoints.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS) });
+      response = await keepAliveFetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.endpoints.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS) });
     } catch (error) {
       const name = (error as Error).name;
       throw unavailable(name === 'TimeoutError' || name === 'AbortError' ? `${what} request timed out` : `${what} request failed`);
@@ -69,7 +70,7 @@ export class OAuthProfileProvider implements ProfileProvider {
     return response;
   }
 
-  private async json(response: Response, what: string): Promise<unknown> {
+  private async json(response: HttpAnswer, what: string): Promise<unknown> {
     if (!response.ok) {
       await response.body?.cancel();
       throw badAnswer(`${what} endpoint answered ${response.status}`);
