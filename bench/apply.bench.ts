@@ -14,6 +14,18 @@ export interface ApplyResult {
   apply: LoadResult;
   baseline: LoadResult;
   connections: number;
+  /** The API process's resident set size right after the run (MB). */
+  apiRssMb?: number;
+}
+
+/** A process's resident set size (MB) from /proc; undefined off Linux. */
+function rssMb(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function benchApply(product: Product, options: { connections: number; durationS: number; warmupS: number }): Promise<ApplyResult> {
@@ -54,5 +66,5 @@ export async function benchApply(product: Product, options: { connections: numbe
       };
     },
   });
-  return { apply, baseline, connections: options.connections };
+  return { apply, baseline, connections: options.connections, apiRssMb: rssMb(product.api?.child.pid) };
 }
