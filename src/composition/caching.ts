@@ -25,10 +25,13 @@ import { KnexProfileApplySettingsRepository } from '../storage/profile-apply-set
 import { REDIS } from './infrastructure';
 import type { PluginModule } from './module';
 
-/** Entries each process keeps per cache (the oldest go first). */
+/**
+ * Entries each process keeps per cache (the oldest go first). Bounds memory: a cached
+ * listing with a few questions is about 1 KB, a key or settings record a few hundred bytes.
+ */
 const MAX_KEYS = 50_000;
 const MAX_SETTINGS = 50_000;
-const MAX_LISTINGS = 200_000;
+const MAX_LISTINGS = 50_000;
 
 export const cachingModule: PluginModule = {
   name: 'caching',
