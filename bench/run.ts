@@ -28,6 +28,8 @@ const ACTIVATIONS = Number(process.env.BENCH_ACTIVATIONS ?? 100);
 /** BENCH_ONLY=apply,jobs,... runs a subset (profiling one part). */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'apply,gate,jobs,activation,startup').split(','));
 const STARTS = Number(process.env.BENCH_STARTS ?? 3);
+/** The apply benchmark alternates baseline and API this many times (each one's BENCH_DURATION split into slices). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     await product.stopWorker();
 
     if (ONLY.has('apply')) {
-    const apply = await benchApply(product, { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S });
+    const apply = await benchApply(product, { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, rounds: ROUNDS });
     raw.apply = apply;
     const ratio = apply.apply.rps / apply.baseline.rps;
     rows.push({
