@@ -1,12 +1,12 @@
 /**
  * (1) The apply endpoint (SPEC 4.1) under load beside the baseline server (Express, one
  * INSERT, one BullMQ add), both in processes of their own on the same PostgreSQL and
- * Redis, measured in the same run at the same concurrency. Every request is a new
+ * Redis, measured in the same run at the same concurrency, in alternating slices. Every request is a new
  * application: (organization, listing, candidate) rotates through seeded listings.
  */
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../src/manifest/manifest';
-import { load, type LoadResult } from './lib/load';
+import { loadInterleaved, type LoadOptions, type LoadResult } from './lib/load';
 import { freePort, startNode, waitForMessage } from './lib/spawn';
 import { ANSWERS, CANDIDATES, type Product } from './product';
 
@@ -14,10 +14,23 @@ export interface ApplyResult {
   apply: LoadResult;
   baseline: LoadResult;
   connections: number;
+  /** The API process's resident set size right after the run (MB). */
+  apiRssMb?: number;
 }
 
-export async function benchApply(product: Product, options: { connections: number; durationS: number; warmupS: number }): Promise<ApplyResult> {
-  // Baseline first, on the same database server (its own table) and Redis.
+/** A process's resident set size (MB) from /proc; undefined off Linux. */
+function rssMb(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function benchApply(product: Product, options: { connections: number; durationS: number; warmupS: number; rounds: number }): Promise<ApplyResult> {
+  // The baseline server on the same database server (its own table) and Redis, running
+  // beside the API; they take turns under load (loadInterleaved).
   const port = await freePort();
   const baselineServer = startNode('baseline-server', path.join(PACKAGE_ROOT, 'dist/bench/servers/baseline-server.js'), [], {
     PORT: String(port),
@@ -26,19 +39,18 @@ export async function benchApply(product: Product, options: { connections: numbe
   });
   await waitForMessage(baselineServer);
   let n = 0;
-  const baseline = await load({
+  const baselineLoad: LoadOptions = {
     url: `http://127.0.0.1:${port}`,
     ...options,
     serverPid: baselineServer.child.pid,
     next: () => ({ path: '/apply', headers: {}, body: JSON.stringify({ profile_user_id: CANDIDATES[n++ % CANDIDATES.length]!.id, cover_letter: 'Benchmark', answers: ANSWERS }) }),
-  });
-  await baselineServer.stop('SIGTERM');
+  };
 
   // Unique (organization, listing, candidate) per request: candidates fastest, then organizations, then listings.
   const orgs = product.organizations;
   const combinations = orgs.length * CANDIDATES.length * Math.min(...orgs.map((o) => o.listingIds.length));
   let i = 0;
-  const apply = await load({
+  const applyLoad: LoadOptions = {
     url: product.baseUrl,
     ...options,
     serverPid: product.api?.child.pid,
@@ -53,6 +65,8 @@ export async function benchApply(product: Product, options: { connections: numbe
         body: JSON.stringify({ profile_user_id: candidate.id, cover_letter: 'Benchmark', answers: ANSWERS }),
       };
     },
-  });
-  return { apply, baseline, connections: options.connections };
+  };
+  const [baseline, apply] = await loadInterleaved([baselineLoad, applyLoad], options.rounds);
+  await baselineServer.stop('SIGTERM');
+  return { apply: apply!, baseline: baseline!, connections: options.connections, apiRssMb: rssMb(product.api?.child.pid) };
 }

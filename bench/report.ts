@@ -4,6 +4,8 @@ export interface BenchRow {
   measured: string;
   baseline: string;
   ratio: number | undefined;
+  /** Printed instead of the ratio as a percentage (e.g. "2.1×"). */
+  ratioText?: string;
   target: string;
   met: boolean | undefined;
 }
@@ -14,7 +16,7 @@ export function printTable(rows: BenchRow[]): string {
     r.name,
     r.measured,
     r.baseline,
-    r.ratio === undefined ? '—' : `${(r.ratio * 100).toFixed(0)}%`,
+    r.ratioText ?? (r.ratio === undefined ? '—' : `${(r.ratio * 100).toFixed(0)}%`),
     r.target,
     r.met === undefined ? '—' : r.met ? 'yes' : 'no',
   ]);

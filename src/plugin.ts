@@ -19,6 +19,7 @@ import { widgetModule } from './composition/widget';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
 import { webhooksModule } from './composition/webhooks';
 import { listingsModule } from './composition/listings';
+import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
@@ -42,8 +43,11 @@ import { requestId } from './http/request-id';
 import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
-/** Every feature area, in registration order (webhooks early: it wraps EVENT_PUBLISHER in the event log before any module resolves it). */
-export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule];
+/**
+ * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
+ * event log before any module resolves it), caching last (it wraps the ports the others registered).
+ */
+export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule, cachingModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);

@@ -60,3 +60,39 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   if (before !== undefined && after !== undefined && result.ok > 0) result.serverCpuMsPerRequest = (after - before) / result.ok;
   return result;
 }
+
+/**
+ * Several servers measured in alternating slices (A B A B …, `rounds` each), each warmed up
+ * once first: on a machine whose load changes from minute to minute, every server sees
+ * the same mix of quiet and busy moments, so their ratio means something. Rates and CPU
+ * are summed over the slices; p50 is the request-weighted mean of the slices' p50s, p99
+ * the worst slice's.
+ */
+export async function loadInterleaved(servers: LoadOptions[], rounds: number): Promise<LoadResult[]> {
+  for (const server of servers) if (server.warmupS > 0) await once(server, server.warmupS);
+  const slices: LoadResult[][] = servers.map(() => []);
+  const cpu: number[] = servers.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, server] of servers.entries()) {
+      const before = cpuMs(server.serverPid);
+      const result = await once(server, Math.max(1, Math.round(server.durationS / rounds)));
+      const after = cpuMs(server.serverPid);
+      if (before !== undefined && after !== undefined) cpu[i]! += after - before;
+      slices[i]!.push(result);
+    }
+  }
+  return slices.map((parts, i) => {
+    const ok = parts.reduce((n, p) => n + p.ok, 0);
+    const durationS = parts.reduce((n, p) => n + p.durationS, 0);
+    return {
+      rps: ok / durationS,
+      p50: Math.round(parts.reduce((n, p) => n + p.p50 * p.ok, 0) / Math.max(1, ok)),
+      p99: Math.max(...parts.map((p) => p.p99)),
+      ok,
+      non2xx: parts.reduce((n, p) => n + p.non2xx, 0),
+      errors: parts.reduce((n, p) => n + p.errors, 0),
+      durationS,
+      serverCpuMsPerRequest: servers[i]!.serverPid !== undefined && ok > 0 ? cpu[i]! / ok : undefined,
+    };
+  });
+}

@@ -13,7 +13,7 @@ import type { Pipeline } from '../domain/pipeline/pipeline';
 import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
 
-export type { Listing, ListingQuestion, ListingsDirectory, QuestionType } from '../domain/listings/listing';
+export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../domain/listings/listing';
 export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../domain/listings/listing-management';
 export type { Pipeline, PipelineApplication, PipelineCredential, PipelinePosition } from '../domain/pipeline/pipeline';
 export type { Logger } from '../domain/shared/logger';

@@ -3,6 +3,8 @@
  * so there is something to click. The key is kept in DATA_DIR/demo-credentials.json
  * (mode 0600) because it can be shown only once otherwise; never in production.
  */
+import { announceCacheChange } from '../caching/announce-change';
+import { SETTINGS_CACHE } from '../caching/cached-settings';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -100,6 +102,8 @@ export async function enableDemoProfileApply(config: Config, db: Database, organ
     next = applyChange(current, { enabled: true }, { allowLoopbackHttp: true }, new Date());
   }
   await repository.save(next);
+  // Written beside the plugin, not through it: other API processes drop their cached copy.
+  await announceCacheChange(config, SETTINGS_CACHE, organizationId);
 }
 
 /**

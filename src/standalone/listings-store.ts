@@ -4,7 +4,8 @@
  * one `insert … on conflict do update` on a unique (organization, external_id) index, so
  * any number of concurrent upserts of one id leave one listing.
  */
-import type { Listing, ListingQuestion, ListingsDirectory } from '../domain/listings/listing';
+import { EventEmitter } from 'node:events';
+import type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory } from '../domain/listings/listing';
 import type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager } from '../domain/listings/listing-management';
 import { questionsSchema } from '../domain/listings/questions';
 import { conflict } from '../domain/shared/errors';
@@ -42,7 +43,19 @@ const fromRow = (row: ListingRow): Listing => ({
   updatedAt: new Date(row.updated_at),
 });
 
+/** How long the plugin may keep a listing in memory; every change here is reported at once. */
+const LISTING_MAX_AGE_MS = 60_000;
+
 export class ListingsStore implements ListingsDirectory, ListingsManager {
+  private readonly changes = new EventEmitter().setMaxListeners(0);
+  readonly caching: ListingsCaching = {
+    maxAgeMs: LISTING_MAX_AGE_MS,
+    onChange: (listener) => {
+      this.changes.on('change', listener);
+      return () => void this.changes.off('change', listener);
+    },
+  };
+
   constructor(private readonly db: Database) {}
 
   /** The CLI's and tests' form: questions checked here. */
@@ -110,6 +123,7 @@ export class ListingsStore implements ListingsDirectory, ListingsManager {
       .catch((error) => {
         throw isUniqueViolation(error, EXTERNAL_ID_TAKEN) ? taken(change.externalId) : error;
       });
+    if (rows[0]) this.changes.emit('change', listingId);
     return rows[0] ? fromRow(rows[0] as ListingRow) : undefined;
   }
 
@@ -138,6 +152,7 @@ export class ListingsStore implements ListingsDirectory, ListingsManager {
       [row.id, row.organization_id, row.external_id, row.title, row.status, row.questions, row.description, row.location, row.created_at, row.updated_at],
     );
     const out = (result.rows ?? result)[0] as ListingRow & { inserted: boolean };
+    if (!out.inserted) this.changes.emit('change', out.id);
     return { listing: fromRow(out), created: Boolean(out.inserted) };
   }
 
@@ -148,5 +163,12 @@ export class ListingsStore implements ListingsDirectory, ListingsManager {
 
   async setStatus(listingId: string, status: 'open' | 'closed'): Promise<void> {
     await this.db('host_listings').where({ id: listingId }).update({ status, updated_at: new Date() });
+    this.changes.emit('change', listingId);
+  }
+
+  async setQuestions(listingId: string, questions: unknown): Promise<void> {
+    const parsed = questionsSchema.parse(questions) as ListingQuestion[];
+    await this.db('host_listings').where({ id: listingId }).update({ questions: JSON.stringify(parsed), updated_at: new Date() });
+    this.changes.emit('change', listingId);
   }
 }

@@ -87,13 +87,22 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
   }
 
   private fromRow(row: AuthorizationRow): CandidateAuthorization {
+    const cipher = this.cipher;
+    // The refresh token is decrypted when first read: an import whose access token works
+    // (nearly every one) never needs it.
+    let refreshToken: string | null | undefined;
     return {
       id: row.id,
       organizationId: row.organization_id,
       profileUserId: row.profile_user_id,
       listingId: row.listing_id,
-      accessToken: this.cipher.decrypt(row.access_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'access')),
-      refreshToken: row.refresh_token_ciphertext ? this.cipher.decrypt(row.refresh_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'refresh')) : null,
+      accessToken: cipher.decrypt(row.access_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'access')),
+      get refreshToken(): string | null {
+        if (refreshToken === undefined) {
+          refreshToken = row.refresh_token_ciphertext ? cipher.decrypt(row.refresh_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'refresh')) : null;
+        }
+        return refreshToken;
+      },
       accessTokenExpiresAt: row.access_token_expires_at ? new Date(row.access_token_expires_at) : null,
       authorizedAt: new Date(row.authorized_at),
     };

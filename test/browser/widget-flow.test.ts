@@ -285,7 +285,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await page.getByLabel('When could you start?').selectOption('Later');
     // The organization edits the listing's options while the candidate fills in the form.
     const edited = QUESTIONS.map((q) => (q.key === 'start_date' ? { ...q, options: ['Now', 'Next quarter'] } : q));
-    await t.host.db('host_listings').where({ id: listingId }).update({ questions: JSON.stringify(edited) });
+    await t.host.listings.setQuestions(listingId, edited);
     try {
       await page.getByRole('button', { name: 'Submit application' }).click();
       await page.getByText('This answer is not valid.').waitFor({ timeout: 10_000 });
@@ -296,7 +296,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
       assert.deepEqual([error?.detail.code, error?.detail.status, error?.detail.param], ['parameter_invalid', 400, 'answers.start_date']);
       assert.equal((await applicationsOf('Alan Turing')).length, 0);
     } finally {
-      await t.host.db('host_listings').where({ id: listingId }).update({ questions: JSON.stringify(QUESTIONS) });
+      await t.host.listings.setQuestions(listingId, QUESTIONS);
     }
   });
 

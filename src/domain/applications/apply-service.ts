@@ -3,13 +3,15 @@
  * that leaks nothing: the caller's binding, the listing (another organization's is 404),
  * whether the organization accepts profile applications (settings and license), the
  * listing's state, the answers, duplicates, the candidate's authorization, and only then
- * the provider (a fresh snapshot, imported on demand when needed). The row and its
- * pipeline-delivery message are one transaction.
+ * the provider (a fresh snapshot, imported on demand when needed). Warm, that is two
+ * database round trips: the listing, settings, license and API key come from per-process
+ * caches; duplicate, authorization and snapshot are one read; the row and its
+ * pipeline-delivery message are one statement.
  */
 import { inject, injectable } from 'tsyringe';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing';
-import { ProfileImporter } from '../profiles/profile-importer';
+import { notAuthorized, ProfileImporter } from '../profiles/profile-importer';
 import { CLOCK, type Clock } from '../shared/clock';
 import { conflict, DomainError, forbidden, invalid, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
@@ -19,6 +21,7 @@ import { MAX_COVER_LETTER_LENGTH, type ProfileApplication } from './application'
 import { applicationSubmittedMessage } from './application-submitted-event';
 import { pipelineDeliveryMessage } from './pipeline-delivery-message';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
+import { APPLY_CONTEXT_READER, type ApplyContextReader } from './apply-context';
 
 /** Who submits: an organization's server, or a candidate's session from the widget. */
 export interface Applicant {
@@ -43,6 +46,7 @@ export class ApplyService {
     @inject(ProfileApplyAvailability) private readonly availability: ProfileApplyAvailability,
     @inject(ProfileImporter) private readonly importer: ProfileImporter,
     @inject(APPLICATION_REPOSITORY) private readonly applications: ApplicationRepository,
+    @inject(APPLY_CONTEXT_READER) private readonly contexts: ApplyContextReader,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -63,10 +67,12 @@ export class ApplyService {
     }
     const answers = validateAnswers(listing.questions, request.answers ?? {});
 
-    const existing = await this.applications.findExisting(applicant.organizationId, listingId, request.profileUserId);
-    if (existing) throw duplicateApplication(existing.id);
+    // Duplicate, authorization and stored snapshot: one round trip.
+    const context = await this.contexts.read(applicant.organizationId, listingId, request.profileUserId);
+    if (context.existingApplicationId) throw duplicateApplication(context.existingApplicationId);
+    if (!context.authorizedAt) throw notAuthorized();
 
-    const snapshot = await this.importer.freshSnapshot(applicant.organizationId, request.profileUserId);
+    const snapshot = await this.importer.freshSnapshotGiven(applicant.organizationId, request.profileUserId, context.authorizedAt, context.snapshot);
     const application: ProfileApplication = {
       id: newId('app'),
       organizationId: applicant.organizationId,

@@ -52,7 +52,12 @@ export class ProfileImporter {
     const authorization = await this.authorizations.find(organizationId, profileUserId);
     if (!authorization) throw notAuthorized();
     const snapshot = await this.snapshots.find(organizationId, profileUserId);
-    if (isSnapshotFresh(snapshot, authorization.authorizedAt, this.clock.now())) return snapshot;
+    return this.freshSnapshotGiven(organizationId, profileUserId, authorization.authorizedAt, snapshot);
+  }
+
+  /** freshSnapshot when the caller already read the authorization's time and the stored snapshot. */
+  async freshSnapshotGiven(organizationId: string, profileUserId: string, authorizedAt: Date, snapshot: ProfileSnapshot | undefined): Promise<ProfileSnapshot> {
+    if (isSnapshotFresh(snapshot, authorizedAt, this.clock.now())) return snapshot;
     const importing = this.import(organizationId, profileUserId);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {

@@ -12,6 +12,7 @@ import { PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS, type ProviderEndpoints, type Resol
 import { ProviderDirectory } from './provider-discovery';
 import { providerErrorFields, ProviderFailures } from './provider-failures';
 import { jsonBody, requestProvider } from './provider-request';
+import type { HttpAnswer } from '../http/keep-alive-fetch';
 import { parseProviderProfile } from './profile-response';
 import { TokenClient } from './token-client';
 
@@ -63,7 +64,7 @@ export class OAuthProfileProvider implements ProfileProvider {
 }
 
 /** RFC 6750 §3: a resource server says why in WWW-Authenticate. */
-function bearerError(response: Response): { error?: string } {
+function bearerError(response: HttpAnswer): { error?: string } {
   const header = response.headers.get('www-authenticate') ?? '';
   return { error: /error="([^"]{1,100})"/.exec(header)?.[1] };
 }

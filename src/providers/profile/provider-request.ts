@@ -1,10 +1,12 @@
 /** One HTTP request to the profile provider, with a deadline; no answer in time, a network error, 5xx or 429 mean "unavailable". */
+import { keepAliveFetch, type HttpAnswer, type HttpInit } from '../http/keep-alive-fetch';
 import type { ProviderFailures } from './provider-failures';
 
-export async function requestProvider(failures: ProviderFailures, step: string, url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
-  let response: Response;
+/** Over kept-alive connections (keep-alive-fetch.ts): one handshake per socket, not per request. */
+export async function requestProvider(failures: ProviderFailures, step: string, url: string, init: HttpInit, timeoutMs: number): Promise<HttpAnswer> {
+  let response: HttpAnswer;
   try {
-    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    response = await keepAliveFetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const name = (error as Error).name;
     throw failures.unavailable(step, { reason: name === 'TimeoutError' || name === 'AbortError' ? `timed out after ${timeoutMs} ms` : 'failed (network)' });
@@ -17,7 +19,7 @@ export async function requestProvider(failures: ProviderFailures, step: string, 
 }
 
 /** The body as JSON, or undefined when it is not JSON. */
-export async function jsonBody(response: Response): Promise<unknown> {
+export async function jsonBody(response: HttpAnswer): Promise<unknown> {
   try {
     return await response.json();
   } catch {

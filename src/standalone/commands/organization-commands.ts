@@ -1,6 +1,16 @@
 /** `org create`, `key rotate`, `key revoke`: tenants and their API keys. */
+import { announceCacheChange } from '../../caching/announce-change';
+import { API_KEYS_CACHE } from '../../caching/cached-api-keys';
+import type { Config } from '../../config';
 import { operatorServices } from '../operator-services';
 import { group, type CommandModule } from './context';
+
+/** Running API processes drop a changed key from their caches within a second; say so when Redis could not tell them. */
+async function announceKeyChange(config: Config, organizationId: string): Promise<void> {
+  if (!(await announceCacheChange(config, API_KEYS_CACHE, organizationId))) {
+    process.stderr.write(`warning: Redis did not take the cache invalidation; running API processes notice the change within ${config.entitlementCacheTtlSeconds} s\n`);
+  }
+}
 
 export const organizationCommands: CommandModule = {
   register(program, context) {
@@ -30,6 +40,7 @@ export const organizationCommands: CommandModule = {
       .action(async (options: { org: string; json?: boolean }) => {
         await context.withDatabase(async (db) => {
           const issued = await operatorServices(db, context.config()).organizations.rotateKey(options.org);
+          await announceKeyChange(context.config(), options.org);
           const expires = issued.previousKeysExpireAt!.toISOString();
           context.print(options, `new API key for ${options.org} (shown once): ${issued.apiKey}\nprevious keys keep working until ${expires}`, {
             organization_id: options.org,
@@ -47,6 +58,7 @@ export const organizationCommands: CommandModule = {
       .action(async (options: { key: string; json?: boolean }) => {
         await context.withDatabase(async (db) => {
           const revoked = await operatorServices(db, context.config()).organizations.revokeKey(options.key);
+          await announceKeyChange(context.config(), revoked.organizationId);
           context.print(options, `API key ${revoked.prefix} revoked`, { prefix: revoked.prefix, revoked: true });
         });
       });
