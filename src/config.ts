@@ -53,6 +53,9 @@ export const SETTINGS = [
   { env: 'PROFILE_IMPORT_WAIT_MS', type: 'integer', default: '8000', secret: false, description: 'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.' },
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
+  { env: 'BILLING_COLLECTION', type: 'enum', values: ['host', 'sandbox'], secret: false, description: 'Who collects invoices: host (the plugin finalizes, publishes invoice.finalized and waits for the host to report the payment) or sandbox (test cards charged at finalization, with retries). Default: sandbox in the standalone host (npm start), host when embedded.' },
+  { env: 'BILLING_GRACE_DAYS', type: 'integer', default: '14', secret: false, description: 'How long a past_due organization keeps its licenses after a failed payment before it is suspended.' },
+  { env: 'BILLING_RENEWAL_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the renewal job looks for due periods, payment retries and ends of grace.' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface ProfileProviderConfig {
@@ -97,6 +100,10 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** Billing: who collects (unset: the host decides; the standalone host picks sandbox), grace period, renewal job interval. */
+  billingCollection: 'host' | 'sandbox' | undefined;
+  billingGraceDays: number;
+  billingRenewalIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -246,5 +253,8 @@ export function loadConfig(env: Env = process.env): Config {
     profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
+    billingCollection: raw(env, 'BILLING_COLLECTION') === undefined ? undefined : oneOf(env, 'BILLING_COLLECTION', ['host', 'sandbox'] as const),
+    billingGraceDays: integer(env, 'BILLING_GRACE_DAYS')!,
+    billingRenewalIntervalSeconds: positive(env, 'BILLING_RENEWAL_INTERVAL_SECONDS'),
   };
 }

@@ -14,6 +14,8 @@ import type { CompositionContext, HookHandlerRegistration, PluginModule, RouterK
 import { organizationsModule } from './composition/organizations';
 import { profileApplicationsModule } from './composition/profile-applications';
 import { licensingModule } from './composition/licensing';
+import { billingModule } from './composition/billing';
+import { BillingService } from './domain/billing/billing-service';
 import { operationsModule } from './composition/operations';
 import { widgetModule } from './composition/widget';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
@@ -35,7 +37,7 @@ import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
 /** Every feature area, in registration order. */
-export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule];
+export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, billingModule, profileApplicationsModule, widgetModule, hooksModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);
@@ -119,6 +121,12 @@ export async function activate(host: PluginHost): Promise<PluginInstance> {
     },
     async startWorkers(options = {}) {
       container.resolve<WorkerHost>(WORKER_HOST).startWorkers(processors, options.concurrency ?? host.config.workerConcurrency);
+    },
+    async reportInvoicePayment(invoiceId, outcome) {
+      const billing = container.resolve(BillingService);
+      if (outcome.status === 'paid') await billing.markPaid(invoiceId, outcome.reference ?? 'host');
+      else if (outcome.status === 'failed') await billing.reportFailure(invoiceId, outcome.reason);
+      else await billing.markUncollectible(invoiceId);
     },
     readiness: () => checkReadiness(container),
     async dispose() {

@@ -9,6 +9,7 @@ import type { Logger } from '../domain/shared/logger';
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
+  payment_required: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

@@ -18,6 +18,7 @@ import { hasPrefix } from '../shared/ids';
 import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
 
 export type ConnectErrorCode =
+  | 'payment_required'
   | 'consent_denied'
   | 'state_mismatch'
   | 'provider_error'

@@ -44,6 +44,8 @@ export class HookDispatcher {
     private readonly registry: HookRegistry,
     private readonly gate: HookGate,
     private readonly logger: Logger,
+    /** Why a gate refusal happened when it is not a missing license (billing: `payment_required`). */
+    private readonly refusalReason: (organizationId: string) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   async fire(hook: string, organizationId: string, payload: object): Promise<HookDispatch> {
@@ -64,8 +66,9 @@ export class HookDispatcher {
         continue;
       }
       if (!allowed) {
-        this.logger.info({ hook, handler: binding.name, action: binding.action, organizationId, reason: LICENSE_INACTIVE }, 'hook handler skipped');
-        record({ ...base, status: 'skipped', reason: LICENSE_INACTIVE });
+        const reason = (await this.refusalReason(organizationId).catch(() => undefined)) ?? LICENSE_INACTIVE;
+        this.logger.info({ hook, handler: binding.name, action: binding.action, organizationId, reason }, 'hook handler skipped');
+        record({ ...base, status: 'skipped', reason });
         continue;
       }
       try {

@@ -10,7 +10,10 @@ import type { SubscriptionService } from '../../domain/licenses/subscription-ser
 import type { BillingPreviewService, ChangeRequest } from '../../domain/pricing/billing-preview-service';
 import { money } from '../../domain/pricing/money';
 import { invalid } from '../../domain/shared/errors';
+import type { BillingCheckout } from '../../domain/billing/billing-checkout';
+import type { BillingService } from '../../domain/billing/billing-service';
 import type { Principal } from '../principal';
+import { quoteView } from './billing-views';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
 import { billingPreviewView, catalogView, licenseView, listView, packageView, subscriptionView, type HookHandlersOf } from './integrations-views';
 
@@ -20,6 +23,9 @@ export interface IntegrationsServices {
   licenses: LicenseService;
   subscriptions: SubscriptionService;
   billing: BillingPreviewService;
+  /** Purchases with billing in the loop (standing, quotes, the ledger). */
+  checkout: BillingCheckout;
+  quotes: BillingService;
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
 }
@@ -49,6 +55,9 @@ const updatePackageBody = z
 const licensesQuery = z
   .object({ status: z.enum(['provisioning', 'active', 'failed', 'deactivated']).optional(), action_key: z.string().max(200).optional() })
   .strict();
+
+/** A quote from the billing preview: the change is charged exactly what it showed. */
+const quoteQuery = z.object({ quote: z.string().max(100).optional() }).strict();
 
 const previewQuery = z
   .object({ activate: z.string().max(200).optional(), deactivate: z.string().max(200).optional(), subscribe: z.string().max(200).optional(), unsubscribe: z.string().max(200).optional() })
@@ -146,8 +155,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       idempotent: true,
       params: actionParams,
-      handler: async ({ params, principal }) => {
-        const { license } = await s.licenses.activate(orgId(principal), params.action_key);
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => {
+        const { license } = await s.checkout.activate(orgId(principal), params.action_key, query.quote);
         return reply(license.status === 'active' ? 200 : 202, licenseView(license));
       },
     }),
@@ -159,7 +169,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       params: actionParams,
-      handler: async ({ params, principal }) => licenseView(await s.licenses.deactivate(orgId(principal), params.action_key)),
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => licenseView(await s.checkout.deactivate(orgId(principal), params.action_key, query.quote)),
     }),
     defineRoute({
       method: 'get',
@@ -181,8 +192,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       idempotent: true,
       params: packageParams,
-      handler: async ({ params, principal }) => {
-        const result = await s.subscriptions.subscribe(orgId(principal), params.package_slug);
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => {
+        const result = await s.checkout.subscribe(orgId(principal), params.package_slug, query.quote);
         return reply(result.subscription.status === 'provisioning' ? 202 : 200, subscriptionView(result));
       },
     }),
@@ -194,7 +206,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       params: packageParams,
-      handler: async ({ params, principal }) => subscriptionView(await s.subscriptions.unsubscribe(orgId(principal), params.package_slug)),
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => subscriptionView(await s.checkout.unsubscribe(orgId(principal), params.package_slug, query.quote)),
     }),
     defineRoute({
       method: 'get',
@@ -213,7 +226,12 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization'],
       query: previewQuery,
-      handler: async ({ query, principal }) => billingPreviewView(await s.billing.preview(orgId(principal), changeRequest(query))),
+      handler: async ({ query, principal }) => {
+        const change = changeRequest(query);
+        const preview = billingPreviewView(await s.billing.preview(orgId(principal), change));
+        // The quote comes from the same ledger calculation as the invoices.
+        return { ...preview, quote: change ? quoteView(await s.quotes.quote(orgId(principal), change)) : null };
+      },
     }),
   ];
 }

@@ -1,0 +1,30 @@
+/**
+ * A quote: what one proposed change will be charged, frozen for QUOTE_TTL_SECONDS. An
+ * activation, subscription or switch that passes its id is prorated from the quote's
+ * instant, so it is charged exactly the quoted lines (a change made meanwhile makes the
+ * quote stale: 409 `quote_stale`, ask for a new preview).
+ */
+import type { ChangeRequest } from '../pricing/billing-preview-service';
+import type { InvoiceLine } from './invoice-line';
+
+export const QUOTE_TTL_SECONDS = 600;
+
+export interface Quote {
+  id: string;
+  organizationId: string;
+  change: ChangeRequest;
+  /** The proration instant (the account's clock when quoted). */
+  at: Date;
+  /** Proration lines the change makes now (on the next invoice). */
+  lines: InvoiceLine[];
+  amount: number;
+  /** The monthly total from the next period on. */
+  recurringAfter: number;
+  currency: string;
+  /** The ledger state the quote was computed from. */
+  basis: string;
+  expiresAt: Date;
+}
+
+export const sameChange = (a: ChangeRequest, b: ChangeRequest): boolean =>
+  a.type === b.type && ('actionKey' in a ? a.actionKey === (b as { actionKey?: string }).actionKey : a.packageSlug === (b as { packageSlug?: string }).packageSlug);
