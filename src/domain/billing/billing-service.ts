@@ -71,9 +71,10 @@ export class BillingService {
    * given, else now), retries due payments and suspends after the grace period.
    */
   async tick(organizationId: string, quote?: Quote): Promise<void> {
+    // Read before the account lock: an embedded database has a single connection.
+    const fee = (await this.catalog.platformFee()).amount;
     await this.step(organizationId, async (account, context, effects) => {
       const now = this.now(account);
-      const fee = (await this.catalog.platformFee()).amount;
       const created: Invoice[] = [];
       let ledger = account.ledger;
       while (ledger.period && now.getTime() >= ledger.period.end.getTime()) {
@@ -187,9 +188,10 @@ export class BillingService {
 
   /** Records a collection outcome (ours, or the host's report). */
   async record(organizationId: string, invoiceId: string, outcome: CollectionOutcome): Promise<Invoice> {
+    const known = await this.requireInvoice(invoiceId, organizationId);
     return this.step(organizationId, async (account, context, effects) => {
       const invoice = context.unpaid.find((i) => i.id === invoiceId);
-      if (!invoice) return this.unchanged(account, await this.requireInvoice(invoiceId, organizationId), outcome.status === 'failed');
+      if (!invoice) return this.unchanged(account, known, outcome.status === 'failed');
       const now = this.now(account);
       if (outcome.status === 'succeeded') {
         requireTransition(invoice, 'paid');

@@ -1,0 +1,163 @@
+/**
+ * Billing on the real services (PostgreSQL + BullMQ when configured, else PGlite and
+ * in-process jobs), driven by test clocks:
+ * - a quote from the preview is exactly what the activation is charged;
+ * - a year of renewals: 12 invoices, paid by the sandbox test card, numbered without gaps,
+ *   each with a printable HTML and PDF document;
+ * - two plugin activations (API instances on one database) running the renewal job at once
+ *   make one invoice per period, and a
+ *   renewal after downtime catches up every missed period.
+ */
+import { strict as assert } from 'node:assert';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
+import { testConfig } from '../helpers/config';
+import { settledLicense } from '../helpers/licensing';
+import { testLogger } from '../helpers/log-capture';
+import { request, startTestHost, type TestHost } from '../helpers/test-host';
+
+const ACTION = 'hris.employee_sync'; // 2900 a month
+const SUCCEEDS = '4242424242424242';
+
+async function setClock(t: TestHost, organizationId: string, frozenTime: string): Promise<void> {
+  const response = await t.request('POST', `/v1/billing/operator/organizations/${organizationId}/test_clock`, { auth: t.operatorKey, body: { frozen_time: frozenTime } });
+  assert.equal(response.status, 200, response.text);
+}
+
+async function advance(t: TestHost, organizationId: string, to: string): Promise<any> {
+  const response = await t.request('POST', `/v1/billing/operator/organizations/${organizationId}/test_clock/advance`, { auth: t.operatorKey, body: { to } });
+  assert.equal(response.status, 200, response.text);
+  return response.body;
+}
+
+async function invoices(t: TestHost, apiKey: string): Promise<any[]> {
+  const response = await t.request('GET', '/v1/billing/invoices?limit=100', { auth: apiKey });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data.reverse(); // oldest first
+}
+
+describe('billing: renewals, quotes and invoice numbers', function () {
+  this.timeout(120_000);
+  let t: TestHost;
+
+  before(async () => {
+    t = await startTestHost({ env: { BILLING_COLLECTION: 'sandbox', RATE_LIMIT_PER_MINUTE: '0' } });
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('a year of renewals: the quoted proration first, then 12 invoices, paid, numbered without gaps', async () => {
+    const org = await t.createOrganization('Yearly');
+    await setClock(t, org.organizationId, '2027-01-15T00:00:00Z');
+    assert.equal((await t.request('POST', '/v1/billing/payment_method', { auth: org.apiKey, body: { number: SUCCEEDS } })).status, 200);
+
+    const preview = await t.request('GET', `/v1/integrations/billing/preview?activate=${ACTION}`, { auth: org.apiKey });
+    assert.equal(preview.status, 200, preview.text);
+    const quote = preview.body.quote;
+    // 17 of 31 days of 2900, rounded half up, plus the platform fee for January.
+    assert.deepEqual(quote.lines.map((l: any) => [l.type, l.amount]), [['action', Math.round((2900 * 17) / 31)], ['platform_fee', 4900]]);
+    assert.equal(quote.recurring_after, 2900 + 4900);
+
+    const activated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate?quote=${quote.id}`, { auth: org.apiKey });
+    assert.equal(activated.status, 202, activated.text);
+    await settledLicense(t, org.apiKey, activated.body.id);
+
+    const upcoming = await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey });
+    assert.equal(upcoming.status, 200, upcoming.text);
+    assert.deepEqual(upcoming.body.lines.filter((l: any) => l.proration || l.period_start.startsWith('2027-01')), quote.lines, 'the upcoming invoice carries the quoted lines');
+    assert.equal(upcoming.body.total, quote.amount + 2900 + 4900);
+
+    await advance(t, org.organizationId, '2028-01-01T00:00:00Z');
+    const year = await invoices(t, org.apiKey);
+    assert.equal(year.length, 12);
+    assert.deepEqual(year[0].lines.filter((l: any) => l.period_start.startsWith('2027-01')), quote.lines, 'charged exactly what was quoted');
+    assert.equal(year[0].total, upcoming.body.total);
+    for (const [i, invoice] of year.entries()) {
+      assert.equal(invoice.status, 'paid', JSON.stringify(invoice));
+      assert.equal(new Date(invoice.period_start).getUTCMonth(), (1 + i) % 12);
+      if (i > 0) assert.equal(invoice.total, 2900 + 4900);
+    }
+    const numbers = year.map((i) => Number(i.number.replace('HI-', '')));
+    assert.ok(year.every((i) => /^HI-\d{6}$/.test(i.number)));
+    for (let i = 1; i < numbers.length; i++) assert.equal(numbers[i], numbers[i - 1]! + 1, `gapless: ${numbers.join(',')}`);
+
+    const html = await t.request('GET', `/v1/billing/invoices/${year[0].id}/document`, { auth: org.apiKey });
+    assert.equal(html.status, 200);
+    assert.match(html.headers.get('content-type')!, /text\/html/);
+    assert.ok(html.text.includes(year[0].number) && html.text.includes('USD 79.00'.replace('79.00', (year[0].total / 100).toFixed(2))));
+    const pdf = await fetch(`${t.baseUrl}/v1/billing/invoices/${year[0].id}/document?format=pdf`, { headers: { authorization: `Bearer ${org.apiKey}` } });
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+
+    const other = await t.createOrganization('Other');
+    assert.equal((await t.request('GET', `/v1/billing/invoices/${year[0].id}`, { auth: other.apiKey })).status, 404, "another organization's invoice is 404");
+    const operatorList = await t.request('GET', `/v1/billing/operator/invoices?organization_id=${org.organizationId}&limit=5`, { auth: t.operatorKey });
+    assert.equal(operatorList.body.data.length, 5);
+    assert.equal(operatorList.body.has_more, true);
+  });
+
+  it('the renewal job run by two plugin activations at once makes one invoice per period, and catches up after downtime', async () => {
+    const org = await t.createOrganization('Concurrent');
+    await setClock(t, org.organizationId, '2027-03-10T12:00:00Z');
+    await t.request('POST', '/v1/billing/payment_method', { auth: org.apiKey, body: { number: SUCCEEDS } });
+    const activated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate`, { auth: org.apiKey });
+    await settledLicense(t, org.apiKey, activated.body.id);
+    // "Downtime": the clock jumps three renewals ahead without anything running.
+    await setClock(t, org.organizationId, '2027-06-02T00:00:00Z');
+
+    const second: StandaloneHost = await createStandaloneHost({
+      config: testConfig({ DATABASE_URL: t.database.url, BASE_URL: t.baseUrl, QUEUE_PREFIX: t.config.queuePrefix, BILLING_COLLECTION: 'sandbox' }),
+      logger: testLogger(),
+      db: t.database.db,
+      runWorkers: false,
+    });
+    const server: Server = createServer(second.app);
+    server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const secondUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const runs = await Promise.all([
+        t.request('POST', '/v1/billing/operator/renewals/run', { auth: t.operatorKey }),
+        request(secondUrl, 'POST', '/v1/billing/operator/renewals/run', { auth: t.operatorKey }),
+        t.request('POST', '/v1/billing/operator/renewals/run', { auth: t.operatorKey }),
+      ]);
+      for (const run of runs) assert.equal(run.status, 200, run.text);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await second.close();
+    }
+    const made = await invoices(t, org.apiKey);
+    assert.deepEqual(
+      made.map((i) => i.period_start),
+      ['2027-04-01T00:00:00.000Z', '2027-05-01T00:00:00.000Z', '2027-06-01T00:00:00.000Z'],
+      'one invoice per missed period, none twice',
+    );
+    const rows = await t.database.db('hi_invoices').where({ organization_id: org.organizationId }).count<{ count: string }[]>('* as count');
+    assert.equal(Number(rows[0]!.count), 3);
+    // The unique index is the last line of defence.
+    const { seq: _seq, ...first } = await t.database.db('hi_invoices').where({ id: made[0].id }).first();
+    await assert.rejects(
+      t.database.db('hi_invoices').insert({ ...first, id: 'inv_duplicate', number: null, lines: JSON.stringify(made[0].lines) }),
+      /hi_invoices_one_per_period/,
+    );
+  });
+
+  it('with Redis, the renewal job is a BullMQ job scheduler', async function () {
+    if (!t.config.redisUrl) this.skip();
+    const { Queue } = await import('bullmq');
+    const { default: Redis } = await import('ioredis');
+    const connection = new Redis(t.config.redisUrl!, { maxRetriesPerRequest: null });
+    const queue = new Queue('billing-renewal', { connection, prefix: t.config.queuePrefix });
+    try {
+      const schedulers = await queue.getJobSchedulers();
+      assert.ok(schedulers.some((s) => s.key === 'billing-renewal' && Number(s.every) === t.config.billingRenewalIntervalSeconds * 1000), JSON.stringify(schedulers));
+    } finally {
+      await queue.close();
+      await connection.quit();
+    }
+  });
+});
