@@ -23,6 +23,11 @@ Commands:
   listing create --org ORG_ID --title TITLE --questions JSON [--json]
                                         Create a listing in the standalone host
   catalog sync [--file FILE] [--json]   Load a catalog document (default: the shipped catalog.v1.json)
+  invoices list [--org ORG_ID] [--status S] [--json]
+  invoices mark-paid|void|retry|mark-uncollectible --invoice INV_ID [--reference R] [--json]
+  invoices payment-failed --invoice INV_ID --reason R [--json]
+  billing clock set --org ORG_ID --time ISO | billing clock advance --org ORG_ID --to ISO
+                                        Billing through the running service's operator API (BASE_URL, OPERATOR_API_KEY)
 
 Configuration comes from the environment; see README.md.`;
 
@@ -42,6 +47,35 @@ async function withDatabase<T>(config: Config, run: (db: Database) => Promise<T>
   }
 }
 
+async function runBilling(args: ParsedArgs, config: Config, out: Output): Promise<void> {
+  const billing = await import('./billing-commands');
+  const api = { baseUrl: config.baseUrl, operatorKey: config.operatorApiKey };
+  const [command, sub, third] = args.words;
+  let result: { text: string; value: object };
+  if (command === 'invoices' && sub === 'list') {
+    allowOnly(args, ['org', 'status', 'json']);
+    const option = (name: string) => (typeof args.options.get(name) === 'string' ? (args.options.get(name) as string) : undefined);
+    result = await billing.listInvoices(api, { organizationId: option('org'), status: option('status') });
+  } else if (command === 'invoices' && sub && billing.INVOICE_ACTIONS[sub]) {
+    allowOnly(args, ['invoice', 'reference', 'reason', 'json']);
+    const reference = args.options.get('reference');
+    const reason = args.options.get('reason');
+    result = await billing.changeInvoice(api, required(args, 'invoice'), billing.INVOICE_ACTIONS[sub]!, {
+      reference: typeof reference === 'string' ? reference : undefined,
+      reason: typeof reason === 'string' ? reason : undefined,
+    });
+  } else if (command === 'billing' && sub === 'clock' && third === 'set') {
+    allowOnly(args, ['org', 'time', 'json']);
+    result = await billing.setTestClock(api, required(args, 'org'), required(args, 'time'));
+  } else if (command === 'billing' && sub === 'clock' && third === 'advance') {
+    allowOnly(args, ['org', 'to', 'json']);
+    result = await billing.advanceTestClock(api, required(args, 'org'), required(args, 'to'));
+  } else {
+    throw new UsageError(`unknown command "${args.words.join(' ')}"`);
+  }
+  out.write(result.text, result.value);
+}
+
 async function run(argv: string[], out: Output): Promise<void> {
   const args: ParsedArgs = parseArgs(argv);
   const [command, sub] = args.words;
@@ -50,6 +84,7 @@ async function run(argv: string[], out: Output): Promise<void> {
     return;
   }
   const config = loadConfig();
+  if (command === 'invoices' || command === 'billing') return runBilling(args, config, out);
   switch (`${command}${sub ? ` ${sub}` : ''}`) {
     case 'serve': {
       allowOnly(args, ['port', 'worker']);

@@ -169,6 +169,8 @@ export function errorMessage(code: string, status?: number): string {
       return 'The sign-in window was closed before you finished. Your profile was not shared.';
     case 'popup_blocked':
       return 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again, or continue in this tab.';
+    case 'payment_required':
+      return 'Applications are paused for this listing. Please check back later.';
     case 'integration_disabled':
     case 'license_required':
     case 'unavailable':

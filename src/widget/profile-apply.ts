@@ -291,10 +291,12 @@ export class ProfileApplyElement extends HTMLElement {
       return true;
     }
     const { error } = result;
-    if (error.status === 404 || error.status === 410) {
+    if (error.status === 404 || error.status === 410 || error.status === 402) {
+      // 402: the organization's applications are paused (billing); said neutrally.
+      const code = error.status === 402 ? 'payment_required' : 'listing_unavailable';
       this.stopWaiting(true);
-      this.show({ name: 'unavailable', code: 'listing_unavailable' });
-      this.fail('listing', { ...error, code: 'listing_unavailable' }, false);
+      this.show({ name: 'unavailable', code });
+      this.fail('listing', { ...error, code }, false);
     } else {
       this.listingFailed = true;
       if (this.view.name === 'loading') this.show({ name: 'idle' });
@@ -441,7 +443,7 @@ export class ProfileApplyElement extends HTMLElement {
     } else if (data.type === 'profile-apply:error') {
       this.stopWaiting(false);
       const code = isString(data.code) ? data.code : 'provider_error';
-      if (code === 'listing_unavailable' || code === 'integration_disabled' || code === 'license_required') {
+      if (code === 'listing_unavailable' || code === 'integration_disabled' || code === 'license_required' || code === 'payment_required') {
         this.show({ name: 'unavailable', code });
         this.fail('authorize', { status: 0, code, message: isString(data.message) ? data.message : '' }, false);
       } else {
@@ -541,7 +543,7 @@ export class ProfileApplyElement extends HTMLElement {
       this.root.querySelector<HTMLElement>('h3')?.focus();
     } else if (needsReauthorization(error.code, error.status)) {
       this.expireSession(error);
-    } else if (['listing_closed', 'listing_unavailable', 'integration_disabled', 'license_required', 'resource_missing'].includes(error.code) || error.status === 404 || error.status === 410) {
+    } else if (['listing_closed', 'listing_unavailable', 'integration_disabled', 'license_required', 'payment_required', 'resource_missing'].includes(error.code) || error.status === 404 || error.status === 410) {
       this.session = undefined;
       this.show({ name: 'unavailable', code: error.code });
       this.fail('submit', error, false);
@@ -692,7 +694,7 @@ export class ProfileApplyElement extends HTMLElement {
         break;
       }
       case 'unavailable':
-        content = [h('h3', {}, 'Applications unavailable'), h('p', { className: 'sub' }, errorMessage(view.code))];
+        content = [h('h3', {}, view.code === 'payment_required' ? 'Applications paused' : 'Applications unavailable'), h('p', { className: 'sub' }, errorMessage(view.code))];
         break;
     }
     const brand = h('p', { className: 'brand' }, logo(), this.listing?.organization.name ? `Apply to ${this.listing.organization.name}` : 'Profile apply');

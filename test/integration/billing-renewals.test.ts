@@ -9,10 +9,14 @@
  *   renewal after downtime catches up every missed period.
  */
 import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PACKAGE_ROOT } from '../../src/manifest/manifest';
 import type { AddressInfo } from 'node:net';
 import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
-import { testConfig } from '../helpers/config';
+import { testConfig, testEnv } from '../helpers/config';
 import { settledLicense } from '../helpers/licensing';
 import { testLogger } from '../helpers/log-capture';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
@@ -97,6 +101,13 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     const operatorList = await t.request('GET', `/v1/billing/operator/invoices?organization_id=${org.organizationId}&limit=5`, { auth: t.operatorKey });
     assert.equal(operatorList.body.data.length, 5);
     assert.equal(operatorList.body.has_more, true);
+
+    // The operator CLI reads the same through the running service's operator API.
+    const cli = await promisify(execFile)(process.execPath, [path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js'), 'invoices', 'list', '--org', org.organizationId, '--json'], {
+      env: { PATH: process.env.PATH, ...testEnv({ BASE_URL: t.baseUrl, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' }) } as NodeJS.ProcessEnv,
+      timeout: 30_000,
+    });
+    assert.deepEqual(JSON.parse(cli.stdout).data.map((i: { number: string }) => i.number), [...year].reverse().map((i) => i.number));
   });
 
   it('the renewal job run by two plugin activations at once makes one invoice per period, and catches up after downtime', async () => {

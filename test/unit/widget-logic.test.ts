@@ -81,6 +81,7 @@ describe('widget logic', () => {
     for (const code of ['consent_denied', 'state_mismatch', 'provider_error', 'listing_unavailable', 'listing_closed', 'duplicate_application', 'popup_closed', 'popup_blocked', 'integration_disabled', 'license_required', 'profile_not_authorized', 'rate_limited', 'network_error']) {
       assert.notEqual(errorMessage(code), errorMessage('something_else'), code);
     }
+    assert.match(errorMessage('payment_required', 402), /paused/, 'a suspended organization: said neutrally');
     assert.match(errorMessage('token_expired', 401), /expired/);
     assert.match(errorMessage('internal_error', 500), /our side/);
     assert.equal(needsReauthorization('anything', 401), true);
