@@ -17,6 +17,7 @@ import { applyChange as proposeChange } from '../pricing/proposed-change';
 import { newAccount, type BillingAccount } from './billing-account';
 import { applyChange, changeLines, emptyLedger, monthlyTotal, renew, type LedgerState, type RenewalInvoice } from './billing-ledger';
 import { BILLING_OPTIONS, type BillingOptions } from './billing-options';
+import { billingRules } from './billing-rules';
 import { graceEndsAt, nextRetryAt, shouldSuspend } from './dunning';
 import { isUnpaid, requireTransition, type Invoice } from './invoice';
 import { lineTotal, type InvoiceLine } from './invoice-line';
@@ -59,6 +60,11 @@ export class BillingService {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  /** The billing rules of this installation (the catalog states them). */
+  rules() {
+    return billingRules(this.options.graceDays);
+  }
 
   /** The account's clock: its test clock if it has one, else the system's. */
   now(account: BillingAccount): Date {

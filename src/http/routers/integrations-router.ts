@@ -81,7 +81,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       summary: 'The action catalog: groups with their actions and monthly prices, and the à la carte platform fee',
       tags: ['integrations'],
       auth: ['organization', 'operator'],
-      handler: async () => catalogView(await s.catalog.catalog(), s.hookHandlersOf),
+      handler: async () => ({ ...catalogView(await s.catalog.catalog(), s.hookHandlersOf), billing_rules: s.quotes.rules() }),
     }),
     defineRoute({
       method: 'get',
