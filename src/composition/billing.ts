@@ -73,7 +73,7 @@ export const billingModule: PluginModule = {
     // siblings) still reaches the ledger at once.
     const stopListening = container.resolve(LicenseChanges).onChange(async (change) => {
       const organizationId = 'license' in change ? change.license.organizationId : change.subscription.organizationId;
-      if (change.event === 'license.failed' || change.event === 'license.deactivated' || change.event === 'subscription.canceled') await billing.tick(organizationId);
+      if (change.event === 'license.failed' || change.event === 'license.deactivated' || change.event === 'subscription.canceled') await billing.licenseChanged(organizationId);
     });
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
     const stopSchedule = await scheduleRenewals(container.resolve(BillingRenewalProcessor), config.billingRenewalIntervalSeconds * 1000, bullmq, logger);

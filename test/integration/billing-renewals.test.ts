@@ -110,6 +110,33 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     assert.deepEqual(JSON.parse(cli.stdout).data.map((i: { number: string }) => i.number), [...year].reverse().map((i) => i.number));
   });
 
+  it('a quote is honoured from its own instant, and refused once something changed or for another change', async () => {
+    const org = await t.createOrganization('Quotes');
+    await setClock(t, org.organizationId, '2027-08-01T00:00:00Z');
+    const activated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate`, { auth: org.apiKey });
+    await settledLicense(t, org.apiKey, activated.body.id);
+    await advance(t, org.organizationId, '2027-08-11T00:00:00Z');
+    const quote = (await t.request('GET', `/v1/integrations/billing/preview?deactivate=${ACTION}`, { auth: org.apiKey })).body.quote;
+    assert.deepEqual(quote.lines.map((l: any) => l.amount), [-(2900 - Math.round((2900 * 10) / 31))], '21 of 31 days credited');
+
+    const wrong = await t.request('POST', '/v1/integrations/licenses/esign.send_offer/activate?quote=' + quote.id, { auth: org.apiKey });
+    assert.equal(wrong.status, 400, wrong.text);
+    assert.equal(wrong.body.error.code, 'quote_mismatch');
+
+    // Five days later by the account's clock, the quoted credit still holds (the quote's instant is the proration date).
+    await advance(t, org.organizationId, '2027-08-16T00:00:00Z');
+    const deactivated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/deactivate?quote=${quote.id}`, { auth: org.apiKey });
+    assert.equal(deactivated.status, 200, deactivated.text);
+    const upcoming = (await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey })).body;
+    assert.deepEqual(upcoming.lines.filter((l: any) => l.amount < 0), quote.lines);
+
+    const again = await t.request('GET', `/v1/integrations/billing/preview?activate=${ACTION}`, { auth: org.apiKey });
+    await t.request('POST', '/v1/integrations/licenses/esign.send_offer/activate', { auth: org.apiKey });
+    const stale = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate?quote=${again.body.quote.id}`, { auth: org.apiKey });
+    assert.equal(stale.status, 409, stale.text);
+    assert.equal(stale.body.error.code, 'quote_stale');
+  });
+
   it('the renewal job run by two plugin activations at once makes one invoice per period, and catches up after downtime', async () => {
     const org = await t.createOrganization('Concurrent');
     await setClock(t, org.organizationId, '2027-03-10T12:00:00Z');

@@ -26,30 +26,38 @@ export class BillingCheckout {
 
   async activate(organizationId: string, actionKey: string, quoteId?: string): Promise<Activation> {
     const quote = await this.admit(organizationId, { type: 'activate', actionKey }, quoteId);
-    const activation = await this.licenses.activate(organizationId, actionKey);
-    await this.billing.tick(organizationId, quote);
-    return activation;
+    return this.billing.duringPurchase(organizationId, async () => {
+      const activation = await this.licenses.activate(organizationId, actionKey);
+      await this.billing.tick(organizationId, quote);
+      return activation;
+    });
   }
 
   async subscribe(organizationId: string, packageSlug: string, quoteId?: string): Promise<Subscribed> {
     const quote = await this.admit(organizationId, { type: 'subscribe', packageSlug }, quoteId);
-    const result = await this.subscriptions.subscribe(organizationId, packageSlug);
-    await this.billing.tick(organizationId, quote);
-    return result;
+    return this.billing.duringPurchase(organizationId, async () => {
+      const result = await this.subscriptions.subscribe(organizationId, packageSlug);
+      await this.billing.tick(organizationId, quote);
+      return result;
+    });
   }
 
   async deactivate(organizationId: string, actionKey: string, quoteId?: string): Promise<License> {
     const quote = quoteId ? await this.billing.requireQuote(organizationId, quoteId, { type: 'deactivate', actionKey }) : undefined;
-    const license = await this.licenses.deactivate(organizationId, actionKey);
-    await this.billing.tick(organizationId, quote);
-    return license;
+    return this.billing.duringPurchase(organizationId, async () => {
+      const license = await this.licenses.deactivate(organizationId, actionKey);
+      await this.billing.tick(organizationId, quote);
+      return license;
+    });
   }
 
   async unsubscribe(organizationId: string, packageSlug: string, quoteId?: string): Promise<Unsubscribed> {
     const quote = quoteId ? await this.billing.requireQuote(organizationId, quoteId, { type: 'unsubscribe', packageSlug }) : undefined;
-    const result = await this.subscriptions.unsubscribe(organizationId, packageSlug);
-    await this.billing.tick(organizationId, quote);
-    return result;
+    return this.billing.duringPurchase(organizationId, async () => {
+      const result = await this.subscriptions.unsubscribe(organizationId, packageSlug);
+      await this.billing.tick(organizationId, quote);
+      return result;
+    });
   }
 
   private async admit(organizationId: string, change: ChangeRequest, quoteId: string | undefined) {

@@ -61,6 +61,26 @@ export class BillingService {
     @inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** Organizations with a purchase in progress in this process (BillingCheckout records it itself). */
+  private readonly purchases = new Map<string, number>();
+
+  /** Runs a purchase; license events it causes are left to it, so a quote's instant is kept. */
+  async duringPurchase<T>(organizationId: string, purchase: () => Promise<T>): Promise<T> {
+    this.purchases.set(organizationId, (this.purchases.get(organizationId) ?? 0) + 1);
+    try {
+      return await purchase();
+    } finally {
+      const left = this.purchases.get(organizationId)! - 1;
+      if (left === 0) this.purchases.delete(organizationId);
+      else this.purchases.set(organizationId, left);
+    }
+  }
+
+  /** A license changed outside a purchase (provisioning failed, a package's siblings ended): record it now. */
+  async licenseChanged(organizationId: string): Promise<void> {
+    if (!this.purchases.has(organizationId)) await this.tick(organizationId);
+  }
+
   /** The billing rules of this installation (the catalog states them). */
   rules() {
     return billingRules(this.options.graceDays);
