@@ -212,7 +212,10 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     const [invoice] = (await t.request('GET', '/v1/billing/invoices', { auth: org.apiKey })).body.data;
     assert.equal(invoice.last_failure, 'no_payment_method');
     const op = (action: string, body?: object) => t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/${action}`, { auth: t.operatorKey, body: body ?? {} });
-    assert.equal((await op('payment_failed', { reason: 'insufficient_funds' })).body.last_failure, 'insufficient_funds');
+    assert.equal((await op('payment_failed', { reason: 'expired_card' })).body.last_failure, 'expired_card');
+    // The host's own channel: a PluginInstance method.
+    await t.host.plugin.reportInvoicePayment!(invoice.id, { status: 'failed', reason: 'insufficient_funds' });
+    assert.equal((await t.request('GET', `/v1/billing/invoices/${invoice.id}`, { auth: org.apiKey })).body.last_failure, 'insufficient_funds');
     assert.equal((await op('mark_uncollectible')).body.status, 'uncollectible');
     assert.equal((await t.request('GET', '/v1/billing/account', { auth: org.apiKey })).body.status, 'past_due', 'written off is still owed');
     const paid = await op('mark_paid', { reference: 'wire-123' });
