@@ -137,6 +137,25 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     assert.equal(stale.body.error.code, 'quote_stale');
   });
 
+  it('a package switch is quoted and charged as one change: the unused time of one, the remaining time of the other', async () => {
+    const org = await t.createOrganization('Switcher');
+    await setClock(t, org.organizationId, '2027-09-01T00:00:00Z');
+    assert.ok((await t.request('POST', '/v1/integrations/packages/schools/subscribe', { auth: org.apiKey })).status < 300);
+    await advance(t, org.organizationId, '2027-09-16T00:00:00Z'); // half of September left
+    const quote = await t.request('GET', '/v1/billing/quote?switch_from=schools&switch_to=healthcare', { auth: org.apiKey });
+    assert.equal(quote.status, 200, quote.text);
+    assert.deepEqual(quote.body.lines.map((l: any) => [l.key, l.amount]), [['schools', -3450], ['healthcare', 2950]]);
+    assert.equal(quote.body.recurring_after, 5900);
+    const switched = await t.request('POST', `/v1/integrations/packages/schools/switch?to=healthcare&quote=${quote.body.id}`, { auth: org.apiKey });
+    assert.equal(switched.status, 200, switched.text);
+    assert.deepEqual([switched.body.from.status, switched.body.to.package], ['canceled', 'healthcare']);
+    const upcoming = (await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey })).body;
+    // September from the 1st (subscribed then), the switch's two quoted lines, October in advance.
+    assert.deepEqual(upcoming.lines.filter((l: any) => l.proration).slice(1), quote.body.lines);
+    assert.equal(upcoming.subtotal, 6900 - 3450 + 2950 + 5900);
+    assert.equal((await t.request('POST', '/v1/integrations/packages/schools/switch?to=healthcare', { auth: org.apiKey })).status, 404, 'no longer subscribed to schools');
+  });
+
   it('the renewal job run by two plugin activations at once makes one invoice per period, and catches up after downtime', async () => {
     const org = await t.createOrganization('Concurrent');
     await setClock(t, org.organizationId, '2027-03-10T12:00:00Z');

@@ -8,9 +8,10 @@ import { inject, injectable } from 'tsyringe';
 import { LicenseService, type Activation } from '../licenses/license-service';
 import type { License } from '../licenses/license';
 import { SubscriptionService } from '../licenses/subscription-service';
-import type { ChangeRequest } from '../pricing/billing-preview-service';
 import { BillingService } from './billing-service';
 import { PAYMENT_STANDING, paymentRequired, type PaymentStanding } from './payment-standing';
+import type { BillingChange } from './quote';
+import { invalid, notFound } from '../shared/errors';
 
 type Subscribed = Awaited<ReturnType<SubscriptionService['subscribe']>>;
 type Unsubscribed = Awaited<ReturnType<SubscriptionService['unsubscribe']>>;
@@ -60,7 +61,23 @@ export class BillingCheckout {
     });
   }
 
-  private async admit(organizationId: string, change: ChangeRequest, quoteId: string | undefined) {
+  /**
+   * From one package to another in one step: the new subscription starts, the old one is
+   * canceled, and billing records both at one instant (the quote's, when given).
+   */
+  async switchPackage(organizationId: string, fromSlug: string, toSlug: string, quoteId?: string): Promise<{ from: Unsubscribed; to: Subscribed }> {
+    if (fromSlug === toSlug) throw invalid('invalid_proposed_change', 'A switch needs two different packages', 'to');
+    const quote = await this.admit(organizationId, { type: 'switch', fromSlug, toSlug }, quoteId);
+    if (!(await this.billing.holdsPackage(organizationId, fromSlug))) throw notFound('subscription to package', fromSlug);
+    return this.billing.duringPurchase(organizationId, async () => {
+      const to = await this.subscriptions.subscribe(organizationId, toSlug);
+      const from = await this.subscriptions.unsubscribe(organizationId, fromSlug);
+      await this.billing.tick(organizationId, quote);
+      return { from, to };
+    });
+  }
+
+  private async admit(organizationId: string, change: BillingChange, quoteId: string | undefined) {
     if (await this.standing.isSuspended(organizationId)) throw paymentRequired();
     return quoteId ? this.billing.requireQuote(organizationId, quoteId, change) : undefined;
   }

@@ -12,7 +12,7 @@ import { newId } from '../shared/ids';
 import { LOGGER, type Logger } from '../shared/logger';
 import { CATALOG_REPOSITORY, type CatalogRepository } from '../catalog/catalog';
 import type { Holdings } from '../pricing/holdings';
-import { BillingPreviewService, type ChangeRequest } from '../pricing/billing-preview-service';
+import { BillingPreviewService } from '../pricing/billing-preview-service';
 import { applyChange as proposeChange } from '../pricing/proposed-change';
 import { newAccount, type BillingAccount } from './billing-account';
 import { applyChange, changeLines, emptyLedger, monthlyTotal, renew, type LedgerState, type RenewalInvoice } from './billing-ledger';
@@ -23,7 +23,7 @@ import { isUnpaid, requireTransition, type Invoice } from './invoice';
 import { lineTotal, type InvoiceLine } from './invoice-line';
 import { PAYMENT_COLLECTOR, type CollectionOutcome, type PaymentCollector } from './payment-collector';
 import { BILLING_REPOSITORY, type AccountContext, type AccountStep, type BillingRepository } from './ports';
-import { QUOTE_TTL_SECONDS, sameChange, type Quote } from './quote';
+import { QUOTE_TTL_SECONDS, sameChange, type BillingChange, type Quote } from './quote';
 import { STANDING_CHANGES, type StandingChanges } from './standing-changes';
 
 interface Effects {
@@ -354,11 +354,11 @@ export class BillingService {
   }
 
   /** What the change would be charged now, frozen as a quote the change may pass. */
-  async quote(organizationId: string, request: ChangeRequest): Promise<Quote> {
+  async quote(organizationId: string, request: BillingChange): Promise<Quote> {
     await this.tick(organizationId);
     const account = await this.account(organizationId);
     const fee = (await this.catalog.platformFee()).amount;
-    const after = proposeChange(account.ledger.holdings, await this.preview.resolve(request, request.type));
+    const after = await this.proposed(account.ledger.holdings, request);
     const at = this.now(account);
     const lines = changeLines(account.ledger, after, at, fee);
     const quote: Quote = {
@@ -377,8 +377,22 @@ export class BillingService {
     return quote;
   }
 
+  /** The holdings after the change (a switch: unsubscribe, then subscribe). */
+  private async proposed(holdings: Holdings, request: BillingChange): Promise<Holdings> {
+    if (request.type !== 'switch') return proposeChange(holdings, await this.preview.resolve(request, request.type));
+    if (request.fromSlug === request.toSlug) throw invalid('invalid_proposed_change', 'A switch needs two different packages', 'to');
+    const without = proposeChange(holdings, await this.preview.resolve({ type: 'unsubscribe', packageSlug: request.fromSlug }, 'from'));
+    return proposeChange(without, await this.preview.resolve({ type: 'subscribe', packageSlug: request.toSlug }, 'to'));
+  }
+
+  /** Whether the ledger holds the package now. */
+  async holdsPackage(organizationId: string, packageSlug: string): Promise<boolean> {
+    await this.tick(organizationId);
+    return (await this.account(organizationId)).ledger.holdings.packages.some((p) => p.slug === packageSlug);
+  }
+
   /** The quote a change passes, checked: the organization's, unexpired, for this change, and still current. */
-  async requireQuote(organizationId: string, quoteId: string, change: ChangeRequest): Promise<Quote> {
+  async requireQuote(organizationId: string, quoteId: string, change: BillingChange): Promise<Quote> {
     const quote = await this.repository.findQuote(quoteId, organizationId);
     if (!quote) throw invalid('quote_invalid', `No such quote: '${quoteId}'`, 'quote');
     if (quote.expiresAt.getTime() <= this.clock.now().getTime()) throw conflict('quote_expired', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; ask for a new preview`);

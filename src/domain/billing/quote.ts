@@ -9,10 +9,13 @@ import type { InvoiceLine } from './invoice-line';
 
 export const QUOTE_TTL_SECONDS = 600;
 
+/** A change billing can quote: one of the preview's, or a switch from one package to another. */
+export type BillingChange = ChangeRequest | { type: 'switch'; fromSlug: string; toSlug: string };
+
 export interface Quote {
   id: string;
   organizationId: string;
-  change: ChangeRequest;
+  change: BillingChange;
   /** The proration instant (the account's clock when quoted). */
   at: Date;
   /** Proration lines the change makes now (on the next invoice). */
@@ -26,5 +29,6 @@ export interface Quote {
   expiresAt: Date;
 }
 
-export const sameChange = (a: ChangeRequest, b: ChangeRequest): boolean =>
-  a.type === b.type && ('actionKey' in a ? a.actionKey === (b as { actionKey?: string }).actionKey : a.packageSlug === (b as { packageSlug?: string }).packageSlug);
+export const sameChange = (a: BillingChange, b: BillingChange): boolean => JSON.stringify(changeKey(a)) === JSON.stringify(changeKey(b));
+
+const changeKey = (c: BillingChange) => [c.type, 'actionKey' in c ? c.actionKey : null, 'packageSlug' in c ? c.packageSlug : null, 'fromSlug' in c ? [c.fromSlug, c.toSlug] : null];

@@ -9,7 +9,9 @@ import type { OrganizationService } from '../../domain/organizations/organizatio
 import { invoiceHtml, invoicePdf } from '../../billing/invoice-document';
 import type { Principal } from '../principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
-import { accountView, invoiceView, upcomingView } from './billing-views';
+import { invalid } from '../../domain/shared/errors';
+import type { BillingChange } from '../../domain/billing/quote';
+import { accountView, invoiceView, quoteView, upcomingView } from './billing-views';
 
 export interface BillingRouteServices {
   billing: BillingService;
@@ -25,6 +27,30 @@ const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).defa
 const operatorListQuery = listQuery.extend({ organization_id: z.string().max(100).optional() }).strict();
 const documentQuery = z.object({ format: z.enum(['html', 'pdf']).default('html') }).strict();
 const instant = z.string().datetime({ offset: true }).transform((v) => new Date(v));
+
+const quoteQuery = z
+  .object({
+    activate: z.string().max(200).optional(),
+    deactivate: z.string().max(200).optional(),
+    subscribe: z.string().max(200).optional(),
+    unsubscribe: z.string().max(200).optional(),
+    switch_from: z.string().max(200).optional(),
+    switch_to: z.string().max(200).optional(),
+  })
+  .strict();
+
+function quotedChange(query: z.infer<typeof quoteQuery>): BillingChange {
+  const given = (['activate', 'deactivate', 'subscribe', 'unsubscribe', 'switch_from'] as const).filter((k) => query[k] !== undefined);
+  if (given.length !== 1) throw invalid(given.length ? 'too_many_changes' : 'parameter_missing', 'Quote exactly one change: activate, deactivate, subscribe, unsubscribe, or switch_from with switch_to', given[1] ?? 'activate');
+  const type = given[0]!;
+  if (type === 'switch_from') {
+    if (!query.switch_to) throw invalid('parameter_missing', 'Missing required parameter: switch_to', 'switch_to');
+    return { type: 'switch', fromSlug: query.switch_from!, toSlug: query.switch_to };
+  }
+  if (query.switch_to !== undefined) throw invalid('parameter_unknown', 'switch_to goes with switch_from', 'switch_to');
+  const value = query[type]!;
+  return type === 'activate' || type === 'deactivate' ? { type, actionKey: value } : { type, packageSlug: value };
+}
 
 const list = (page: { data: Parameters<typeof invoiceView>[0][]; hasMore: boolean }) => ({ object: 'list', data: page.data.map(invoiceView), has_more: page.hasMore });
 
@@ -48,6 +74,16 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       handler: async ({ principal }) => upcomingView(await s.billing.upcoming(orgId(principal))),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/quote',
+      operationId: 'quoteChange',
+      summary: 'Quote one change (activate, deactivate, subscribe, unsubscribe, or a package switch): the lines it adds to the next invoice, valid 10 minutes; pass its id to the change to be charged exactly that',
+      tags: ['billing'],
+      auth: ['organization'],
+      query: quoteQuery,
+      handler: async ({ query, principal }) => quoteView(await s.billing.quote(orgId(principal), quotedChange(query))),
     }),
     defineRoute({
       method: 'get',

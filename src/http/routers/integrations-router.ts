@@ -210,6 +210,20 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       handler: async ({ params, query, principal }) => subscriptionView(await s.checkout.unsubscribe(orgId(principal), params.package_slug, query.quote)),
     }),
     defineRoute({
+      method: 'post',
+      path: '/packages/:package_slug/switch',
+      operationId: 'switchPackage',
+      summary: 'Switch from this package to another in one step (billed at one instant; pass a quote from GET /v1/billing/quote?switch_from&switch_to to be charged exactly that)',
+      tags: ['integrations'],
+      auth: ['organization'],
+      params: packageParams,
+      query: z.object({ to: z.string().max(200), quote: z.string().max(100).optional() }).strict(),
+      handler: async ({ params, query, principal }) => {
+        const { from, to } = await s.checkout.switchPackage(orgId(principal), params.package_slug, query.to, query.quote);
+        return { object: 'package_switch', from: subscriptionView(from), to: subscriptionView(to) };
+      },
+    }),
+    defineRoute({
       method: 'get',
       path: '/subscriptions',
       operationId: 'listSubscriptions',
