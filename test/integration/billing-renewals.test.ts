@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
 import { testConfig, testEnv } from '../helpers/config';
 import { settledLicense } from '../helpers/licensing';
+import { waitFor } from '../helpers/profile-flow';
 import { testLogger } from '../helpers/log-capture';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -203,7 +204,7 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     );
   });
 
-  it('with Redis, the renewal job is a BullMQ job scheduler', async function () {
+  it('with Redis, the renewal job is a BullMQ job scheduler, and a queued run renews what is due', async function () {
     if (!t.config.redisUrl) this.skip();
     const { Queue } = await import('bullmq');
     const { default: Redis } = await import('ioredis');
@@ -212,6 +213,18 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     try {
       const schedulers = await queue.getJobSchedulers();
       assert.ok(schedulers.some((s) => s.key === 'billing-renewal' && Number(s.every) === t.config.billingRenewalIntervalSeconds * 1000), JSON.stringify(schedulers));
+      // A run of the job, taken by this installation's BullMQ worker, renews what is due.
+      const org = await t.createOrganization('Queued');
+      await setClock(t, org.organizationId, '2027-10-20T00:00:00Z');
+      const activated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate`, { auth: org.apiKey });
+      await settledLicense(t, org.apiKey, activated.body.id);
+      await setClock(t, org.organizationId, '2028-01-05T00:00:00Z');
+      await queue.add('renew', {}, { jobId: `renew-now-${org.organizationId}` });
+      const made = await waitFor(async () => {
+        const list = await invoices(t, org.apiKey);
+        return list.length === 3 ? list : undefined;
+      }, 'the queued renewal to make three invoices');
+      assert.deepEqual(made.map((i) => i.period_start.slice(0, 7)), ['2027-11', '2027-12', '2028-01']);
     } finally {
       await queue.close();
       await connection.quit();
