@@ -4,7 +4,8 @@
  * holds an active license for its action. Nothing here throws for a refusal:
  *
  *   ran      the handler ran (its report, e.g. a job id, is passed back)
- *   skipped  no active license (`license_inactive`), or the handler refused the input
+ *   skipped  no active license (`license_inactive`; `payment_required` when billing suspended
+ *            the organization), or the handler refused the input
  *            (`invalid_payload: …` and other non-upstream DomainErrors)
  *   failed   the entitlement read or the handler failed unexpectedly, or upstream
  *            (retrying the hook may help; handlers are idempotent)
