@@ -204,6 +204,28 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     assert.equal(eventsOf(t, org.organizationId, 'invoice.paid').length, 1);
   });
 
+  it('host collection (the embedded default): invoices are finalized and announced, and wait for the host', async () => {
+    const hosted = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    try {
+      const org = await hosted.createOrganization('Hosted');
+      await hosted.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, { auth: hosted.operatorKey, body: { frozen_time: '2027-04-10T00:00:00Z' } });
+      await activateLicense(hosted, org.apiKey, ACTION);
+      const card = await hosted.request('POST', '/v1/billing/payment_method', { auth: org.apiKey, body: { number: SUCCEEDS } });
+      assert.equal(card.status, 409, 'payment methods live with the host');
+      const advanced = await hosted.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock/advance`, { auth: hosted.operatorKey, body: { to: '2027-05-20T00:00:00Z' } });
+      assert.equal(advanced.body.status, 'active', 'nothing failed: the host has not reported yet');
+      const [invoice] = (await hosted.request('GET', '/v1/billing/invoices', { auth: org.apiKey })).body.data;
+      assert.deepEqual([invoice.status, invoice.attempt_count, invoice.number !== null], ['open', 0, true]);
+      const finalized = eventsOf(hosted, org.organizationId, 'invoice.finalized');
+      assert.deepEqual(finalized.map((e) => e.payload.invoice_id), [invoice.id]);
+      await hosted.host.plugin.reportInvoicePayment!(invoice.id, { status: 'paid', reference: 'host-charge-1' });
+      assert.equal((await hosted.request('GET', `/v1/billing/invoices/${invoice.id}`, { auth: org.apiKey })).body.status, 'paid');
+      assert.equal(eventsOf(hosted, org.organizationId, 'invoice.paid')[0]?.payload.reference, 'host-charge-1');
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it('the host reports outcomes: payment_failed makes past_due, mark_paid restores; void and uncollectible follow the state machine', async () => {
     const org = await t.createOrganization('Host reports');
     await t.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, { auth: t.operatorKey, body: { frozen_time: '2027-05-03T00:00:00Z' } });
