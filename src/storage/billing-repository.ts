@@ -211,7 +211,14 @@ export class KnexBillingRepository implements BillingRepository {
       .orderBy('next_action_at')
       .limit(limit)
       .select('organization_id');
-    return rows.map((r) => r.organization_id as string);
+    // Live licenses the ledger never recorded (the step after a purchase failed): reconcile them too.
+    const unrecorded = await this.db('hi_licenses as l')
+      .leftJoin('hi_billing_accounts as a', 'a.organization_id', 'l.organization_id')
+      .whereIn('l.status', LIVE)
+      .whereNull('a.next_action_at')
+      .distinct('l.organization_id')
+      .limit(limit);
+    return [...new Set([...rows, ...unrecorded].map((r) => r.organization_id as string))];
   }
 
   async saveQuote(quote: Quote): Promise<void> {

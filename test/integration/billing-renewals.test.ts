@@ -204,6 +204,18 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     );
   });
 
+  it('the renewal job records live licenses the ledger missed (the step after a purchase failed)', async () => {
+    const org = await t.createOrganization('Missed');
+    const activated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate`, { auth: org.apiKey });
+    await settledLicense(t, org.apiKey, activated.body.id);
+    await t.database.db('hi_billing_accounts').where({ organization_id: org.organizationId }).delete(); // as if the ledger step never ran
+    assert.equal((await t.request('POST', '/v1/billing/operator/renewals/run', { auth: t.operatorKey })).status, 200);
+    const account = await t.database.db('hi_billing_accounts').where({ organization_id: org.organizationId }).first();
+    assert.ok(account?.next_action_at, 'the account is back on the renewal schedule');
+    const upcoming = (await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey })).body;
+    assert.ok(upcoming.lines.some((l: any) => l.key === ACTION && !l.proration && l.amount === 2900), JSON.stringify(upcoming.lines));
+  });
+
   it('with Redis, the renewal job is a BullMQ job scheduler, and a queued run renews what is due', async function () {
     if (!t.config.redisUrl) this.skip();
     const { Queue } = await import('bullmq');

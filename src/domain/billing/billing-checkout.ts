@@ -29,7 +29,7 @@ export class BillingCheckout {
     const quote = await this.admit(organizationId, { type: 'activate', actionKey }, quoteId);
     return this.billing.duringPurchase(organizationId, async () => {
       const activation = await this.licenses.activate(organizationId, actionKey);
-      await this.billing.tick(organizationId, quote);
+      await this.billing.recordPurchase(organizationId, quote);
       return activation;
     });
   }
@@ -38,7 +38,7 @@ export class BillingCheckout {
     const quote = await this.admit(organizationId, { type: 'subscribe', packageSlug }, quoteId);
     return this.billing.duringPurchase(organizationId, async () => {
       const result = await this.subscriptions.subscribe(organizationId, packageSlug);
-      await this.billing.tick(organizationId, quote);
+      await this.billing.recordPurchase(organizationId, quote);
       return result;
     });
   }
@@ -47,7 +47,7 @@ export class BillingCheckout {
     const quote = quoteId ? await this.billing.requireQuote(organizationId, quoteId, { type: 'deactivate', actionKey }) : undefined;
     return this.billing.duringPurchase(organizationId, async () => {
       const license = await this.licenses.deactivate(organizationId, actionKey);
-      await this.billing.tick(organizationId, quote);
+      await this.billing.recordPurchase(organizationId, quote);
       return license;
     });
   }
@@ -56,7 +56,7 @@ export class BillingCheckout {
     const quote = quoteId ? await this.billing.requireQuote(organizationId, quoteId, { type: 'unsubscribe', packageSlug }) : undefined;
     return this.billing.duringPurchase(organizationId, async () => {
       const result = await this.subscriptions.unsubscribe(organizationId, packageSlug);
-      await this.billing.tick(organizationId, quote);
+      await this.billing.recordPurchase(organizationId, quote);
       return result;
     });
   }
@@ -72,7 +72,7 @@ export class BillingCheckout {
     return this.billing.duringPurchase(organizationId, async () => {
       const to = await this.subscriptions.subscribe(organizationId, toSlug);
       const from = await this.subscriptions.unsubscribe(organizationId, fromSlug);
-      await this.billing.tick(organizationId, quote);
+      await this.billing.recordPurchase(organizationId, quote);
       return { from, to };
     });
   }

@@ -76,6 +76,19 @@ export class BillingService {
     }
   }
 
+  /**
+   * Records a purchase that committed. A failure here is logged, not thrown: the purchase
+   * stands, and the renewal job records it on its next run (it looks for live licenses
+   * the ledger has not recorded).
+   */
+  async recordPurchase(organizationId: string, quote?: Quote): Promise<void> {
+    try {
+      await this.tick(organizationId, quote);
+    } catch (error) {
+      this.logger.error({ organizationId, err: (error as Error).message }, 'recording a purchase in the billing ledger failed; the renewal job will');
+    }
+  }
+
   /** A license changed outside a purchase (provisioning failed, a package's siblings ended): record it now. */
   async licenseChanged(organizationId: string): Promise<void> {
     if (!this.purchases.has(organizationId)) await this.tick(organizationId);
