@@ -103,8 +103,8 @@ function banner(config: Config, host: StandaloneHost, demo: Awaited<ReturnType<t
 export async function serve(options: { port?: number; runWorkers?: boolean } = {}): Promise<void> {
   const config = loadConfig();
   if (options.port !== undefined) config.port = options.port;
-  // The standalone host has no billing of its own: test-mode collection unless told otherwise.
-  config.billingCollection ??= 'sandbox';
+  // The standalone host has no billing of its own: test-mode collection outside production.
+  config.billingCollection ??= config.env === 'production' ? 'host' : 'sandbox';
   const logger = createLogger({ level: config.logLevel });
   const releaseLock = config.databaseUrl ? () => undefined : acquireEmbeddedLock(config.dataDir);
   const { hostRoutes } = await import('./host-routes');
@@ -130,7 +130,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean } = {
  */
 export async function worker(): Promise<void> {
   const config = loadConfig();
-  config.billingCollection ??= 'sandbox';
+  config.billingCollection ??= config.env === 'production' ? 'host' : 'sandbox';
   if (!config.redisUrl) throw new Error('REDIS_URL is required for a separate worker; without Redis, `serve` runs jobs in-process');
   const logger = createLogger({ level: config.logLevel });
   const host = await createStandaloneHost({ config, logger, runWorkers: true });
