@@ -341,6 +341,7 @@ export class BillingService {
     const account = await this.account(organizationId);
     if (!account.testClockAt) throw conflict('no_test_clock', 'This organization has no test clock (POST …/test_clock first)');
     if (to.getTime() < account.testClockAt.getTime()) throw invalid('clock_backwards', 'A test clock only moves forwards', 'to');
+    await this.tick(organizationId); // whatever is due already, at the clock's current time
     for (let guard = 0; guard < 10_000; guard++) {
       const next = await this.repository.findAccount(organizationId);
       const due = next ? await this.nextDue(next) : null;
