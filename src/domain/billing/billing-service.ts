@@ -128,7 +128,7 @@ export class BillingService {
       const updated: Invoice[] = [];
       for (const invoice of context.unpaid) {
         if (invoice.status === 'open' && invoice.nextAttemptAt && invoice.nextAttemptAt.getTime() <= now.getTime() && this.collector.automatic) {
-          const claimed = { ...invoice, attemptCount: invoice.attemptCount + 1, nextAttemptAt: null };
+          const claimed = { ...invoice, attemptCount: invoice.attemptCount + 1, nextAttemptAt: crashFallback(now) };
           updated.push(claimed);
           effects.collect.push(claimed);
         }
@@ -160,7 +160,7 @@ export class BillingService {
       endingCredit: draft.endingCredit,
       attemptCount: !paidNow && this.collector.automatic ? 1 : 0,
       lastFailure: null,
-      nextAttemptAt: null,
+      nextAttemptAt: !paidNow && this.collector.automatic ? crashFallback(at) : null,
       createdAt: at,
       finalizedAt: at,
       paidAt: paidNow ? at : null,
@@ -305,7 +305,7 @@ export class BillingService {
     await this.step(found.organizationId, async (account, context, effects) => {
       const invoice = context.unpaid.find((i) => i.id === invoiceId);
       if (!invoice || invoice.status !== 'open') throw conflict('invalid_invoice_state', `Invoice ${found.number ?? found.id} is ${found.status} and cannot be collected`);
-      const claimed = { ...invoice, attemptCount: invoice.attemptCount + 1, nextAttemptAt: null };
+      const claimed = { ...invoice, attemptCount: invoice.attemptCount + 1, nextAttemptAt: crashFallback(this.now(account)) };
       effects.collect.push(claimed);
       return { account, updated: [claimed], result: undefined };
     });
@@ -466,6 +466,12 @@ export class BillingService {
     }
   }
 }
+
+/**
+ * A claimed collection attempt runs after the commit; if the process dies first, the
+ * outcome never lands, so the claim leaves a retry an hour later (the outcome replaces it).
+ */
+const crashFallback = (at: Date): Date => new Date(at.getTime() + 3_600_000);
 
 export function invoicePayload(invoice: Invoice): object {
   return {
