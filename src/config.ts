@@ -74,6 +74,9 @@ export const SETTINGS = [
   { env: 'WEBHOOK_SWEEP_INTERVAL_MS', type: 'integer', default: '60000', secret: false, description: 'How often each process re-enqueues webhook deliveries that are due but have no job (a Redis restart lost it).' },
   { env: 'WEBHOOK_SWEEP_GRACE_MS', type: 'integer', default: '300000', secret: false, description: 'How long past its due time a pending webhook delivery may wait for its job before the sweep enqueues it again.' },
   { env: 'EVENT_RETENTION_DAYS', type: 'integer', default: '30', secret: false, description: 'How long events (GET /v1/events) and their webhook deliveries are kept.' },
+  { env: 'BILLING_COLLECTION', type: 'enum', values: ['host', 'sandbox'], secret: false, description: 'Who collects invoices: host (the plugin finalizes, publishes invoice.finalized and waits for the host to report the payment) or sandbox (test cards charged at finalization, with retries). Default: sandbox in the standalone host (npm start) outside production, host when embedded or in production (the operator reports payments).' },
+  { env: 'BILLING_GRACE_DAYS', type: 'integer', default: '14', secret: false, description: 'How long a past_due organization keeps its licenses after a failed payment before it is suspended.' },
+  { env: 'BILLING_RENEWAL_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the renewal job looks for due periods, payment retries and ends of grace.' },
 ] as const satisfies readonly SettingSpec[];
 
 export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -132,6 +135,10 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** Billing: who collects (unset: the host decides; the standalone host picks sandbox), grace period, renewal job interval. */
+  billingCollection: 'host' | 'sandbox' | undefined;
+  billingGraceDays: number;
+  billingRenewalIntervalSeconds: number;
   /** Standalone host: seed and serve the demo (undefined: embedded mode only). */
   demoEnabled: boolean | undefined;
   /** Webhook delivery: timeouts, the retry schedule, destination policy, the sweep. */
@@ -373,5 +380,8 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
       sweepGraceMs: integer(env, 'WEBHOOK_SWEEP_GRACE_MS')!,
     },
     eventRetentionDays: positive(env, 'EVENT_RETENTION_DAYS'),
+    billingCollection: raw(env, 'BILLING_COLLECTION') === undefined ? undefined : oneOf(env, 'BILLING_COLLECTION', ['host', 'sandbox'] as const),
+    billingGraceDays: integer(env, 'BILLING_GRACE_DAYS')!,
+    billingRenewalIntervalSeconds: positive(env, 'BILLING_RENEWAL_INTERVAL_SECONDS'),
   };
 }

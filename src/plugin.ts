@@ -14,6 +14,8 @@ import type { CompositionContext, HookHandlerRegistration, PluginModule, RouterK
 import { organizationsModule } from './composition/organizations';
 import { profileApplicationsModule } from './composition/profile-applications';
 import { licensingModule } from './composition/licensing';
+import { billingModule } from './composition/billing';
+import { BillingService } from './domain/billing/billing-service';
 import { operationsModule } from './composition/operations';
 import { widgetModule } from './composition/widget';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
@@ -45,9 +47,9 @@ import { loadManifest } from './manifest/manifest';
 
 /**
  * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
- * event log before any module resolves it), caching last (it wraps the ports the others registered).
+ * event log before any module resolves it), billing after licensing (it re-registers ENTITLEMENTS), caching last (it wraps the ports the others registered).
  */
-export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule, cachingModule];
+export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, billingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule, cachingModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);
@@ -165,6 +167,12 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     async startWorkers(startOptions = {}) {
       if (role === 'api') throw new Error('The api role runs no workers: start a process with the worker role');
       startWorkers(startOptions.concurrency ?? host.config.workerConcurrency);
+    },
+    async reportInvoicePayment(invoiceId, outcome) {
+      const billing = container.resolve(BillingService);
+      if (outcome.status === 'paid') await billing.markPaid(invoiceId, outcome.reference ?? 'host');
+      else if (outcome.status === 'failed') await billing.reportFailure(invoiceId, outcome.reason);
+      else await billing.markUncollectible(invoiceId);
     },
     readiness: () => checkReadiness(container),
     async dispose() {

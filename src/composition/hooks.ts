@@ -33,6 +33,7 @@ import {
   ReminderDelivery,
   type ReminderChannel,
 } from '../domain/hooks/interview-reminders';
+import { PAYMENT_REQUIRED, PAYMENT_STANDING, type PaymentStanding } from '../domain/billing/payment-standing';
 import { ENTITLEMENTS } from '../domain/licenses/entitlements';
 import { LicenseChanges } from '../domain/licenses/license-changes';
 import { LOGGER, type Logger } from '../domain/shared/logger';
@@ -139,6 +140,10 @@ export function registerHookDispatch(container: DependencyContainer, registratio
     useValue: new HookRegistry(registrations.map((r) => ({ name: r.name, hook: r.hook, action: r.action, handler: () => r.resolve(container) as GatedHookHandler }))),
   });
   container.register(HOOK_DISPATCHER, {
-    useFactory: instanceCachingFactory((c) => new HookDispatcher(c.resolve(HOOK_REGISTRY), c.resolve(HookGate), c.resolve<Logger>(LOGGER))),
+    useFactory: instanceCachingFactory((c) => {
+      const standing = c.isRegistered(PAYMENT_STANDING, true) ? c.resolve<PaymentStanding>(PAYMENT_STANDING) : undefined;
+      const refusal = async (organizationId: string) => (standing && (await standing.isSuspended(organizationId)) ? PAYMENT_REQUIRED : undefined);
+      return new HookDispatcher(c.resolve(HOOK_REGISTRY), c.resolve(HookGate), c.resolve<Logger>(LOGGER), refusal);
+    }),
   });
 }

@@ -17,6 +17,8 @@ import { LICENSE_REPOSITORY, SUBSCRIPTION_REPOSITORY } from '../domain/licenses/
 import { PROVISIONER_DIRECTORY } from '../domain/licenses/provisioner';
 import { SubscriptionService } from '../domain/licenses/subscription-service';
 import { BillingPreviewService } from '../domain/pricing/billing-preview-service';
+import { BillingCheckout } from '../domain/billing/billing-checkout';
+import { BillingService } from '../domain/billing/billing-service';
 import { integrationsRoutes } from '../http/routers/integrations-router';
 import { MappedProvisionerDirectory } from '../provisioners/provisioner-directory';
 import { SandboxProvisioner } from '../provisioners/sandbox-provisioner';
@@ -70,6 +72,8 @@ export const licensingModule: PluginModule = {
             licenses: container.resolve(LicenseService),
             subscriptions: container.resolve(SubscriptionService),
             billing: container.resolve(BillingPreviewService),
+            checkout: container.resolve(BillingCheckout),
+            quotes: container.resolve(BillingService),
             // The catalog shows which actions have a hook handler here (hooks module, issue 5).
             hookHandlersOf: container.isRegistered(HOOK_REGISTRY) ? (action) => container.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action) : undefined,
           }),

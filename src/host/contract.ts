@@ -189,8 +189,15 @@ export interface PluginInstance {
   /** Starts job processing in this process (role `all`; the `worker` role starts them itself); once per activation. */
   startWorkers(options?: { concurrency?: number }): Promise<void>;
   readiness(): Promise<ReadinessReport>;
+  /**
+   * Billing collected by the host (BILLING_COLLECTION=host): what happened to a finalized
+   * invoice. `failed` makes the organization past_due; `paid` restores it.
+   */
+  reportInvoicePayment?(invoiceId: string, outcome: InvoicePaymentReport): Promise<void>;
   /** Runs every disposer in reverse order: routers, listeners, workers, queues, connections. */
   dispose(): Promise<void>;
 }
+
+export type InvoicePaymentReport = { status: 'paid'; reference?: string } | { status: 'failed'; reason: string } | { status: 'uncollectible' };
 
 export type ActivatePlugin = (host: PluginHost, options?: ActivateOptions) => Promise<PluginInstance>;

@@ -112,6 +112,13 @@ export async function enableDemoProfileApply(config: Config, db: Database, organ
  * license answers itself. Provisioning runs in-process (embedded) or on a worker.
  */
 export async function licenseDemo(localUrl: string, credentials: DemoCredentials): Promise<void> {
+  // Sandbox collection: the demo organization pays with the test card that always succeeds
+  // (under host collection the call answers 409 and the host collects).
+  await fetch(`${localUrl}/v1/billing/payment_method`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${credentials.api_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ number: '4242424242424242' }),
+  });
   const response = await fetch(`${localUrl}/v1/integrations/licenses/${ACCEPT_APPLICATION}/activate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${credentials.api_key}` },

@@ -124,6 +124,8 @@ function banner(config: Config, host: StandaloneHost, demo: DemoCredentials | un
 export async function serve(options: { port?: number; runWorkers?: boolean; demo?: boolean } = {}): Promise<void> {
   const config = loadConfig();
   if (options.port !== undefined) config.port = options.port;
+  // The standalone host has no billing of its own: test-mode collection outside production.
+  config.billingCollection ??= config.env === 'production' ? 'host' : 'sandbox';
   const runWorkers = options.runWorkers ?? true;
   const withDemo = demoEnabled(config, options.demo);
   const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
@@ -152,6 +154,7 @@ export async function serve(options: { port?: number; runWorkers?: boolean; demo
  */
 export async function worker(): Promise<void> {
   const config = loadConfig();
+  config.billingCollection ??= config.env === 'production' ? 'host' : 'sandbox';
   if (!config.redisUrl) throw new Error('REDIS_URL is required for a separate worker; without Redis, `serve` runs jobs in-process');
   const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
   const host = await createStandaloneHost({ config, logger, runWorkers: true });

@@ -341,10 +341,12 @@ export class ProfileApplyElement extends HTMLElement {
       return true;
     }
     const { error } = result;
-    if (error.status === 404 || error.status === 410) {
+    if (error.status === 404 || error.status === 410 || error.status === 402) {
+      // 402: the organization's applications are paused (billing); said neutrally.
+      const code = error.status === 402 ? 'payment_required' : 'listing_unavailable';
       this.#stopWaiting(true);
-      this.#show({ name: 'unavailable', code: 'listing_unavailable' });
-      this.#fail('listing', { ...error, code: 'listing_unavailable' }, false, undefined, false);
+      this.#show({ name: 'unavailable', code });
+      this.#fail('listing', { ...error, code }, false, undefined, false);
     } else {
       this.#listingFailed = true;
       if (this.#view.name === 'loading') this.#show({ name: 'idle' });

@@ -470,4 +470,27 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     }, `${t.baseUrl}/v1/opportunities/listings/${listingId}/applications/profile`);
     assert.equal(outcome, 'TypeError');
   });
+
+  it('says applications are paused while billing suspends the organization, and offers the button again once paid', async () => {
+    const op = { auth: t.operatorKey };
+    const clock = `/v1/billing/operator/organizations/${org.organizationId}/test_clock`;
+    const start = Date.now();
+    const day = 86_400_000;
+    assert.equal((await t.request('POST', clock, { ...op, body: { frozen_time: new Date(start).toISOString() } })).status, 200);
+    await t.request('POST', `${clock}/advance`, { ...op, body: { to: new Date(start + 35 * day).toISOString() } });
+    const [invoice] = (await t.request('GET', '/v1/billing/invoices', { auth: org.apiKey })).body.data;
+    await t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/payment_failed`, { ...op, body: { reason: 'card_declined' } });
+    const suspended = await t.request('POST', `${clock}/advance`, { ...op, body: { to: new Date(start + 50 * day).toISOString() } });
+    assert.equal(suspended.body.status, 'suspended');
+
+    const page = await openListing();
+    await page.getByRole('heading', { name: 'Applications paused' }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('profile-apply').getAttribute('data-state'), 'unavailable');
+    const [first] = await events(page);
+    assert.deepEqual([first?.type, first?.detail.code], ['profile-apply:error', 'payment_required']);
+
+    await t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/mark_paid`, { ...op, body: {} });
+    const restored = await openListing();
+    await restored.getByRole('button', { name: BUTTON_TEXT }).waitFor({ timeout: 10_000 });
+  });
 });

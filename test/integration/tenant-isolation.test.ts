@@ -54,7 +54,7 @@ describe('tenant isolation: another organization’s ids', function () {
   let t: TestHost;
   let operations: Operation[];
   const a = { organizationId: '', apiKey: '', listingId: '', candidateToken: '', applicationId: '' };
-  const b = { organizationId: '', apiKey: '', listingId: '', applicationId: '', licenseId: '', subscriptionId: '', webhookEndpointId: '', eventId: '', deliveryId: '' };
+  const b = { organizationId: '', apiKey: '', listingId: '', applicationId: '', licenseId: '', subscriptionId: '', webhookEndpointId: '', eventId: '', deliveryId: '', invoiceId: '' };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
   /** Catalog identifiers in paths: B's, shared by everyone. */
@@ -107,7 +107,14 @@ describe('tenant isolation: another organization’s ids', function () {
     // Let background work (imports, deliveries) settle so that "nothing changed" is stable.
     await waitFor(async () => (await t.database.db('hi_profile_applications').whereNull('delivered_at')).length === 0, 'deliveries');
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
+    // B has an invoice: its billing test clock runs past its first renewal.
+    const now = Date.now();
+    const clock = `/v1/billing/operator/organizations/${b.organizationId}/test_clock`;
+    assert.equal((await t.request('POST', clock, { auth: t.operatorKey, body: { frozen_time: new Date(now).toISOString() } })).status, 200);
+    assert.equal((await t.request('POST', `${clock}/advance`, { auth: t.operatorKey, body: { to: new Date(now + 40 * 86_400_000).toISOString() } })).status, 200);
+    b.invoiceId = (await t.database.db('hi_invoices').where({ organization_id: b.organizationId }).first()).id;
     fixtures = {
+      invoice_id: { other: b.invoiceId, missing: newId('inv') },
       organization_id: { other: b.organizationId, missing: newId('org') },
       listing_id: { other: b.listingId, missing: newId('listing') },
       application_id: { other: b.applicationId, missing: newId('app') },
@@ -139,7 +146,7 @@ describe('tenant isolation: another organization’s ids', function () {
   const tenantScoped = (o: Operation) => o.pathParams.some((p) => !(p in GLOBAL)) && !o.credentials.includes('operatorApiKey');
   const globalOnly = (o: Operation) => o.pathParams.length > 0 && o.pathParams.every((p) => p in GLOBAL) && o.credentials.includes('organizationApiKey');
   /** B's ids that must never appear in what A gets back. */
-  const bIds = () => [b.organizationId, b.listingId, b.applicationId, b.licenseId, b.subscriptionId, b.webhookEndpointId, b.eventId, b.deliveryId];
+  const bIds = () => [b.organizationId, b.listingId, b.applicationId, b.licenseId, b.subscriptionId, b.webhookEndpointId, b.eventId, b.deliveryId, b.invoiceId];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
     return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {

@@ -146,6 +146,18 @@ describe('hooks: gated dispatch', () => {
     assert.deepEqual(calls, []);
   });
 
+  it('a refusal says payment_required when billing suspended the organization', async () => {
+    const suspended = new HookDispatcher(
+      new HookRegistry([{ ...declarationOf(ReminderHandler), handler: () => new ReminderHandler() }]),
+      new HookGate(cache, metrics),
+      silent,
+      async (organizationId) => (organizationId === 'org_b' ? 'payment_required' : undefined),
+    );
+    assert.equal((await suspended.fire('interview.scheduled', 'org_b', payload)).outcomes[0]!.reason, 'payment_required');
+    assert.equal((await suspended.fire('interview.scheduled', 'org_c', payload)).outcomes[0]!.reason, LICENSE_INACTIVE);
+    assert.deepEqual(calls, []);
+  });
+
   it('a hook without handlers runs nothing', async () => {
     assert.deepEqual(await dispatcher.fire('nothing.here', 'org_a', {}), { hook: 'nothing.here', handled: [], skipped: [], failed: [], outcomes: [] });
   });

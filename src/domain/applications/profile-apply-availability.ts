@@ -6,13 +6,14 @@
  */
 import { inject, injectable } from 'tsyringe';
 import { EntitlementCache } from '../entitlements/entitlement-cache';
+import { PAYMENT_STANDING, paymentRequired, type PaymentStanding } from '../billing/payment-standing';
 import { ACCEPT_APPLICATION, licenseRequired } from '../licenses/entitlements';
 import type { ProfileApplySettings } from '../settings/profile-apply-settings';
 import { ProfileApplySettingsService } from '../settings/settings-service';
 import { DomainError, forbidden } from '../shared/errors';
 
-/** Why an organization takes no profile applications (each is a 403 of that code). */
-export type Unavailable = DomainError & { code: 'integration_disabled' | 'license_required' };
+/** Why an organization takes no profile applications (a 403 of that code; 402 `payment_required` when suspended for non-payment). */
+export type Unavailable = DomainError & { code: 'integration_disabled' | 'license_required' | 'payment_required' };
 
 export type Availability =
   | { accepting: true; settings: ProfileApplySettings }
@@ -27,13 +28,16 @@ export class ProfileApplyAvailability {
   constructor(
     @inject(ProfileApplySettingsService) private readonly settings: ProfileApplySettingsService,
     @inject(EntitlementCache) private readonly entitlements: EntitlementCache,
+    @inject(PAYMENT_STANDING) private readonly standing: PaymentStanding,
   ) {}
 
   async check(organizationId: string): Promise<Availability> {
     const settings = await this.settings.find(organizationId);
     if (!settings?.enabled) return { accepting: false, settings, reason: integrationDisabled() as Unavailable };
     if (!(await this.entitlements.isActive(organizationId, ACCEPT_APPLICATION))) {
-      return { accepting: false, settings, reason: licenseRequired(ACCEPT_APPLICATION) as Unavailable };
+      // The slow path only: a suspended organization's licenses answer inactive.
+      const reason = (await this.standing.isSuspended(organizationId)) ? paymentRequired() : licenseRequired(ACCEPT_APPLICATION);
+      return { accepting: false, settings, reason: reason as Unavailable };
     }
     return { accepting: true, settings };
   }

@@ -22,6 +22,7 @@ import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession
 import { PROVIDER_FAILURE_MESSAGES, providerFailureCode } from './provider-failure';
 
 export type ConnectErrorCode =
+  | 'payment_required'
   | 'consent_denied'
   | 'state_mismatch'
   | 'provider_error'

@@ -4,7 +4,8 @@
  * holds an active license for its action. Nothing here throws for a refusal:
  *
  *   ran      the handler ran (its report, e.g. a job id, is passed back)
- *   skipped  no active license (`license_inactive`), or the handler refused the input
+ *   skipped  no active license (`license_inactive`; `payment_required` when billing suspended
+ *            the organization), or the handler refused the input
  *            (`invalid_payload: …` and other non-upstream DomainErrors)
  *   failed   the entitlement read or the handler failed unexpectedly, or upstream
  *            (retrying the hook may help; handlers are idempotent)
@@ -44,6 +45,8 @@ export class HookDispatcher {
     private readonly registry: HookRegistry,
     private readonly gate: HookGate,
     private readonly logger: Logger,
+    /** Why a gate refusal happened when it is not a missing license (billing: `payment_required`). */
+    private readonly refusalReason: (organizationId: string) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   async fire(hook: string, organizationId: string, payload: object): Promise<HookDispatch> {
@@ -64,8 +67,9 @@ export class HookDispatcher {
         continue;
       }
       if (!allowed) {
-        this.logger.info({ hook, handler: binding.name, action: binding.action, organizationId, reason: LICENSE_INACTIVE }, 'hook handler skipped');
-        record({ ...base, status: 'skipped', reason: LICENSE_INACTIVE });
+        const reason = (await this.refusalReason(organizationId).catch(() => undefined)) ?? LICENSE_INACTIVE;
+        this.logger.info({ hook, handler: binding.name, action: binding.action, organizationId, reason }, 'hook handler skipped');
+        record({ ...base, status: 'skipped', reason });
         continue;
       }
       try {

@@ -73,7 +73,7 @@ export class BillingPreviewService {
     };
   }
 
-  private async resolve(request: ChangeRequest, name: string): Promise<ProposedChange> {
+  async resolve(request: ChangeRequest, name: string): Promise<ProposedChange> {
     switch (request.type) {
       case 'activate': {
         const action = await this.catalogService.requireAction(request.actionKey, name);

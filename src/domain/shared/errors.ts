@@ -5,6 +5,7 @@
 export type ErrorKind =
   | 'invalid' // 400
   | 'unauthenticated' // 401
+  | 'payment_required' // 402
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409

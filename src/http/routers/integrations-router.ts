@@ -10,7 +10,10 @@ import type { SubscriptionService } from '../../domain/licenses/subscription-ser
 import type { BillingPreviewService, ChangeRequest } from '../../domain/pricing/billing-preview-service';
 import { money } from '../../domain/pricing/money';
 import { invalid } from '../../domain/shared/errors';
+import type { BillingCheckout } from '../../domain/billing/billing-checkout';
+import type { BillingService } from '../../domain/billing/billing-service';
 import type { Principal } from '../principal';
+import { quoteView } from './billing-views';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
 import { billingPreviewSchema, catalogSchema, licenseListSchema, licenseSchema, packageListSchema, packageSchema, subscriptionListSchema, subscriptionSchema } from '../schemas/integrations-schemas';
 import { billingPreviewView, catalogView, licenseView, listView, packageView, subscriptionView, type HookHandlersOf } from './integrations-views';
@@ -21,6 +24,9 @@ export interface IntegrationsServices {
   licenses: LicenseService;
   subscriptions: SubscriptionService;
   billing: BillingPreviewService;
+  /** Purchases with billing in the loop (standing, quotes, the ledger). */
+  checkout: BillingCheckout;
+  quotes: BillingService;
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
 }
@@ -52,6 +58,9 @@ const licensesQuery = z
   .object({ status: z.enum(['provisioning', 'active', 'failed', 'deactivated']).optional(), action_key: z.string().max(200).optional() })
   .strict();
 
+/** A quote from the billing preview: the change is charged exactly what it showed. */
+const quoteQuery = z.object({ quote: z.string().max(100).optional() }).strict();
+
 const previewQuery = z
   .object({ activate: z.string().max(200).optional(), deactivate: z.string().max(200).optional(), subscribe: z.string().max(200).optional(), unsubscribe: z.string().max(200).optional() })
   .strict();
@@ -75,7 +84,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization', 'operator'],
       response: catalogSchema,
-      handler: async () => catalogView(await s.catalog.catalog(), s.hookHandlersOf),
+      handler: async () => ({ ...catalogView(await s.catalog.catalog(), s.hookHandlersOf), billing_rules: s.quotes.rules() }),
     }),
     defineRoute({
       method: 'get',
@@ -158,8 +167,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       status: 202,
       alsoAnswers: [200],
       response: licenseSchema,
-      handler: async ({ params, principal }) => {
-        const { license } = await s.licenses.activate(orgId(principal), params.action_key);
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => {
+        const { license } = await s.checkout.activate(orgId(principal), params.action_key, query.quote);
         return reply(license.status === 'active' ? 200 : 202, licenseView(license));
       },
     }),
@@ -199,8 +209,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       status: 202,
       alsoAnswers: [200],
       response: subscriptionSchema,
-      handler: async ({ params, principal }) => {
-        const result = await s.subscriptions.subscribe(orgId(principal), params.package_slug);
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => {
+        const result = await s.checkout.subscribe(orgId(principal), params.package_slug, query.quote);
         return reply(result.subscription.status === 'provisioning' ? 202 : 200, subscriptionView(result));
       },
     }),
@@ -213,7 +224,22 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       params: packageParams,
       response: subscriptionSchema,
-      handler: async ({ params, principal }) => subscriptionView(await s.subscriptions.unsubscribe(orgId(principal), params.package_slug)),
+      query: quoteQuery,
+      handler: async ({ params, query, principal }) => subscriptionView(await s.checkout.unsubscribe(orgId(principal), params.package_slug, query.quote)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/packages/:package_slug/switch',
+      operationId: 'switchPackage',
+      summary: 'Switch from this package to another in one step (billed at one instant; pass a quote from GET /v1/billing/quote?switch_from&switch_to to be charged exactly that)',
+      tags: ['integrations'],
+      auth: ['organization'],
+      params: packageParams,
+      query: z.object({ to: z.string().max(200), quote: z.string().max(100).optional() }).strict(),
+      handler: async ({ params, query, principal }) => {
+        const { from, to } = await s.checkout.switchPackage(orgId(principal), params.package_slug, query.to, query.quote);
+        return { object: 'package_switch', from: subscriptionView(from), to: subscriptionView(to) };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -235,7 +261,12 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       query: previewQuery,
       response: billingPreviewSchema,
       errors: [404, 409],
-      handler: async ({ query, principal }) => billingPreviewView(await s.billing.preview(orgId(principal), changeRequest(query))),
+      handler: async ({ query, principal }) => {
+        const change = changeRequest(query);
+        const preview = billingPreviewView(await s.billing.preview(orgId(principal), change));
+        // The quote comes from the same ledger calculation as the invoices.
+        return { ...preview, quote: change ? quoteView(await s.quotes.quote(orgId(principal), change)) : null };
+      },
     }),
   ];
 }

@@ -30,10 +30,12 @@ export function publicListingRoutes(deps: {
         // One answer for every reason a listing is not shown: nothing to probe.
         const missing = () => notFound('listing', p.listing_id);
         const availability = await deps.availability.check(p.organization_id);
-        if (!availability.accepting) throw missing();
-        const { settings } = availability;
+        if (!availability.accepting && availability.reason.code !== 'payment_required') throw missing();
         const listing = await deps.listings.get(p.listing_id);
         if (!listing || listing.organizationId !== p.organization_id || listing.status !== 'open') throw missing();
+        // Suspended for non-payment: 402 for an open listing, so the widget can say applications are paused.
+        if (!availability.accepting) throw availability.reason;
+        const { settings } = availability;
         const organization = await deps.organizations.findById(p.organization_id);
         if (!organization) throw missing();
         return {

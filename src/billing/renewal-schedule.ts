@@ -1,0 +1,29 @@
+/**
+ * Starts the renewal job's schedule. With Redis: a BullMQ job scheduler (one schedule
+ * however many processes upsert it; a worker runs each occurrence). Embedded: a timer in
+ * this process runs the same processor.
+ */
+import type { BullmqJobQueue } from '../queue/bullmq-queue';
+import type { JobProcessor } from '../domain/jobs/job-queue';
+import type { Disposer } from '../domain/shared/disposer';
+import type { Logger } from '../domain/shared/logger';
+
+export const RENEWAL_SCHEDULER_ID = 'billing-renewal';
+
+export async function scheduleRenewals(processor: JobProcessor, intervalMs: number, bullmq: BullmqJobQueue | undefined, logger: Logger): Promise<Disposer> {
+  if (bullmq) {
+    await bullmq.queue(processor.queue).upsertJobScheduler(RENEWAL_SCHEDULER_ID, { every: intervalMs }, { name: 'renew', data: {} });
+    return () => undefined;
+  }
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    processor
+      .process({ id: `renew-${Date.now()}`, name: 'renew', data: {}, attempt: 1, maxAttempts: 1 })
+      .catch((error: Error) => logger.error({ err: error.message }, 'billing renewal run failed'))
+      .finally(() => (running = false));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
