@@ -46,7 +46,7 @@ const pt: Catalog = {
   invalid_title: 'Este botão de candidatura não está configurado corretamente',
   problem_missing: 'o atributo {name} está ausente',
   problem_id: '{name} "{value}" não é um identificador válido (esperado {prefix}_…)',
-  problem_listing_id: 'listing-id "{value}" não é um identificador válido (1–128 de A-Z a-z 0-9 _ - . ~ : @)',
+  problem_listing_id: 'o listing-id “{value}” não é um identificador válido (1–128 de A-Z a-z 0-9 _ - . ~ : @)',
   problem_theme: 'o tema "{value}" não é um de {themes}',
   problem_api_base: 'api-base "{value}" não é uma URL http(s)',
   problem_no_base: 'o endereço do serviço é desconhecido; defina o atributo api-base',
