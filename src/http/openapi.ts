@@ -27,6 +27,17 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'Integration licenses: the action catalog, vertical packages, à la carte activation (SPEC 4.2), package subscriptions (SPEC 4.3) and the billing preview.',
   },
+  {
+    name: 'listings',
+    description:
+      "The organization's listings, managed by its ATS: create, upsert by external_id, update, close and reopen (only on hosts that let the plugin manage listings, such as the standalone host).",
+  },
+  {
+    name: 'webhooks',
+    description:
+      'Webhook endpoints and their Standard Webhooks signed deliveries: signing secrets and their rotation, the delivery log, retry and the test event.',
+  },
+  { name: 'events', description: "The organization's events (kept EVENT_RETENTION_DAYS), newest first: catch up without webhooks, or check what was delivered." },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   ...SURFACE_TAGS,
 ];
@@ -147,7 +158,7 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       for (const status of [route.status ?? 200, ...(route.alsoAnswers ?? [])]) {
         const media = route.produces ?? 'application/json';
         success[String(status)] = {
-          description: status === 201 ? 'Created' : status === 202 ? 'Accepted: still provisioning' : 'Success',
+          description: status === 201 ? 'Created' : status === 202 ? 'Accepted: the rest happens in the background' : 'Success',
           headers: responseHeaders(limited),
           ...(route.response || route.produces
             ? { content: { [media]: { schema: route.response ? schemas.convert(route.response, 'output') : { type: 'string' } } } }

@@ -3,10 +3,11 @@ import type { EventLog, PluginEvent } from '../../domain/events/event';
 import { notFound } from '../../domain/shared/errors';
 import type { Principal } from '../principal';
 import { defineRoute, z, type RouteDefinition } from '../route';
+import { eventListSchema, eventSchema } from '../schemas/event-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
-export function eventView(event: PluginEvent) {
+export function eventView(event: PluginEvent): z.output<typeof eventSchema> {
   return {
     id: event.id,
     object: 'event',
@@ -40,6 +41,7 @@ export function eventRoutes(events: EventLog): RouteDefinition<any, any, any>[] 
       tags: ['events'],
       auth: ['organization'],
       query: listQuery,
+      response: eventListSchema,
       handler: async ({ principal, query }) => {
         const page = await events.list(orgId(principal), {
           limit: query.limit,
@@ -48,7 +50,7 @@ export function eventRoutes(events: EventLog): RouteDefinition<any, any, any>[] 
           createdGte: query.created_gte ? new Date(query.created_gte) : undefined,
           createdLt: query.created_lt ? new Date(query.created_lt) : undefined,
         });
-        return { object: 'list', data: page.data.map(eventView), has_more: page.hasMore, url: '/v1/events' };
+        return { object: 'list', data: page.data.map(eventView), has_more: page.hasMore, url: '/v1/events' } satisfies z.output<typeof eventListSchema>;
       },
     }),
     defineRoute({
@@ -59,6 +61,7 @@ export function eventRoutes(events: EventLog): RouteDefinition<any, any, any>[] 
       tags: ['events'],
       auth: ['organization'],
       params: z.object({ event_id: z.string().max(100) }),
+      response: eventSchema,
       handler: async ({ principal, params }) => {
         const event = await events.find(orgId(principal), params.event_id);
         if (!event) throw notFound('event', params.event_id);

@@ -10,10 +10,11 @@ import type { ListingQuestion } from '../../domain/listings/listing';
 import { conflict, notFound } from '../../domain/shared/errors';
 import type { Principal } from '../principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import { listingListSchema, listingSchema } from '../schemas/listing-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
-export function listingView(listing: Listing) {
+export function listingView(listing: Listing): z.output<typeof listingSchema> {
   return {
     id: listing.id,
     object: 'listing',
@@ -79,6 +80,8 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       auth: ['organization'],
       idempotent: true,
       body: createBody,
+      status: 201,
+      response: listingSchema,
       handler: async ({ principal, body }) => {
         if (body.external_id) {
           const existing = await listings.list(orgId(principal), { limit: 1, externalId: body.external_id });
@@ -98,6 +101,8 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       auth: ['organization'],
       params: z.object({ external_id: externalId }),
       body: upsertBody,
+      alsoAnswers: [201],
+      response: listingSchema,
       handler: async ({ principal, params, body }) => {
         const { listing, created } = await listings.upsertByExternalId(orgId(principal), params.external_id, toFields(body));
         return reply(created ? 201 : 200, listingView(listing));
@@ -111,9 +116,10 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       tags: ['listings'],
       auth: ['organization'],
       query: listQuery,
+      response: listingListSchema,
       handler: async ({ principal, query }) => {
         const page = await listings.list(orgId(principal), { limit: query.limit, startingAfter: query.starting_after, status: query.status, externalId: query.external_id });
-        return { object: 'list', data: page.data.map(listingView), has_more: page.hasMore, url: '/v1/listings' };
+        return { object: 'list', data: page.data.map(listingView), has_more: page.hasMore, url: '/v1/listings' } satisfies z.output<typeof listingListSchema>;
       },
     }),
     defineRoute({
@@ -124,6 +130,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       tags: ['listings'],
       auth: ['organization'],
       params: idParams,
+      response: listingSchema,
       handler: async ({ principal, params }) => listingView(await found(orgId(principal), params.listing_id)),
     }),
     defineRoute({
@@ -135,6 +142,8 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       auth: ['organization'],
       params: idParams,
       body: updateBody,
+      response: listingSchema,
+      errors: [409],
       handler: async ({ principal, params, body }) => {
         await found(orgId(principal), params.listing_id);
         if (body.external_id) {
@@ -162,6 +171,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       tags: ['listings'],
       auth: ['organization'],
       params: idParams,
+      response: listingSchema,
       handler: async ({ principal, params }) => setStatus(orgId(principal), params.listing_id, 'closed'),
     }),
     defineRoute({
@@ -172,6 +182,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       tags: ['listings'],
       auth: ['organization'],
       params: idParams,
+      response: listingSchema,
       handler: async ({ principal, params }) => setStatus(orgId(principal), params.listing_id, 'open'),
     }),
   ];

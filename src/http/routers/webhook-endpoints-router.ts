@@ -5,13 +5,22 @@ import type { WebhookEndpointService } from '../../domain/webhooks/webhook-endpo
 import { notFound } from '../../domain/shared/errors';
 import type { Principal } from '../principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
+import { eventSchema } from '../schemas/event-schemas';
+import {
+  deletedWebhookEndpointSchema,
+  webhookDeliveryListSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from '../schemas/webhook-schemas';
 import { eventView } from './events-router';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
 const eventType = z.string().regex(/^(\*|[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+)$/, 'an event type such as application.submitted, or *');
 
-export function endpointView(endpoint: WebhookEndpoint) {
+export function endpointView(endpoint: WebhookEndpoint): z.output<typeof webhookEndpointSchema> {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint',
@@ -27,7 +36,7 @@ export function endpointView(endpoint: WebhookEndpoint) {
   };
 }
 
-export function deliveryView(delivery: WebhookDelivery) {
+export function deliveryView(delivery: WebhookDelivery): z.output<typeof webhookDeliverySchema> {
   return {
     id: delivery.id,
     object: 'webhook_delivery',
@@ -82,9 +91,11 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       auth: ['organization'],
       // No Idempotency-Key replay: it would keep the answer, and so the secret, in plaintext for a day.
       body: createBody,
+      status: 201,
+      response: webhookEndpointWithSecretSchema,
       handler: async ({ principal, body }) => {
         const { endpoint, secret } = await endpoints.create(orgId(principal), { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled });
-        return reply(201, { ...endpointView(endpoint), secret });
+        return reply(201, { ...endpointView(endpoint), secret } satisfies z.output<typeof webhookEndpointWithSecretSchema>);
       },
     }),
     defineRoute({
@@ -95,9 +106,10 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       query: listQuery,
+      response: webhookEndpointListSchema,
       handler: async ({ principal, query }) => {
         const page = await endpoints.list(orgId(principal), { limit: query.limit, startingAfter: query.starting_after });
-        return { object: 'list', data: page.data.map(endpointView), has_more: page.hasMore, url: '/v1/webhook_endpoints' };
+        return { object: 'list', data: page.data.map(endpointView), has_more: page.hasMore, url: '/v1/webhook_endpoints' } satisfies z.output<typeof webhookEndpointListSchema>;
       },
     }),
     defineRoute({
@@ -108,6 +120,7 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
+      response: webhookEndpointSchema,
       handler: async ({ principal, params }) => endpointView(await endpoints.get(orgId(principal), params.webhook_endpoint_id)),
     }),
     defineRoute({
@@ -119,6 +132,7 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       auth: ['organization'],
       params: idParams,
       body: updateBody,
+      response: webhookEndpointSchema,
       handler: async ({ principal, params, body }) =>
         endpointView(await endpoints.update(orgId(principal), params.webhook_endpoint_id, { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled })),
     }),
@@ -130,9 +144,10 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
+      response: deletedWebhookEndpointSchema,
       handler: async ({ principal, params }) => {
         await endpoints.delete(orgId(principal), params.webhook_endpoint_id);
-        return { id: params.webhook_endpoint_id, object: 'webhook_endpoint', deleted: true };
+        return { id: params.webhook_endpoint_id, object: 'webhook_endpoint', deleted: true } satisfies z.output<typeof deletedWebhookEndpointSchema>;
       },
     }),
     defineRoute({
@@ -144,9 +159,10 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       auth: ['organization'],
       params: idParams,
       body: z.object({ expires_in_seconds: z.number().int().min(0).max(7 * 86_400).optional() }).strict(),
+      response: webhookEndpointWithSecretSchema,
       handler: async ({ principal, params, body }) => {
         const { endpoint, secret } = await endpoints.rotateSecret(orgId(principal), params.webhook_endpoint_id, body.expires_in_seconds);
-        return { ...endpointView(endpoint), secret };
+        return { ...endpointView(endpoint), secret } satisfies z.output<typeof webhookEndpointWithSecretSchema>;
       },
     }),
     defineRoute({
@@ -157,6 +173,8 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
+      status: 202,
+      response: eventSchema,
       handler: async ({ principal, params }) => reply(202, eventView(await endpoints.sendTest(orgId(principal), params.webhook_endpoint_id))),
     }),
     defineRoute({
@@ -168,10 +186,11 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       auth: ['organization'],
       params: idParams,
       query: listQuery.extend({ status: z.enum(['pending', 'succeeded', 'failed', 'canceled']).optional() }).strict(),
+      response: webhookDeliveryListSchema,
       handler: async ({ principal, params, query }) => {
         await endpoints.get(orgId(principal), params.webhook_endpoint_id);
         const page = await deliveries.listForEndpoint(orgId(principal), params.webhook_endpoint_id, { limit: query.limit, startingAfter: query.starting_after, status: query.status });
-        return { object: 'list', data: page.data.map(deliveryView), has_more: page.hasMore, url: `/v1/webhook_endpoints/${params.webhook_endpoint_id}/deliveries` };
+        return { object: 'list', data: page.data.map(deliveryView), has_more: page.hasMore, url: `/v1/webhook_endpoints/${params.webhook_endpoint_id}/deliveries` } satisfies z.output<typeof webhookDeliveryListSchema>;
       },
     }),
     defineRoute({
@@ -182,6 +201,7 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       params: z.object({ webhook_endpoint_id: z.string().max(100), delivery_id: z.string().max(100) }),
+      response: webhookDeliverySchema,
       handler: async ({ principal, params }) => deliveryView(await deliveryOf(orgId(principal), params.webhook_endpoint_id, params.delivery_id)),
     }),
     defineRoute({
@@ -192,6 +212,8 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       params: z.object({ webhook_endpoint_id: z.string().max(100), delivery_id: z.string().max(100) }),
+      status: 202,
+      response: webhookDeliverySchema,
       handler: async ({ principal, params }) => {
         await deliveryOf(orgId(principal), params.webhook_endpoint_id, params.delivery_id);
         const requeued = await deliveries.requeue(params.delivery_id, clock());
