@@ -38,6 +38,11 @@ const TAGS: { name: string; description: string }[] = [
       'Webhook endpoints and their Standard Webhooks signed deliveries: signing secrets and their rotation, the delivery log, retry and the test event.',
   },
   { name: 'events', description: "The organization's events (kept EVENT_RETENTION_DAYS), newest first: catch up without webhooks, or check what was delivered." },
+  {
+    name: 'billing',
+    description:
+      'Invoices (JSON, and a printable HTML or PDF document), the upcoming invoice, quotes, the billing account and sandbox payment method; operator calls across organizations and test clocks.',
+  },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   ...SURFACE_TAGS,
 ];
@@ -45,6 +50,7 @@ const TAGS: { name: string; description: string }[] = [
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: invalid_json, parameter_missing, parameter_invalid, parameter_unknown, invalid_idempotency_key, or a code of the operation',
   401: 'No valid credential: missing_credentials, invalid_authorization_header, invalid_api_key, invalid_candidate_token',
+  402: 'payment_required: the organization is suspended for non-payment (pay the open invoice to restore it)',
   403: 'A valid credential that may not do this: operator_only, credential_not_permitted, or a code of the operation (license_required, integration_disabled, …)',
   404: "No such resource (resource_missing), including another organization's",
   409: 'Conflict: idempotency_key_reused, idempotency_key_in_use, or a state conflict of the operation',
@@ -156,13 +162,12 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       const limited = route.rateLimit !== false;
       const success: Record<string, object> = {};
       for (const status of [route.status ?? 200, ...(route.alsoAnswers ?? [])]) {
-        const media = route.produces ?? 'application/json';
+        const media = route.produces === undefined ? ['application/json'] : [route.produces].flat();
+        const schema = () => (route.response ? schemas.convert(route.response, 'output') : { type: 'string' });
         success[String(status)] = {
           description: status === 201 ? 'Created' : status === 202 ? 'Accepted: the rest happens in the background' : 'Success',
           headers: responseHeaders(limited),
-          ...(route.response || route.produces
-            ? { content: { [media]: { schema: route.response ? schemas.convert(route.response, 'output') : { type: 'string' } } } }
-            : {}),
+          ...(route.response || route.produces ? { content: Object.fromEntries(media.map((type) => [type, { schema: schema() }])) } : {}),
         };
       }
       const errors: Record<string, object> = {};

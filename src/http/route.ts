@@ -52,8 +52,8 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   response?: z.ZodType;
   /** Other success statuses a handler's Reply may use, with the same body schema (activate: 200 and 202). */
   alsoAnswers?: readonly number[];
-  /** Media type of a non-JSON success body (metrics: text/plain). */
-  produces?: string;
+  /** Media type(s) of a non-JSON success body (metrics: text/plain; an invoice document: HTML or PDF). */
+  produces?: string | readonly string[];
   /**
    * Error statuses this route answers beyond those its declaration implies (400 for
    * input, 401/403 for credentials, 404 for path ids, 409 for idempotency, 413/415 for

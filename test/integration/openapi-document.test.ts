@@ -58,12 +58,33 @@ describe('OpenAPI document', function () {
     }
     assert.deepEqual(missing, []);
     const apply = doc.paths['/v1/opportunities/listings/{listing_id}/applications/profile'].post;
-    assert.deepEqual(Object.keys(apply.responses).sort(), ['201', '400', '401', '403', '404', '409', '410', '413', '415', '429', '500', '502', '503']);
+    assert.deepEqual(Object.keys(apply.responses).sort(), ['201', '400', '401', '402', '403', '404', '409', '410', '413', '415', '429', '500', '502', '503']);
     assert.equal(apply.responses['201'].content['application/json'].schema.$ref, '#/components/schemas/SubmittedApplication');
     const activate = doc.paths['/v1/integrations/licenses/{action_key}/activate'].post;
     assert.ok(activate.responses['202'] && activate.responses['200']);
     assert.ok(doc.paths['/v1/organization/api_keys/rotate'].post.responses['201']);
     assert.equal(doc.paths['/healthz'].get.responses['429'], undefined, 'health checks are never limited');
+  });
+
+  it('describes the billing surface: invoice bodies, the printable document as HTML or PDF, and 402 where a suspension refuses', () => {
+    const ok = (path: string, method: string) => doc.paths[path][method].responses['200'];
+    assert.equal(ok('/v1/billing/invoices/{invoice_id}', 'get').content['application/json'].schema.$ref, '#/components/schemas/Invoice');
+    assert.deepEqual(Object.keys(ok('/v1/billing/invoices/{invoice_id}/document', 'get').content).sort(), ['application/pdf', 'text/html']);
+    assert.equal(ok('/v1/integrations/packages/{package_slug}/switch', 'post').content['application/json'].schema.$ref, '#/components/schemas/PackageSwitch');
+    assert.ok(doc.components.schemas.Catalog.properties.billing_rules);
+    assert.ok(doc.components.schemas.BillingPreview.properties.quote);
+    for (const [path, method] of [
+      ['/v1/integrations/licenses/{action_key}/activate', 'post'],
+      ['/v1/integrations/packages/{package_slug}/subscribe', 'post'],
+      ['/v1/integrations/packages/{package_slug}/switch', 'post'],
+      ['/v1/opportunities/listings/{listing_id}/applications/profile', 'post'],
+    ] as const) {
+      assert.ok(doc.paths[path][method].responses['402'], `${method} ${path} declares 402`);
+    }
+    for (const action of ['activate', 'deactivate']) {
+      assert.ok(doc.paths[`/v1/integrations/licenses/{action_key}/${action}`].post.parameters.some((p: any) => p.name === 'quote'), `${action} takes a quote`);
+    }
+    assert.ok(doc.tags.some((t: any) => t.name === 'billing' && t.description));
   });
 
   it('describes tags, security schemes, examples and the non-JSON surfaces', () => {

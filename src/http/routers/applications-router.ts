@@ -64,7 +64,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       body: applyBody,
       status: 201,
       response: submittedApplicationSchema,
-      errors: [403, 409, 410, 502, 503],
+      errors: [402, 403, 409, 410, 502, 503],
       handler: async ({ principal, params, body }) => {
         const application = await apply.submit(applicant(principal), params.listing_id, {
           profileUserId: body.profile_user_id,

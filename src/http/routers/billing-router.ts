@@ -12,6 +12,7 @@ import { defineRoute, reply, z, type RouteDefinition } from '../route';
 import { invalid } from '../../domain/shared/errors';
 import type { BillingChange } from '../../domain/billing/quote';
 import { accountView, invoiceView, quoteView, upcomingView } from './billing-views';
+import { billingAccountSchema, invoiceListSchema, invoiceSchema, quoteSchema, renewalRunSchema, upcomingInvoiceSchema } from '../schemas/billing-schemas';
 
 export interface BillingRouteServices {
   billing: BillingService;
@@ -52,7 +53,11 @@ function quotedChange(query: z.infer<typeof quoteQuery>): BillingChange {
   return type === 'activate' || type === 'deactivate' ? { type, actionKey: value } : { type, packageSlug: value };
 }
 
-const list = (page: { data: Parameters<typeof invoiceView>[0][]; hasMore: boolean }) => ({ object: 'list', data: page.data.map(invoiceView), has_more: page.hasMore });
+const list = (page: { data: Parameters<typeof invoiceView>[0][]; hasMore: boolean }): z.output<typeof invoiceListSchema> => ({
+  object: 'list',
+  data: page.data.map(invoiceView),
+  has_more: page.hasMore,
+});
 
 export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any, any>[] {
   return [
@@ -64,6 +69,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       query: listQuery,
+      response: invoiceListSchema,
       handler: async ({ query, principal }) => list(await s.billing.listInvoices({ organizationId: orgId(principal), status: query.status, limit: query.limit, startingAfter: query.starting_after })),
     }),
     defineRoute({
@@ -73,6 +79,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       summary: 'The next invoice if nothing changes before the period ends: pending prorations plus the next period in advance',
       tags: ['billing'],
       auth: ['organization'],
+      response: upcomingInvoiceSchema,
       handler: async ({ principal }) => upcomingView(await s.billing.upcoming(orgId(principal))),
     }),
     defineRoute({
@@ -83,6 +90,9 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       query: quoteQuery,
+      response: quoteSchema,
+      // An unknown action or package; an archived package or a change that does not apply.
+      errors: [404, 409],
       handler: async ({ query, principal }) => quoteView(await s.billing.quote(orgId(principal), quotedChange(query))),
     }),
     defineRoute({
@@ -93,6 +103,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       params: invoiceParams,
+      response: invoiceSchema,
       handler: async ({ params, principal }) => invoiceView(await s.billing.requireInvoice(params.invoice_id, orgId(principal))),
     }),
     defineRoute({
@@ -104,6 +115,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['organization', 'operator'],
       params: invoiceParams,
       query: documentQuery,
+      produces: ['text/html', 'application/pdf'],
       handler: async ({ params, query, principal, res }) => {
         const invoice = await s.billing.requireInvoice(params.invoice_id, principal.kind === 'operator' ? undefined : orgId(principal));
         const organization = await s.organizations.get(invoice.organizationId);
@@ -130,6 +142,9 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       params: invoiceParams,
+      response: invoiceSchema,
+      // invalid_invoice_state (not open), collection_by_host.
+      errors: [409],
       handler: async ({ params, principal }) => invoiceView(await s.billing.retry(params.invoice_id, orgId(principal))),
     }),
     defineRoute({
@@ -139,6 +154,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       summary: "The organization's billing standing, current period, credit balance and payment method",
       tags: ['billing'],
       auth: ['organization'],
+      response: billingAccountSchema,
       handler: async ({ principal }) => {
         const account = await s.billing.account(orgId(principal));
         return accountView(account, s.billing.now(account));
@@ -152,6 +168,9 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       body: z.object({ number: z.string().min(12).max(32) }).strict(),
+      response: billingAccountSchema,
+      // collection_by_host: payment methods live with the host.
+      errors: [409],
       handler: async ({ body, principal }) => {
         const account = await s.billing.setPaymentMethod(orgId(principal), body.number);
         return accountView(account, s.billing.now(account));
@@ -165,6 +184,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['operator'],
       query: operatorListQuery,
+      response: invoiceListSchema,
       handler: async ({ query }) =>
         list(await s.billing.listInvoices({ organizationId: query.organization_id, status: query.status, limit: query.limit, startingAfter: query.starting_after })),
     }),
@@ -177,6 +197,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['operator'],
       params: invoiceParams,
       body: z.object({ reference: z.string().min(1).max(200).optional() }).strict(),
+      response: invoiceSchema,
+      errors: [409],
       handler: async ({ params, body }) => invoiceView(await s.billing.markPaid(params.invoice_id, body.reference)),
     }),
     defineRoute({
@@ -188,6 +210,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['operator'],
       params: invoiceParams,
       body: z.object({ reason: z.string().min(1).max(500) }).strict(),
+      response: invoiceSchema,
+      errors: [409],
       handler: async ({ params, body }) => invoiceView(await s.billing.reportFailure(params.invoice_id, body.reason)),
     }),
     defineRoute({
@@ -198,6 +222,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['operator'],
       params: invoiceParams,
+      response: invoiceSchema,
+      errors: [409],
       handler: async ({ params }) => invoiceView(await s.billing.voidInvoice(params.invoice_id)),
     }),
     defineRoute({
@@ -208,6 +234,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['operator'],
       params: invoiceParams,
+      response: invoiceSchema,
+      errors: [409],
       handler: async ({ params }) => invoiceView(await s.billing.markUncollectible(params.invoice_id)),
     }),
     defineRoute({
@@ -218,6 +246,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['operator'],
       params: invoiceParams,
+      response: invoiceSchema,
+      errors: [409],
       handler: async ({ params }) => invoiceView(await s.billing.retry(params.invoice_id)),
     }),
     defineRoute({
@@ -228,6 +258,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['operator'],
       params: organizationParams,
+      response: billingAccountSchema,
       handler: async ({ params }) => {
         await s.organizations.get(params.organization_id);
         const account = await s.billing.account(params.organization_id);
@@ -243,6 +274,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['operator'],
       params: organizationParams,
       body: z.object({ frozen_time: instant }).strict(),
+      response: billingAccountSchema,
       handler: async ({ params, body }) => {
         await s.organizations.get(params.organization_id);
         const account = await s.billing.setTestClock(params.organization_id, body.frozen_time);
@@ -258,6 +290,9 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['operator'],
       params: organizationParams,
       body: z.object({ to: instant }).strict(),
+      response: billingAccountSchema,
+      // no_test_clock: advancing a clock never set.
+      errors: [409],
       handler: async ({ params, body }) => {
         await s.organizations.get(params.organization_id);
         const account = await s.billing.advanceTestClock(params.organization_id, body.to);
@@ -271,6 +306,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       summary: 'Operator: run the renewal job now (every due account)',
       tags: ['billing'],
       auth: ['operator'],
+      response: renewalRunSchema,
       handler: async () => reply(200, { object: 'renewal_run', accounts: await s.billing.runDue() }),
     }),
   ];

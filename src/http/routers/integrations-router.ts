@@ -15,7 +15,17 @@ import type { BillingService } from '../../domain/billing/billing-service';
 import type { Principal } from '../principal';
 import { quoteView } from './billing-views';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
-import { billingPreviewSchema, catalogSchema, licenseListSchema, licenseSchema, packageListSchema, packageSchema, subscriptionListSchema, subscriptionSchema } from '../schemas/integrations-schemas';
+import {
+  billingPreviewSchema,
+  catalogSchema,
+  licenseListSchema,
+  licenseSchema,
+  packageListSchema,
+  packageSchema,
+  packageSwitchSchema,
+  subscriptionListSchema,
+  subscriptionSchema,
+} from '../schemas/integrations-schemas';
 import { billingPreviewView, catalogView, licenseView, listView, packageView, subscriptionView, type HookHandlersOf } from './integrations-views';
 
 export interface IntegrationsServices {
@@ -168,6 +178,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       alsoAnswers: [200],
       response: licenseSchema,
       query: quoteQuery,
+      // 402 payment_required: the organization is suspended for non-payment.
+      errors: [402],
       handler: async ({ params, query, principal }) => {
         const { license } = await s.checkout.activate(orgId(principal), params.action_key, query.quote);
         return reply(license.status === 'active' ? 200 : 202, licenseView(license));
@@ -182,8 +194,9 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       params: actionParams,
       response: licenseSchema,
+      query: quoteQuery,
       errors: [409],
-      handler: async ({ params, principal }) => licenseView(await s.licenses.deactivate(orgId(principal), params.action_key)),
+      handler: async ({ params, query, principal }) => licenseView(await s.checkout.deactivate(orgId(principal), params.action_key, query.quote)),
     }),
     defineRoute({
       method: 'get',
@@ -210,6 +223,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       alsoAnswers: [200],
       response: subscriptionSchema,
       query: quoteQuery,
+      errors: [402],
       handler: async ({ params, query, principal }) => {
         const result = await s.checkout.subscribe(orgId(principal), params.package_slug, query.quote);
         return reply(result.subscription.status === 'provisioning' ? 202 : 200, subscriptionView(result));
@@ -225,6 +239,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       params: packageParams,
       response: subscriptionSchema,
       query: quoteQuery,
+      // quote_expired, quote_stale.
+      errors: [409],
       handler: async ({ params, query, principal }) => subscriptionView(await s.checkout.unsubscribe(orgId(principal), params.package_slug, query.quote)),
     }),
     defineRoute({
@@ -236,7 +252,10 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       auth: ['organization'],
       params: packageParams,
       query: z.object({ to: z.string().max(200), quote: z.string().max(100).optional() }).strict(),
-      handler: async ({ params, query, principal }) => {
+      response: packageSwitchSchema,
+      // 402 payment_required when suspended; 409 package_archived and the quote's conflicts.
+      errors: [402, 409],
+      handler: async ({ params, query, principal }): Promise<z.output<typeof packageSwitchSchema>> => {
         const { from, to } = await s.checkout.switchPackage(orgId(principal), params.package_slug, query.to, query.quote);
         return { object: 'package_switch', from: subscriptionView(from), to: subscriptionView(to) };
       },

@@ -18,7 +18,8 @@ export const actionView = (a: CatalogAction) => ({ key: a.key, name: a.name, des
 /** Hook handlers this installation registered for an action (src/domain/hooks/hook-registry.ts). */
 export type HookHandlersOf = (actionKey: string) => readonly { name: string; hook: string }[];
 
-export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = () => []): z.output<typeof catalogSchema> => ({
+/** The catalog; the router adds the billing rules. */
+export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = () => []): Omit<z.output<typeof catalogSchema>, 'billing_rules'> => ({
   object: 'catalog',
   version: catalog.version,
   platform_fee: moneyView(catalog.platformFee),
@@ -96,7 +97,8 @@ const billView = (bill: MonthlyBill) => ({
   currency: bill.total.currency,
 });
 
-export const billingPreviewView = (preview: BillingPreview): z.output<typeof billingPreviewSchema> => ({
+/** The preview; the router adds the quote. */
+export const billingPreviewView = (preview: BillingPreview): Omit<z.output<typeof billingPreviewSchema>, 'quote'> => ({
   object: 'billing_preview',
   currency: preview.platformFee.currency,
   platform_fee: moneyView(preview.platformFee),

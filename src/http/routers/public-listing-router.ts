@@ -26,6 +26,8 @@ export function publicListingRoutes(deps: {
       auth: [],
       params,
       response: publicListingSchema,
+      // 402 payment_required: the listing is open but its organization is suspended for non-payment.
+      errors: [402],
       handler: async ({ params: p }): Promise<z.output<typeof publicListingSchema>> => {
         // One answer for every reason a listing is not shown: nothing to probe.
         const missing = () => notFound('listing', p.listing_id);

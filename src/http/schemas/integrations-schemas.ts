@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, listOf, moneySchema, nullableDateTime } from './common';
+import { billingRulesSchema, quoteSchema } from './billing-schemas';
 
 export const actionSchema = z.object({
   key: z.string().meta({ example: 'profile.accept_application' }),
@@ -21,6 +22,7 @@ export const catalogSchema = z
         actions: z.array(actionSchema.extend({ has_hook_handler: z.boolean(), hook_handlers: z.array(z.object({ name: z.string(), hook: z.string() })) })),
       }),
     ),
+    billing_rules: billingRulesSchema,
   })
   .meta({ id: 'Catalog' });
 
@@ -130,8 +132,17 @@ export const billingPreviewSchema = z
         savings: z.number().int(),
       })
       .nullable(),
+    quote: quoteSchema.nullable().meta({ description: 'The proposed change as a quote to pass to it (charged exactly this); null without a change' }),
   })
   .meta({ id: 'BillingPreview' });
+
+export const packageSwitchSchema = z
+  .object({
+    object: z.literal('package_switch'),
+    from: subscriptionSchema.meta({ description: 'The canceled subscription' }),
+    to: subscriptionSchema.meta({ description: 'The new subscription' }),
+  })
+  .meta({ id: 'PackageSwitch' });
 
 export const packageListSchema = listOf(packageSchema);
 export const licenseListSchema = listOf(licenseSchema);
