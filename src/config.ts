@@ -53,6 +53,8 @@ export const SETTINGS = [
   { env: 'PROFILE_IMPORT_WAIT_MS', type: 'integer', default: '8000', secret: false, description: 'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.' },
   { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
   { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
+  { env: 'RECONCILE_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the reconciliation sweep looks for work whose effect is missing (undelivered applications, licenses still provisioning, reminders due but not sent).' },
+  { env: 'RECONCILE_AFTER_SECONDS', type: 'integer', default: '600', secret: false, description: 'The sweep\'s bound: work whose effect is still missing this long after it was written (or due) is enqueued again. Longer than the job retry schedules.' },
 ] as const satisfies readonly SettingSpec[];
 
 export interface ProfileProviderConfig {
@@ -97,6 +99,9 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** Reconciliation sweep: how often it runs, and how old missing work must be before it acts. */
+  reconcileIntervalSeconds: number;
+  reconcileAfterSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -246,5 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
+    reconcileIntervalSeconds: positive(env, 'RECONCILE_INTERVAL_SECONDS'),
+    reconcileAfterSeconds: positive(env, 'RECONCILE_AFTER_SECONDS'),
   };
 }

@@ -16,6 +16,7 @@ import { profileApplicationsModule } from './composition/profile-applications';
 import { licensingModule } from './composition/licensing';
 import { operationsModule } from './composition/operations';
 import { widgetModule } from './composition/widget';
+import { reconciliationModule } from './composition/reconciliation';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
@@ -35,7 +36,7 @@ import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
 /** Every feature area, in registration order. */
-export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule];
+export const MODULES: readonly PluginModule[] = [platformModule, organizationsModule, operationsModule, licensingModule, profileApplicationsModule, widgetModule, hooksModule, reconciliationModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);

@@ -61,7 +61,7 @@ export function registerInfrastructure(
 
   let db: Database | undefined = host.database;
   if (!db) {
-    db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+    db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger });
     const owned = db;
     resources.add(() => owned.destroy());
   }

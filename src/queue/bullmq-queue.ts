@@ -5,9 +5,9 @@
  */
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { JobOptions, JobProcessor, JobQueue, QueueDefinition } from '../domain/jobs/job-queue';
+import type { JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { Logger } from '../domain/shared/logger';
-import { isRetryable } from './retry-policy';
+import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
 
 export interface BullmqOptions {
   connection: Redis;
@@ -37,7 +37,7 @@ export class BullmqJobQueue implements JobQueue {
         prefix: this.options.prefix,
         defaultJobOptions: {
           attempts: definition.attempts,
-          backoff: { type: 'exponential', delay: definition.backoffMs },
+          backoff: { type: OUTAGE_AWARE_BACKOFF, delay: definition.backoffMs },
           removeOnComplete: { age: 24 * 3600, count: 10_000 },
           removeOnFail: { age: 7 * 24 * 3600 },
         },
@@ -77,6 +77,40 @@ export class BullmqJobQueue implements JobQueue {
     return { data: job.data, runAt: new Date(job.timestamp + (job.delay ?? 0)) };
   }
 
+  async requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) {
+      await this.add(queue, name, data, { jobId });
+      return 'added';
+    }
+    const state = await job.getState();
+    const finishedLongAgo = (job.finishedOn ?? 0) < finishedBefore.getTime();
+    try {
+      if (state === 'failed') {
+        await job.retry('failed');
+        return 'retried';
+      }
+      if (state === 'completed' && finishedLongAgo) {
+        await job.remove();
+        await this.add(queue, name, data, { jobId });
+        return 'added';
+      }
+      if (state === 'unknown') {
+        await this.add(queue, name, data, { jobId });
+        return 'added';
+      }
+    } catch (error) {
+      // Another sweep moved it first (retry/remove on a job no longer in that state).
+      this.options.logger.debug({ queue, jobId, err: (error as Error).message }, 'requeue raced with another process');
+    }
+    return 'pending';
+  }
+
+  /** A repeatable job (BullMQ job scheduler) every `everyMs`; upserting again is a no-op. */
+  async schedule(queue: string, schedulerId: string, everyMs: number, name: string): Promise<void> {
+    await this.queue(queue).upsertJobScheduler(schedulerId, { every: everyMs }, { name, data: {}, opts: { attempts: 1 } });
+  }
+
   startWorkers(processors: readonly JobProcessor[], concurrencyOverride?: number): Worker[] {
     const started = processors.map((processor) => {
       const definition = this.definition(processor.queue);
@@ -102,6 +136,11 @@ export class BullmqJobQueue implements JobQueue {
           connection,
           prefix: this.options.prefix,
           concurrency: concurrencyOverride ?? definition.concurrency,
+          // The queue's exponential schedule, stretched when the failure was an outage of ours.
+          settings: {
+            backoffStrategy: (attemptsMade: number, _type?: string, error?: Error, job?: { opts: { backoff?: unknown } }) =>
+              retryDelay((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? definition.backoffMs, attemptsMade, error),
+          },
           // Only when set: an explicit undefined would replace BullMQ's defaults.
           ...(this.options.lockDurationMs !== undefined ? { lockDuration: this.options.lockDurationMs } : {}),
           ...(this.options.stalledIntervalMs !== undefined ? { stalledInterval: this.options.stalledIntervalMs } : {}),

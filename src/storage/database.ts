@@ -5,6 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import type { Logger } from '../domain/shared/logger';
+import { OutageLog } from '../observability/outage-log';
 
 export type Database = Knex;
 
@@ -13,16 +15,40 @@ export interface DatabaseOptions {
   /** Embedded mode: folder of the PGlite database; `memory` keeps it in memory. */
   dataDir?: string | 'memory';
   poolMax?: number;
+  /** knex's own warnings go here (as JSON), and a connection outage is logged once per state change. */
+  logger?: Logger;
+}
+
+/** knex's messages through our logger; connection failures only through the outage log. */
+function knexLog(logger: Logger | undefined, outage: OutageLog | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    warn: (message: unknown) => {
+      const text = String(message);
+      if (/^Acquire connection error|^Connection Error/.test(text)) outage?.down(text.split('\n')[0]);
+      else logger.warn({ component: 'knex' }, text.slice(0, 1000));
+    },
+    error: (message: unknown) => logger.error({ component: 'knex' }, String(message).slice(0, 1000)),
+    deprecate: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
+    debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message).slice(0, 1000)),
+  };
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    return knex({
+    const outage = options.logger ? new OutageLog(options.logger, 'database') : undefined;
+    const db = knex({
       client: 'pg',
-      connection: { connectionString: options.databaseUrl, application_name: 'hiring-integrations' },
+      connection: { connectionString: options.databaseUrl, application_name: 'hiring-integrations', connectionTimeoutMillis: 5_000 },
       pool: { min: 0, max: options.poolMax ?? 10 },
-      acquireConnectionTimeout: 10_000,
+      // Short enough that a request in a database outage answers 503 within seconds.
+      acquireConnectionTimeout: 5_000,
+      log: knexLog(options.logger, outage),
     });
+    const pool = (db.client as { pool?: { on(event: string, listener: (...args: unknown[]) => void): void } }).pool;
+    pool?.on('createFail', (_id, error) => outage?.down(error));
+    pool?.on('createSuccess', () => outage?.up());
+    return db;
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
@@ -32,7 +58,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     mkdirSync(path.dirname(folder), { recursive: true });
     connection = { filename: folder };
   }
-  return knex({ client: ClientPgLite, dialect: 'postgres', connection });
+  return knex({ client: ClientPgLite, dialect: 'postgres', connection, log: knexLog(options.logger, undefined) });
 }
 
 export function isEmbedded(db: Database): boolean {
