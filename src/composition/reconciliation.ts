@@ -1,7 +1,8 @@
 /**
- * The reconciliation sweep on every deployment: with Redis, a BullMQ job scheduler on the
+ * Housekeeping on every deployment. The reconciliation sweep: with Redis, a BullMQ job scheduler on the
  * `reconciliation` queue (upserted again at every interval by every process, so a Redis
  * that lost its data gets it back within one interval); embedded, a timer in the process.
+ * And retention: expired idempotency keys are pruned every ten minutes by every process.
  */
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../config';
@@ -15,6 +16,7 @@ import { InterviewReminderReconciler } from '../reconciliation/reconcilers/inter
 import { LicenseReconciler } from '../reconciliation/reconcilers/licenses';
 import { ReconciliationSweep } from '../reconciliation/sweep';
 import { RECONCILIATION_QUEUE, ReconciliationSweepProcessor } from '../../jobs/reconciliation-sweep';
+import { IDEMPOTENCY_STORE, type IdempotencyStore } from '../http/idempotency';
 import { BULLMQ_QUEUES, CONFIG } from './infrastructure';
 import type { PluginModule } from './module';
 
@@ -22,6 +24,7 @@ import type { PluginModule } from './module';
 export const RECONCILER_CLASSES = [LicenseReconciler, ApplicationDeliveryReconciler, InterviewReminderReconciler] as const;
 
 const SCHEDULER_ID = 'reconciliation-sweep';
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 function buildSweep(container: DependencyContainer): ReconciliationSweep {
   const config = container.resolve<Config>(CONFIG);
@@ -60,6 +63,14 @@ export const reconciliationModule: PluginModule = {
     if (bullmq) run();
     const timer = setInterval(run, everyMs);
     timer.unref();
-    return () => clearInterval(timer);
+    // Retention: idempotency keys (and their stored answers) go after 24 hours.
+    const idempotency = container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE);
+    const prune = () => void idempotency.prune().catch((error: Error) => logger.warn({ err: error.message }, 'pruning idempotency keys failed'));
+    const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+    pruneTimer.unref();
+    return () => {
+      clearInterval(timer);
+      clearInterval(pruneTimer);
+    };
   },
 };

@@ -7,6 +7,7 @@ import type { ExperienceSummary } from '../domain/profiles/experience-summary';
 import type { ImportedCredential } from '../domain/profiles/profile-snapshot';
 import { isUniqueViolation, type Database } from './database';
 import { fromJson } from './json-column';
+import { idempotencyEffect } from './idempotency-effect';
 import { outboxRows } from './outbox';
 import { DATABASE } from './tokens';
 
@@ -74,8 +75,11 @@ export class KnexApplicationRepository implements ApplicationRepository {
       // One statement, so one round trip instead of four (BEGIN, two INSERTs, COMMIT): a
       // data-modifying WITH runs exactly once and atomically with the statement around it,
       // so the row and its outbox messages are written together or not at all.
-      if (messages.length === 0) await this.db('hi_profile_applications').insert(row);
-      else await this.db.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
+      // The request's idempotency key (if any) names the application in the same statement.
+      const effect = idempotencyEffect(this.db, application.id);
+      const first = effect ? this.db.with('idempotency_effect', effect) : this.db;
+      if (messages.length === 0) await first.insert(row).into('hi_profile_applications');
+      else await first.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
       return { created: true };
     } catch (error) {
       if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) throw error;
