@@ -168,7 +168,7 @@ function decodeSecret(name: string, value: string): Buffer {
 function embeddedSecret(dataDir: string): Buffer {
   const file = path.join(dataDir, 'secret.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   }
   return decodeSecret('SECRET_KEY', readFileSync(file, 'utf8').trim());

@@ -14,6 +14,7 @@ import { CONFIG, MANIFEST, REDIS } from './infrastructure';
 import type { PluginModule } from './module';
 import type { Config } from '../config';
 import type { Manifest } from '../manifest/manifest';
+import { LOGGER, type Logger } from '../domain/shared/logger';
 
 /** Filled by activate() once every router is built; read lazily by the OpenAPI route. */
 export const MOUNTED_ROUTERS = Symbol('MountedRouters');
@@ -36,7 +37,9 @@ export async function checkReadiness(container: DependencyContainer): Promise<Re
       checks.redis = `unavailable: ${(error as Error).message}`;
     }
   }
-  return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
+  const ok = Object.values(checks).every((c) => c === 'ok');
+  if (!ok) container.resolve<Logger>(LOGGER).warn({ checks }, 'not ready');
+  return { ok, checks };
 }
 
 export const platformModule: PluginModule = {

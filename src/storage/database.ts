@@ -2,11 +2,11 @@
  * The database factory: PostgreSQL through pg when DATABASE_URL is set, otherwise an
  * embedded PGlite folder through knex-pglite. The same migrations and queries run on both.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Logger } from '../domain/shared/logger';
 import { OutageLog } from '../observability/outage-log';
+import { makePrivateFolder } from './private-folder';
 
 export type Database = Knex;
 
@@ -55,7 +55,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   let connection: object = {};
   if (options.dataDir && options.dataDir !== 'memory') {
     const folder = path.join(options.dataDir, 'pglite');
-    mkdirSync(path.dirname(folder), { recursive: true });
+    makePrivateFolder(path.dirname(folder));
     connection = { filename: folder };
   }
   return knex({ client: ClientPgLite, dialect: 'postgres', connection, log: knexLog(options.logger, undefined) });
