@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { Logger } from '../domain/shared/logger';
 import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
+import { closeRedis } from './redis';
 
 export interface BullmqOptions {
   connection: Redis;
@@ -170,7 +171,7 @@ export class BullmqJobQueue implements JobQueue {
   /** Ordered shutdown: stop workers (they finish in-flight jobs), then the queues. */
   async close(): Promise<void> {
     await Promise.all(this.workers.splice(0).map((worker) => worker.close()));
-    await Promise.all(this.workerConnections.splice(0).map((connection) => connection.quit().catch(() => undefined)));
+    await Promise.all(this.workerConnections.splice(0).map((connection) => closeRedis(connection)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();
   }
