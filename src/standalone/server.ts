@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../config';
 import type { Logger } from '../domain/shared/logger';
 import { createLogger } from '../logging/pino-logger';
 import { acquireEmbeddedLock } from './embedded-lock';
+import { drainable } from './draining';
 import { ensureDemoData, licenseDemo } from './demo';
 import { operatorServices } from './operator-services';
 import { createStandaloneHost, type StandaloneHost } from './standalone-host';
@@ -48,23 +49,6 @@ function onShutdown(logger: Logger, timeoutSeconds: number, stop: () => Promise<
   };
   process.on('SIGTERM', () => handler('SIGTERM'));
   process.on('SIGINT', () => handler('SIGINT'));
-}
-
-/**
- * Stops accepting connections and resolves once every in-flight request has been
- * answered. Keep-alive connections are closed as soon as they fall idle, so a client
- * holding one open cannot delay the exit.
- */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
-    server.close(() => {
-      clearInterval(sweep);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
 
 /** This process's own address, for calls to itself (a wildcard bind answers on loopback). */
@@ -110,12 +94,13 @@ export async function serve(options: { port?: number; runWorkers?: boolean } = {
   const demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
   const server = createServer(host.app);
   server.keepAliveTimeout = 65_000;
+  const draining = drainable(server);
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
   if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: error.message }, 'the demo license could not be activated'));
   process.stdout.write(banner(config, host, demo));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
-    await closeServer(server);
+    await draining.drain();
     await host.close();
     releaseLock();
   });
@@ -132,6 +117,7 @@ export async function worker(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const host = await createStandaloneHost({ config, logger, runWorkers: true });
   let server: Server | undefined;
+  let draining: ReturnType<typeof drainable> | undefined;
   if (config.workerHttpPort > 0) {
     const app = express();
     app.disable('x-powered-by');
@@ -139,6 +125,7 @@ export async function worker(): Promise<void> {
     app.use(requestId);
     app.use(notFoundHandler);
     server = createServer(app);
+    draining = drainable(server);
     await listen(server, config.workerHttpPort, config.host);
   }
   logger.info(
@@ -146,7 +133,7 @@ export async function worker(): Promise<void> {
     'worker started',
   );
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
-    if (server) await closeServer(server);
+    await draining?.drain();
     await host.close();
   });
 }
