@@ -98,6 +98,8 @@ describe('tenant isolation: another organization’s ids', function () {
       organization_id: { other: b.organizationId, missing: newId('org') },
       listing_id: { other: b.listingId, missing: newId('listing') },
       application_id: { other: b.applicationId, missing: newId('app') },
+      // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
+      prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
     const doc = (await t.request('GET', '/v1/openapi.json')).body;
     operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
