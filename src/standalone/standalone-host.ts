@@ -64,7 +64,7 @@ export async function migrateAll(db: Database): Promise<void> {
 export async function createStandaloneHost(options: StandaloneOptions): Promise<StandaloneHost> {
   const { config, logger } = options;
   const ownsDb = !options.db;
-  const db = options.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  const db = options.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger });
   await migrateAll(db);
 
   const app = express();
