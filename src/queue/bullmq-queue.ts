@@ -10,6 +10,9 @@ import type { Logger } from '../domain/shared/logger';
 import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
 import { closeRedis } from './redis';
 
+/** Longest a request waits on a queue command. */
+const REQUEST_WAIT_MS = 1_000;
+
 export interface BullmqOptions {
   connection: Redis;
   /** Worker connections need blocking commands; a factory gives each worker its own. */
@@ -61,7 +64,24 @@ export class BullmqJobQueue implements JobQueue {
     await this.queue(queue).add(name, data, jobOptions);
   }
 
+  /**
+   * Called while a request waits (a hook that moves a reminder), so bounded: with Redis away
+   * it gives up after REQUEST_WAIT_MS rather than waiting for a reconnect. A removal that
+   * lands later is harmless (the job was superseded).
+   */
   async remove(queue: string, jobId: string): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Command timed out: Redis did not answer the job removal')), REQUEST_WAIT_MS);
+    });
+    try {
+      return await Promise.race([this.removeNow(queue, jobId), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async removeNow(queue: string, jobId: string): Promise<boolean> {
     const job = await this.queue(queue).getJob(jobId);
     if (!job) return false;
     const state = await job.getState();
