@@ -4,7 +4,10 @@
  * request on one sees ECONNRESET. Instead: stop listening; answer every request that still
  * arrives on an open connection with `Connection: close` (the client then opens its next
  * connection elsewhere); and close a socket only between requests, once it has been quiet
- * for a while, so a client is never cut off mid-request.
+ * for a while (longer than clients keep an idle connection before reusing it), so a client
+ * is never cut off mid-request. (A client that sends on a connection idle for exactly that
+ * long meets the race HTTP/1.1 keep-alive always has; clients' idle timeouts should be
+ * shorter than the server's.)
  */
 import type { Server } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
