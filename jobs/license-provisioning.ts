@@ -8,8 +8,10 @@
  * again) finds it `active` (or `failed`) and only repeats the follow-ups a crash may have
  * cut off: the event (at least once) and settling the parent subscription (idempotent);
  * provisioners record per license, so a repeated call sets up nothing new. Retries: upstream failures retry with the queue's
- * backoff; on the last attempt, or on a final error, the license ends `failed` with the
- * reason. A child of a subscription settles its parent when it ends either way.
+ * backoff (8 tries over about four minutes, to outlast a database restart); on the last
+ * attempt, or on a final error, the license ends `failed` with the reason, unless the last
+ * failure was our own infrastructure (database or Redis unreachable): then it stays
+ * `provisioning` and the reconciliation sweep runs the job again. A child of a subscription settles its parent when it ends either way.
  */
 import { inject, injectable } from 'tsyringe';
 import { UnrecoverableJobError, type JobContext, type JobProcessor } from '../src/domain/jobs/job-queue';

@@ -77,6 +77,8 @@ export const SETTINGS = [
   { env: 'BILLING_COLLECTION', type: 'enum', values: ['host', 'sandbox'], secret: false, description: 'Who collects invoices: host (the plugin finalizes, publishes invoice.finalized and waits for the host to report the payment) or sandbox (test cards charged at finalization, with retries). Default: sandbox in the standalone host (npm start) outside production, host when embedded or in production (the operator reports payments).' },
   { env: 'BILLING_GRACE_DAYS', type: 'integer', default: '14', secret: false, description: 'How long a past_due organization keeps its licenses after a failed payment before it is suspended.' },
   { env: 'BILLING_RENEWAL_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the renewal job looks for due periods, payment retries and ends of grace.' },
+  { env: 'RECONCILE_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the reconciliation sweep looks for work whose effect is missing (undelivered applications, licenses still provisioning, reminders due but not sent).' },
+  { env: 'RECONCILE_AFTER_SECONDS', type: 'integer', default: '600', secret: false, description: 'The sweep\'s bound: work whose effect is still missing this long after it was written (or due) is enqueued again. Longer than the job retry schedules.' },
 ] as const satisfies readonly SettingSpec[];
 
 export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -135,6 +137,9 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** Reconciliation sweep: how often it runs, and how old missing work must be before it acts. */
+  reconcileIntervalSeconds: number;
+  reconcileAfterSeconds: number;
   /** Billing: who collects (unset: the host decides; the standalone host picks sandbox), grace period, renewal job interval. */
   billingCollection: 'host' | 'sandbox' | undefined;
   billingGraceDays: number;
@@ -231,7 +236,7 @@ function decodeSecret(name: string, value: string): Buffer {
 function embeddedSecret(dataDir: string): Buffer {
   const file = path.join(dataDir, 'secret.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   }
   return decodeSecret('SECRET_KEY', readFileSync(file, 'utf8').trim());
@@ -383,5 +388,7 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
     billingCollection: raw(env, 'BILLING_COLLECTION') === undefined ? undefined : oneOf(env, 'BILLING_COLLECTION', ['host', 'sandbox'] as const),
     billingGraceDays: integer(env, 'BILLING_GRACE_DAYS')!,
     billingRenewalIntervalSeconds: positive(env, 'BILLING_RENEWAL_INTERVAL_SECONDS'),
+    reconcileIntervalSeconds: positive(env, 'RECONCILE_INTERVAL_SECONDS'),
+    reconcileAfterSeconds: positive(env, 'RECONCILE_AFTER_SECONDS'),
   };
 }

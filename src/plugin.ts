@@ -18,6 +18,7 @@ import { billingModule } from './composition/billing';
 import { BillingService } from './domain/billing/billing-service';
 import { operationsModule } from './composition/operations';
 import { widgetModule } from './composition/widget';
+import { reconciliationModule } from './composition/reconciliation';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
 import { webhooksModule } from './composition/webhooks';
 import { listingsModule } from './composition/listings';
@@ -49,7 +50,7 @@ import { loadManifest } from './manifest/manifest';
  * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
  * event log before any module resolves it), billing after licensing (it re-registers ENTITLEMENTS), caching last (it wraps the ports the others registered).
  */
-export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, billingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule, cachingModule];
+export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, billingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule, reconciliationModule, cachingModule];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);

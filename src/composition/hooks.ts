@@ -44,7 +44,7 @@ import { createRedis } from '../queue/redis';
 import type { Database } from '../storage/database';
 import { KnexInterviewReminderRepository } from '../storage/interview-reminder-repository';
 import { DATABASE } from '../storage/tokens';
-import { REDIS } from './infrastructure';
+import { REDIS_REQUEST } from './infrastructure';
 import type { HookHandlerRegistration, PluginModule } from './module';
 
 /** Every hook handler of this plugin, in the order they run for one hook. */
@@ -79,7 +79,7 @@ export const hooksModule: PluginModule = {
     container.register<EntitlementInvalidations>(ENTITLEMENT_INVALIDATIONS, {
       useFactory: instanceCachingFactory((c) =>
         redisUrl
-          ? new RedisEntitlementInvalidations(c.resolve<Redis>(REDIS), () => createRedis(redisUrl, 'subscriber'), channel, logger)
+          ? new RedisEntitlementInvalidations(c.resolve<Redis>(REDIS_REQUEST), () => createRedis(redisUrl, 'subscriber'), channel, logger)
           : new InProcessEntitlementInvalidations(channel),
       ),
     });

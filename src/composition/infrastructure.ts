@@ -23,13 +23,15 @@ import { BullmqJobQueue } from '../queue/bullmq-queue';
 import { InlineJobQueue } from '../queue/inline-queue';
 import { OutboxRelay } from '../queue/outbox-relay';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../domain/jobs/outbox';
-import { createRedis } from '../queue/redis';
+import { closeRedis, createRedis } from '../queue/redis';
 import { createDatabase, type Database } from '../storage/database';
 import { DATABASE } from '../storage/tokens';
 
 export const CONFIG = Symbol('Config');
 export const MANIFEST = Symbol('Manifest');
 export const REDIS = Symbol('Redis');
+/** A fail-fast connection for Redis commands a request waits on (see createRedis's `request`). */
+export const REDIS_REQUEST = Symbol('RedisRequest');
 export const RATE_LIMIT_STORE = Symbol('RateLimitStore');
 export const QUEUE_DEFINITIONS = Symbol('QueueDefinitions');
 /** The BullMQ adapter when Redis is configured (the job dashboard reads its queues); unregistered otherwise. */
@@ -61,7 +63,7 @@ export function registerInfrastructure(
 
   let db: Database | undefined = host.database;
   if (!db) {
-    db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+    db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger });
     const owned = db;
     resources.add(() => owned.destroy());
   }
@@ -77,11 +79,14 @@ export function registerInfrastructure(
   let rateLimitStore: RateLimitStore;
   if (config.redisUrl) {
     const redisUrl = config.redisUrl;
-    const connection = createRedis(redisUrl, 'client');
+    const connection = createRedis(redisUrl, 'client', logger);
     container.register<Redis>(REDIS, { useValue: connection });
+    const requestConnection = createRedis(redisUrl, 'request', logger);
+    container.register<Redis>(REDIS_REQUEST, { useValue: requestConnection });
+    resources.add(() => closeRedis(requestConnection));
     const bullmq = new BullmqJobQueue({
       connection,
-      workerConnection: () => createRedis(redisUrl, 'worker'),
+      workerConnection: () => createRedis(redisUrl, 'worker', logger),
       prefix: config.queuePrefix,
       definitions,
       logger,
@@ -91,7 +96,7 @@ export function registerInfrastructure(
     container.register(BULLMQ_QUEUES, { useValue: bullmq });
     adapter = bullmq;
     rateLimitStore = new RedisRateLimitStore(connection, rateLimitKeyPrefix(config.queuePrefix));
-    resources.add(() => connection.quit().then(() => undefined, () => connection.disconnect()));
+    resources.add(() => closeRedis(connection));
   } else {
     adapter = new InlineJobQueue(definitions, logger);
     rateLimitStore = new MemoryRateLimitStore();

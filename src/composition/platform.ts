@@ -10,10 +10,11 @@ import { KnexIdempotencyStore } from '../storage/idempotency-store';
 import { OutboxRelay } from '../queue/outbox-relay';
 import type { Database } from '../storage/database';
 import { DATABASE } from '../storage/tokens';
-import { CONFIG, MANIFEST, REDIS } from './infrastructure';
+import { CONFIG, MANIFEST, REDIS_REQUEST } from './infrastructure';
 import type { PluginModule } from './module';
 import type { Config } from '../config';
 import type { Manifest } from '../manifest/manifest';
+import { LOGGER, type Logger } from '../domain/shared/logger';
 
 /** Filled by activate() once every router is built; read lazily by the OpenAPI route. */
 export const MOUNTED_ROUTERS = Symbol('MountedRouters');
@@ -28,15 +29,17 @@ export async function checkReadiness(container: DependencyContainer): Promise<Re
   } catch (error) {
     checks.database = `unavailable: ${(error as Error).message}`;
   }
-  if (container.isRegistered(REDIS)) {
+  if (container.isRegistered(REDIS_REQUEST)) {
     try {
-      await timeout(container.resolve<Redis>(REDIS).ping());
+      await timeout(container.resolve<Redis>(REDIS_REQUEST).ping());
       checks.redis = 'ok';
     } catch (error) {
       checks.redis = `unavailable: ${(error as Error).message}`;
     }
   }
-  return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
+  const ok = Object.values(checks).every((c) => c === 'ok');
+  if (!ok) container.resolve<Logger>(LOGGER).warn({ checks }, 'not ready');
+  return { ok, checks };
 }
 
 export const platformModule: PluginModule = {

@@ -8,6 +8,7 @@
  * drop, messages sent meanwhile are gone, so listeners get a `reset` and clear the cache.
  */
 import type { Redis } from 'ioredis';
+import { closeRedis } from '../queue/redis';
 import { randomToken } from '../domain/shared/ids';
 import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
@@ -61,7 +62,7 @@ export class RedisEntitlementInvalidations implements EntitlementInvalidations {
     });
     const close = async () => {
       subscriber.removeAllListeners('message');
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      await closeRedis(subscriber); // never waits on a Redis that is away
     };
     // Wait for the subscription, but not forever: with Redis down at start the process
     // still starts (entries then live at most the TTL), and when the subscription lands

@@ -1,12 +1,14 @@
 import express, { type RequestHandler } from 'express';
 import { DomainError } from '../domain/shared/errors';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
 const hasBody = (req: Parameters<RequestHandler>[0]) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
  * JSON bodies only: a body of another type answers 415, one over the limit 413 (checked
- * against Content-Length before a byte is parsed), malformed JSON 400.
+ * against Content-Length before a byte is parsed), malformed JSON 400, JSON nested deeper
+ * than MAX_JSON_DEPTH 400 `invalid_request` (checked on the raw bytes before parsing).
  */
 export function jsonBody(limitBytes: number): RequestHandler[] {
   const requireJson: RequestHandler = (req, res, next) => {
@@ -20,5 +22,10 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit: limitBytes, strict: true, type: 'application/json' })];
+  const verify = (_req: unknown, _res: unknown, buffer: Buffer) => {
+    if (exceedsJsonDepth(buffer)) {
+      throw new DomainError('invalid', 'invalid_request', `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+  };
+  return [requireJson, express.json({ limit: limitBytes, strict: true, type: 'application/json', verify })];
 }

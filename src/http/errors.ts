@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError, isDomainError, wasLogged, type ErrorKind } from '../domain/shared/errors';
 import type { Logger } from '../domain/shared/logger';
 import { errorFields } from '../logging/error-fields';
+import { isAvailabilityError, serviceUnavailable } from '../domain/shared/availability';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -62,6 +63,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     const known = isDomainError(error) ? error : fromFrameworkError(error);
+    if (!known && isAvailabilityError(error)) {
+      // An outage, not a bug: 503 with Retry-After. The outage itself is logged once per
+      // state change by the connection's watcher, so each request only logs at debug.
+      logger.debug({ requestId: res.locals.requestId, err: String(error?.message ?? error).slice(0, 200) }, 'dependency unavailable');
+      return sendError(res, serviceUnavailable());
+    }
     if (known) {
       if (known.kind === 'upstream' && !wasLogged(known)) logger.warn({ requestId: res.locals.requestId, code: known.code }, known.message);
       return sendError(res, known);

@@ -1,6 +1,7 @@
 /** Who is calling. Resolved once per request by the authenticate middleware. */
 export type Principal =
-  | { kind: 'organization'; organizationId: string }
+  /** `keyPrefix`: which of the organization's API keys made the call. */
+  | { kind: 'organization'; organizationId: string; keyPrefix?: string }
   | { kind: 'operator' }
   | { kind: 'candidate'; organizationId: string; listingId: string; profileUserId: string }
   | { kind: 'public' };

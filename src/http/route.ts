@@ -46,6 +46,11 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   /** Honour `Idempotency-Key` (POST routes that create things). */
   idempotent?: boolean;
+  /**
+   * For an idempotent route whose repository records its creation on the key: the answer
+   * for `effectId` when the first attempt created it but its answer was lost.
+   */
+  replayEffect?: (effectId: string, input: RouteInput<P, Q, B>) => Promise<unknown | Reply>;
   /** Status of a plain (non-Reply) handler result. */
   status?: number;
   /** Schema of the success body (`status`, and every status of `alsoAnswers`). */
@@ -127,12 +132,24 @@ export function buildRouter(name: string, routes: RouteDefinition<any, any, any>
           res.status(begun.response.status).json(begun.response.body);
           return;
         }
+        if (begun.state === 'effect') {
+          if (!route.replayEffect) throw idempotencyErrors.inProgress();
+          const replayed = await route.replayEffect(begun.effectId, { params, query, body, principal, req, res });
+          const status = replayed instanceof Reply ? replayed.status : (route.status ?? 200);
+          const payload = replayed instanceof Reply ? replayed.body : replayed;
+          await policy.idempotency.complete(scope, idempotencyKey, { status, body: payload });
+          res.setHeader('Idempotent-Replayed', 'true');
+          res.status(status).json(payload);
+          return;
+        }
       }
       let result: unknown;
       try {
-        result = await route.handler({ params, query, body, principal, req, res });
+        const run = () => route.handler({ params, query, body, principal, req, res });
+        result = idempotencyKey ? await policy.idempotency.hold(scope, idempotencyKey, run) : await run();
       } catch (error) {
-        if (idempotencyKey) await policy.idempotency.release(scope, idempotencyKey);
+        // Best effort: if the database is away too, the key's lease lapses on its own.
+        if (idempotencyKey) await policy.idempotency.release(scope, idempotencyKey).catch(() => undefined);
         throw error;
       }
       if (res.headersSent) return;

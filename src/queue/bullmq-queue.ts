@@ -5,9 +5,13 @@
  */
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { JobOptions, JobProcessor, JobQueue, QueueDefinition } from '../domain/jobs/job-queue';
+import type { JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { Logger } from '../domain/shared/logger';
-import { isRetryable } from './retry-policy';
+import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
+import { closeRedis } from './redis';
+
+/** Longest a request waits on a queue command. */
+const REQUEST_WAIT_MS = 1_000;
 
 export interface BullmqOptions {
   connection: Redis;
@@ -37,7 +41,7 @@ export class BullmqJobQueue implements JobQueue {
         prefix: this.options.prefix,
         defaultJobOptions: {
           attempts: definition.attempts,
-          backoff: { type: 'exponential', delay: definition.backoffMs },
+          backoff: { type: OUTAGE_AWARE_BACKOFF, delay: definition.backoffMs },
           removeOnComplete: { age: 24 * 3600, count: 10_000 },
           removeOnFail: { age: 7 * 24 * 3600 },
         },
@@ -60,7 +64,24 @@ export class BullmqJobQueue implements JobQueue {
     await this.queue(queue).add(name, data, jobOptions);
   }
 
+  /**
+   * Called while a request waits (a hook that moves a reminder), so bounded: with Redis away
+   * it gives up after REQUEST_WAIT_MS rather than waiting for a reconnect. A removal that
+   * lands later is harmless (the job was superseded).
+   */
   async remove(queue: string, jobId: string): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Command timed out: Redis did not answer the job removal')), REQUEST_WAIT_MS);
+    });
+    try {
+      return await Promise.race([this.removeNow(queue, jobId), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async removeNow(queue: string, jobId: string): Promise<boolean> {
     const job = await this.queue(queue).getJob(jobId);
     if (!job) return false;
     const state = await job.getState();
@@ -75,6 +96,40 @@ export class BullmqJobQueue implements JobQueue {
     const state = await job.getState();
     if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return undefined;
     return { data: job.data, runAt: new Date(job.timestamp + (job.delay ?? 0)) };
+  }
+
+  async requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) {
+      await this.add(queue, name, data, { jobId });
+      return 'added';
+    }
+    const state = await job.getState();
+    const finishedLongAgo = (job.finishedOn ?? 0) < finishedBefore.getTime();
+    try {
+      if (state === 'failed') {
+        await job.retry('failed');
+        return 'retried';
+      }
+      if (state === 'completed' && finishedLongAgo) {
+        await job.remove();
+        await this.add(queue, name, data, { jobId });
+        return 'added';
+      }
+      if (state === 'unknown') {
+        await this.add(queue, name, data, { jobId });
+        return 'added';
+      }
+    } catch (error) {
+      // Another sweep moved it first (retry/remove on a job no longer in that state).
+      this.options.logger.debug({ queue, jobId, err: (error as Error).message }, 'requeue raced with another process');
+    }
+    return 'pending';
+  }
+
+  /** A repeatable job (BullMQ job scheduler) every `everyMs`; upserting again is a no-op. */
+  async schedule(queue: string, schedulerId: string, everyMs: number, name: string): Promise<void> {
+    await this.queue(queue).upsertJobScheduler(schedulerId, { every: everyMs }, { name, data: {}, opts: { attempts: 1 } });
   }
 
   startWorkers(processors: readonly JobProcessor[], concurrencyOverride?: number): Worker[] {
@@ -102,6 +157,11 @@ export class BullmqJobQueue implements JobQueue {
           connection,
           prefix: this.options.prefix,
           concurrency: concurrencyOverride ?? definition.concurrency,
+          // The queue's exponential schedule, stretched when the failure was an outage of ours.
+          settings: {
+            backoffStrategy: (attemptsMade: number, _type?: string, error?: Error, job?: { opts: { backoff?: unknown } }) =>
+              retryDelay((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? definition.backoffMs, attemptsMade, error),
+          },
           // Only when set: an explicit undefined would replace BullMQ's defaults.
           ...(this.options.lockDurationMs !== undefined ? { lockDuration: this.options.lockDurationMs } : {}),
           ...(this.options.stalledIntervalMs !== undefined ? { stalledInterval: this.options.stalledIntervalMs } : {}),
@@ -131,7 +191,7 @@ export class BullmqJobQueue implements JobQueue {
   /** Ordered shutdown: stop workers (they finish in-flight jobs), then the queues. */
   async close(): Promise<void> {
     await Promise.all(this.workers.splice(0).map((worker) => worker.close()));
-    await Promise.all(this.workerConnections.splice(0).map((connection) => connection.quit().catch(() => undefined)));
+    await Promise.all(this.workerConnections.splice(0).map((connection) => closeRedis(connection)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();
   }

@@ -3,9 +3,9 @@
  * job-id dedupe, delays, attempts and exponential backoff as the BullMQ adapter. Jobs
  * live in memory, so a restart loses pending ones: embedded mode is for laptops and demos.
  */
-import type { JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition } from '../domain/jobs/job-queue';
+import type { JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { Logger } from '../domain/shared/logger';
-import { backoffDelay, isRetryable } from './retry-policy';
+import { isRetryable, retryDelay } from './retry-policy';
 
 interface InlineJob {
   queue: string;
@@ -17,6 +17,7 @@ interface InlineJob {
   runAt: number;
   timer?: NodeJS.Timeout;
   state: 'waiting' | 'active' | 'done' | 'failed';
+  finishedAt?: number;
 }
 
 let sequence = 0;
@@ -63,6 +64,15 @@ export class InlineJobQueue implements JobQueue {
     clearTimeout(job.timer);
     this.jobs.delete(`${queue}:${jobId}`);
     return true;
+  }
+
+  async requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome> {
+    const existing = this.jobs.get(`${queue}:${jobId}`);
+    if (existing && (existing.state === 'waiting' || existing.state === 'active')) return 'pending';
+    if (existing?.state === 'done' && (existing.finishedAt ?? 0) >= finishedBefore.getTime()) return 'pending';
+    this.jobs.delete(`${queue}:${jobId}`);
+    await this.add(queue, name, data, { jobId });
+    return existing?.state === 'failed' ? 'retried' : 'added';
   }
 
   async pending(queue: string, jobId: string): Promise<{ data: unknown; runAt: Date } | undefined> {
@@ -125,6 +135,7 @@ export class InlineJobQueue implements JobQueue {
     try {
       await processor.process(context);
       job.state = 'done';
+      job.finishedAt = Date.now();
     } catch (error) {
       const retry = isRetryable(error) && job.attempt < job.maxAttempts;
       this.logger.warn(
@@ -137,7 +148,7 @@ export class InlineJobQueue implements JobQueue {
       }
       job.attempt += 1;
       job.state = 'waiting';
-      job.runAt = Date.now() + backoffDelay(this.definition(job.queue).backoffMs, job.attempt - 1);
+      job.runAt = Date.now() + retryDelay(this.definition(job.queue).backoffMs, job.attempt - 1, error);
       this.schedule(job);
     }
   }

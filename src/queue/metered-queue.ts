@@ -3,7 +3,7 @@
  * job metrics: jobs added, attempts by outcome, durations, and how many run right now.
  * Instrumenting the processors rather than an adapter's events keeps the two identical.
  */
-import type { JobOptions, JobProcessor, JobQueue } from '../domain/jobs/job-queue';
+import type { JobOptions, JobProcessor, JobQueue, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { PluginMetrics, QueueDepth, QueueDepthSource } from '../observability/metrics';
 import { isRetryable } from './retry-policy';
 
@@ -46,6 +46,12 @@ export class MeteredJobQueue<Q extends JobQueue & WorkerCapable & Partial<QueueD
 
   pending(queue: string, jobId: string): Promise<{ data: unknown; runAt: Date } | undefined> {
     return this.inner.pending(queue, jobId);
+  }
+
+  async requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome> {
+    const outcome = await this.inner.requeue(queue, name, data, jobId, finishedBefore);
+    if (outcome !== 'pending') this.metrics.recordJobAdded(queue);
+    return outcome;
   }
 
   startWorkers(processors: readonly JobProcessor[], concurrency?: number): unknown {

@@ -9,6 +9,8 @@ import type { JobQueue } from '../domain/jobs/job-queue';
 import type { OutboxNotifier } from '../domain/jobs/outbox';
 import type { Logger } from '../domain/shared/logger';
 import { deletedRows, isEmbedded, type Database } from '../storage/database';
+import { isAvailabilityError } from '../domain/shared/availability';
+import { OutageLog } from '../observability/outage-log';
 
 interface OutboxRow {
   id: string;
@@ -45,9 +47,13 @@ export class OutboxRelay implements OutboxNotifier {
     private readonly queue: JobQueue,
     private readonly logger: Logger,
     private readonly options: RelayOptions = { pollMs: 500, batchSize: 100 },
-  ) {}
+  ) {
+    this.outage = new OutageLog(logger, 'outbox relay');
+  }
 
   private lastPrunedAt = 0;
+  /** A database or Redis outage fails every pass: logged when it starts and ends, not per pass. */
+  private readonly outage: OutageLog;
 
   /**
    * Nudges within this window share one pass: under load, one transaction hands over
@@ -99,9 +105,11 @@ export class OutboxRelay implements OutboxNotifier {
         const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error;
         const message = String(error?.message ?? error).slice(0, 500);
         await trx('hi_outbox').whereIn('id', failed.map((r) => r.id)).update({ attempts: trx.raw('attempts + 1'), last_error: message });
-        this.logger.warn({ rows: failed.length, queue: failed[0]!.queue, jobId: failed[0]!.job_id, err: message }, 'outbox dispatch failed; will retry');
+        if (isAvailabilityError(error)) this.outage.down(error);
+        else this.logger.warn({ rows: failed.length, queue: failed[0]!.queue, jobId: failed[0]!.job_id, err: message }, 'outbox dispatch failed; will retry');
       }
       if (done.length > 0) await trx('hi_outbox').whereIn('id', done).update({ dispatched_at: new Date() });
+      if (failed.length === 0) this.outage.up();
       sent = done.length;
     });
     return sent;
@@ -132,7 +140,10 @@ export class OutboxRelay implements OutboxNotifier {
     let sent = 0;
     this.running = this.dispatchPending()
       .then((n) => void (sent = n))
-      .catch((error) => this.logger.warn({ err: (error as Error).message }, 'outbox relay pass failed'));
+      .catch((error) => {
+        if (isAvailabilityError(error)) this.outage.down(error);
+        else this.logger.warn({ err: (error as Error).message }, 'outbox relay pass failed');
+      });
     await this.running;
     this.running = undefined;
     if (this.stopped) return;

@@ -1,15 +1,43 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from '../domain/shared/logger';
+import { OutageLog } from '../observability/outage-log';
 
 /**
  * BullMQ workers need `maxRetriesPerRequest: null` (blocking commands must not give up);
  * producers in the API fail fast instead, so a Redis outage answers quickly.
+ *
+ * `request`: the connection for commands made while a request waits (entitlement
+ * invalidations, readiness): no offline queue and a command timeout, so with Redis away
+ * a command fails at once instead of waiting for, and being replayed on, a reconnect.
  */
-export function createRedis(url: string, role: 'producer' | 'worker' | 'subscriber' | 'client'): Redis {
+export function createRedis(url: string, role: 'producer' | 'worker' | 'subscriber' | 'client' | 'request', logger?: Logger): Redis {
   const options: RedisOptions = {
-    maxRetriesPerRequest: role === 'producer' || role === 'client' ? 2 : null,
-    enableOfflineQueue: role !== 'producer',
+    maxRetriesPerRequest: role === 'producer' || role === 'client' ? 2 : role === 'request' ? 0 : null,
+    enableOfflineQueue: role !== 'producer' && role !== 'request',
     connectionName: `hiring-integrations:${role}`,
     lazyConnect: false,
+    ...(role === 'request' ? { commandTimeout: 1000, autoResubscribe: false } : {}),
   };
-  return new Redis(url, options);
+  const redis = new Redis(url, options);
+  if (logger) watchRedis(redis, logger.child({ redisRole: role }));
+  return redis;
+}
+
+/** Logs a connection's outage once when it starts and once when it ends (and keeps ioredis from printing every error). */
+export function watchRedis(redis: Redis, logger: Logger): void {
+  const outage = new OutageLog(logger, 'redis');
+  redis.on('error', (error: Error) => outage.down(error));
+  redis.on('ready', () => outage.up());
+}
+
+/** QUIT when connected; a connection that is not (Redis away) is dropped rather than waited on. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  await redis.quit().then(
+    () => undefined,
+    () => redis.disconnect(),
+  );
 }

@@ -4,7 +4,7 @@
  * redirect URI match, refresh_token grant) and a profile API, over seeded candidates.
  * Disabled (SANDBOX_PROVIDER_ENABLED=false, or production without it): 404 for all.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import type { Config } from '../config';
 import { newNonce, sendPage } from '../http/html';
@@ -14,6 +14,7 @@ import type { RouterKit } from '../composition/module';
 import type { Database } from '../storage/database';
 import { deriveKey } from '../security/key-derivation';
 import { SandboxAuthorizationCodes, pkceChallenge } from './authorization-codes';
+import { SandboxConsentTickets } from './consent-tickets';
 import { findSandboxCandidate, SANDBOX_CANDIDATES, type SandboxCandidate } from './candidates';
 import { consentPage, publicProfilePage, sandboxErrorPage } from './consent-page';
 import type { FaultTarget, SandboxFaults } from './faults';
@@ -24,6 +25,8 @@ const TICKET_TTL_MS = 10 * 60_000;
 const CLIENT_NAME = 'Hiring Integrations';
 
 interface AuthorizationTicket {
+  /** Claimed by the form's POST: a ticket is good for one decision. */
+  id: string;
   clientId: string;
   redirectUri: string;
   state?: string;
@@ -56,6 +59,9 @@ class TicketSigner {
     return createHmac('sha256', this.key).update(`ticket.${payload}`).digest('base64url');
   }
 }
+
+/** Expired consent-ticket claims and authorization codes are deleted at most this often. */
+const PRUNE_EVERY_MS = 60_000;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 && value.length <= 2048 ? value : undefined);
 
@@ -107,6 +113,8 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
   const tokens = new SandboxTokens(signingKey);
   const tickets = new TicketSigner(signingKey);
   const codes = new SandboxAuthorizationCodes(options.db);
+  const consentTickets = new SandboxConsentTickets(options.db);
+  let lastPrunedAt = 0;
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   const profileUrlOf = (candidate: SandboxCandidate) => `${config.baseUrl}${SANDBOX_MOUNT_PATH}/profiles/${candidate.id}`;
 
@@ -139,7 +147,7 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
     const requested = (str(q.scope) ?? SANDBOX_SCOPESTRING).split(/[\s,]+/).filter(Boolean);
     const unknown = requested.filter((s) => !SANDBOX_SCOPE_SET.has(s));
     if (unknown.length > 0) return redirectWith(res, redirectUri, { error: 'invalid_scope', state });
-    const ticket = tickets.seal({ clientId, redirectUri, state, scope: requested.join(' '), codeChallenge, expiresAt: Date.now() + TICKET_TTL_MS });
+    const ticket = tickets.seal({ id: randomBytes(16).toString('base64url'), clientId, redirectUri, state, scope: requested.join(' '), codeChallenge, expiresAt: Date.now() + TICKET_TTL_MS });
     const html = consentPage({
       clientName: CLIENT_NAME,
       organizationName: str(q.hi_organization)?.slice(0, 200),
@@ -156,9 +164,13 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
   router.post('/oauth/authorize', form, async (req, res, next) => {
     try {
       const ticket = tickets.open(req.body?.request);
-      if (!ticket) {
+      if (!ticket || typeof ticket.id !== 'string' || !(await consentTickets.claim(ticket.id, new Date(ticket.expiresAt)))) {
         const nonce = newNonce();
-        return sendPage(res, 400, sandboxErrorPage('This authorization request expired or was tampered with. Start again from the application.', nonce), pageCsp(nonce));
+        return sendPage(res, 400, sandboxErrorPage('This authorization request expired, was already used or was tampered with. Start again from the application.', nonce), pageCsp(nonce));
+      }
+      if (Date.now() - lastPrunedAt > PRUNE_EVERY_MS) {
+        lastPrunedAt = Date.now();
+        consentTickets.pruneExpired().catch(() => undefined); // housekeeping; the next decision tries again
       }
       if (req.body?.decision === 'deny') {
         return redirectWith(res, ticket.redirectUri, { error: 'access_denied', error_description: 'The candidate denied the request', state: ticket.state });

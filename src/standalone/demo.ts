@@ -94,9 +94,12 @@ export async function enableDemoProfileApply(config: Config, db: Database, organ
   const current = (await repository.find(organizationId)) ?? defaultSettings(organizationId);
   const origin = new URL(config.baseUrl).origin;
   const allowedOrigins = current.allowedOrigins.includes(origin) ? current.allowedOrigins : [...current.allowedOrigins, origin];
+  // The demo page is where redirect mode ("Continue in this tab") comes back to.
+  const demoPage = `${config.baseUrl}/demo`;
+  const returnUrls = current.returnUrls.includes(demoPage) ? current.returnUrls : [...current.returnUrls, demoPage];
   let next;
   try {
-    next = applyChange(current, { enabled: true, allowedOrigins }, { allowLoopbackHttp: true }, new Date());
+    next = applyChange(current, { enabled: true, allowedOrigins, returnUrls }, { allowLoopbackHttp: true }, new Date());
   } catch {
     // A BASE_URL that is not a valid widget origin (plain http on a LAN address): enable without it.
     next = applyChange(current, { enabled: true }, { allowLoopbackHttp: true }, new Date());

@@ -13,6 +13,7 @@ import type { Logger } from '../domain/shared/logger';
 import { errorFields } from '../logging/error-fields';
 import { createLogger } from '../logging/pino-logger';
 import { acquireEmbeddedLock } from './embedded-lock';
+import { drainable } from './draining';
 import { demoEnabled, ensureDemoData, licenseDemo, type DemoCredentials } from './demo';
 import { operatorServices } from './operator-services';
 import { createStandaloneHost, type StandaloneHost } from './standalone-host';
@@ -49,23 +50,6 @@ function onShutdown(logger: Logger, timeoutSeconds: number, stop: () => Promise<
   };
   process.on('SIGTERM', () => handler('SIGTERM'));
   process.on('SIGINT', () => handler('SIGINT'));
-}
-
-/**
- * Stops accepting connections and resolves once every in-flight request has been
- * answered. Keep-alive connections are closed as soon as they fall idle, so a client
- * holding one open cannot delay the exit.
- */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
-    server.close(() => {
-      clearInterval(sweep);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }
 
 /** Colored human-readable logs for a developer at a terminal; JSON everywhere else (files, containers, CI). */
@@ -136,12 +120,13 @@ export async function serve(options: { port?: number; runWorkers?: boolean; demo
   if (withDemo) demo = await ensureDemoData(config, operatorServices(host.db, config).organizations, host.listings, host.db);
   const server = createServer(host.app);
   server.keepAliveTimeout = 65_000;
+  const draining = drainable(server);
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
   if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: errorFields(error) }, 'the demo license could not be activated'));
   process.stdout.write(banner(config, host, demo, runWorkers || !config.redisUrl));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
-    await closeServer(server);
+    await draining.drain();
     await host.close();
     releaseLock();
   });
@@ -159,6 +144,7 @@ export async function worker(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, pretty: prettyLogs(config) });
   const host = await createStandaloneHost({ config, logger, runWorkers: true });
   let server: Server | undefined;
+  let draining: ReturnType<typeof drainable> | undefined;
   if (config.workerHttpPort > 0) {
     const app = express();
     app.disable('x-powered-by');
@@ -166,6 +152,7 @@ export async function worker(): Promise<void> {
     app.use(requestId);
     app.use(notFoundHandler);
     server = createServer(app);
+    draining = drainable(server);
     await listen(server, config.workerHttpPort, config.host);
   }
   logger.info(
@@ -173,7 +160,7 @@ export async function worker(): Promise<void> {
     'worker started',
   );
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
-    if (server) await closeServer(server);
+    await draining?.drain();
     await host.close();
   });
 }

@@ -78,7 +78,7 @@ export async function migrateAll(
 export async function createStandaloneHost(options: StandaloneOptions): Promise<StandaloneHost> {
   const { config, logger } = options;
   const ownsDb = !options.db;
-  const db = options.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  const db = options.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax, logger });
   await migrateAll(db, { progress: (message, fields) => logger.info(fields, message) });
 
   const app = express();

@@ -8,7 +8,8 @@ import type { ImportedCredential } from '../domain/profiles/profile-snapshot';
 import type { WorkHistoryEntry } from '../domain/profiles/work-history';
 import { isUniqueViolation, type Database } from './database';
 import { fromJson } from './json-column';
-import { onlyJobMessages, outboxRows, writeOutbox } from './outbox';
+import { idempotencyEffect } from './idempotency-effect';
+import { outboxRows } from './outbox';
 import { DATABASE } from './tokens';
 
 const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';
@@ -78,14 +79,11 @@ export class KnexApplicationRepository implements ApplicationRepository {
       // One statement, so one round trip instead of four (BEGIN, two INSERTs, COMMIT): a
       // data-modifying WITH runs exactly once and atomically with the statement around it,
       // so the row and its outbox messages are written together or not at all.
-      if (messages.length === 0) await this.db('hi_profile_applications').insert(row);
-      else if (!onlyJobMessages(messages)) {
-        // An event beside the application (application.submitted): one transaction.
-        await this.db.transaction(async (trx) => {
-          await trx('hi_profile_applications').insert(row);
-          await writeOutbox(trx, messages);
-        });
-      } else await this.db.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
+      // The request's idempotency key (if any) names the application in the same statement.
+      const effect = idempotencyEffect(this.db, application.id);
+      const first = effect ? this.db.with('idempotency_effect', effect) : this.db;
+      if (messages.length === 0) await first.insert(row).into('hi_profile_applications');
+      else await first.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
       return { created: true };
     } catch (error) {
       if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) throw error;

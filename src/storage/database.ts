@@ -2,9 +2,11 @@
  * The database factory: PostgreSQL through pg when DATABASE_URL is set, otherwise an
  * embedded PGlite folder through knex-pglite. The same migrations and queries run on both.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import type { Logger } from '../domain/shared/logger';
+import { OutageLog } from '../observability/outage-log';
+import { makePrivateFolder } from './private-folder';
 
 export type Database = Knex;
 
@@ -13,26 +15,50 @@ export interface DatabaseOptions {
   /** Embedded mode: folder of the PGlite database; `memory` keeps it in memory. */
   dataDir?: string | 'memory';
   poolMax?: number;
+  /** knex's own warnings go here (as JSON), and a connection outage is logged once per state change. */
+  logger?: Logger;
+}
+
+/** knex's messages through our logger; connection failures only through the outage log. */
+function knexLog(logger: Logger | undefined, outage: OutageLog | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    warn: (message: unknown) => {
+      const text = String(message);
+      if (/^Acquire connection error|^Connection Error/.test(text)) outage?.down(text.split('\n')[0]);
+      else logger.warn({ component: 'knex' }, text.slice(0, 1000));
+    },
+    error: (message: unknown) => logger.error({ component: 'knex' }, String(message).slice(0, 1000)),
+    deprecate: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
+    debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message).slice(0, 1000)),
+  };
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    return knex({
+    const outage = options.logger ? new OutageLog(options.logger, 'database') : undefined;
+    const db = knex({
       client: 'pg',
-      connection: { connectionString: options.databaseUrl, application_name: 'hiring-integrations' },
+      connection: { connectionString: options.databaseUrl, application_name: 'hiring-integrations', connectionTimeoutMillis: 5_000 },
       pool: { min: 0, max: options.poolMax ?? 10 },
-      acquireConnectionTimeout: 10_000,
+      // Short enough that a request in a database outage answers 503 within seconds.
+      acquireConnectionTimeout: 5_000,
+      log: knexLog(options.logger, outage),
     });
+    const pool = (db.client as { pool?: { on(event: string, listener: (...args: unknown[]) => void): void } }).pool;
+    pool?.on('createFail', (_id, error) => outage?.down(error));
+    pool?.on('createSuccess', () => outage?.up());
+    return db;
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ClientPgLite = require('knex-pglite');
   let connection: object = {};
   if (options.dataDir && options.dataDir !== 'memory') {
     const folder = path.join(options.dataDir, 'pglite');
-    mkdirSync(path.dirname(folder), { recursive: true });
+    makePrivateFolder(path.dirname(folder));
     connection = { filename: folder };
   }
-  return knex({ client: ClientPgLite, dialect: 'postgres', connection });
+  return knex({ client: ClientPgLite, dialect: 'postgres', connection, log: knexLog(options.logger, undefined) });
 }
 
 export function isEmbedded(db: Database): boolean {

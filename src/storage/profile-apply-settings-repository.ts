@@ -8,6 +8,7 @@ interface SettingsRow {
   organization_id: string;
   enabled: boolean;
   allowed_origins: unknown;
+  return_urls?: unknown;
   button_text: string;
   theme: string;
   updated_at: Date;
@@ -24,6 +25,7 @@ export class KnexProfileApplySettingsRepository implements ProfileApplySettingsR
       organizationId: row.organization_id,
       enabled: row.enabled,
       allowedOrigins: fromJson<string[]>(row.allowed_origins),
+      returnUrls: row.return_urls === undefined || row.return_urls === null ? [] : fromJson<string[]>(row.return_urls),
       buttonText: row.button_text,
       theme: row.theme as ProfileApplyTheme,
       updatedAt: new Date(row.updated_at),
@@ -36,6 +38,7 @@ export class KnexProfileApplySettingsRepository implements ProfileApplySettingsR
         organization_id: settings.organizationId,
         enabled: settings.enabled,
         allowed_origins: JSON.stringify(settings.allowedOrigins),
+        return_urls: JSON.stringify(settings.returnUrls),
         button_text: settings.buttonText,
         theme: settings.theme,
         updated_at: settings.updatedAt ?? new Date(),

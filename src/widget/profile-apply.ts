@@ -5,8 +5,9 @@
  * the popup posts the candidate's session back (accepted only from the service's origin
  * and from that popup) → the listing's questions and a cover letter → submit with the
  * candidate token → the application id. When the browser blocks the popup, the candidate
- * may continue in the same tab: the flow comes back to this page with the result in the
- * URL fragment, accepted only with the nonce this element kept in sessionStorage. No
+ * may continue in the same tab (a form POST, so the service sees this page's Origin): the
+ * flow comes back to this page with a single-use result code in the URL fragment, accepted
+ * only with the nonce this element kept in sessionStorage and exchanged for the result. No
  * runtime dependencies; everything renders in a shadow root with DOM calls (never
  * innerHTML), so nothing from the API or the page is ever parsed as markup.
  *
@@ -310,7 +311,7 @@ export class ProfileApplyElement extends HTMLElement {
     }
     this.#show({ name: 'loading' });
     const returned = this.#takeReturnedResult();
-    void this.#loadListing().then(() => returned && this.#accept(returned));
+    void this.#loadListing().then(() => returned && this.#exchangeReturnedResult(returned));
   }
 
   async #loadListing(): Promise<boolean> {
@@ -419,17 +420,51 @@ export class ProfileApplyElement extends HTMLElement {
       this.#fail('authorize', { status: 0, code: 'popup_blocked', message: '' }, true, { key: 'no_storage' });
       return;
     }
-    location.assign(this.#connectUrl(base, { return_to: location.href.split('#')[0]!, client_state: clientState }));
+    // A form POST, not a link: the browser sends this page's Origin, which the service checks
+    // (together with return_to being a URL the organization registered) before it redirects.
+    const form = document.createElement('form');
+    form.method = 'POST';
+    form.action = `${base}/v1/connect/profile`;
+    form.hidden = true;
+    const fields = { organization_id: this.#organizationId, listing_id: this.#listingId, origin: location.origin, return_to: location.href.split('#')[0]!, client_state: clientState };
+    for (const [name, value] of Object.entries(fields)) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = value;
+      form.appendChild(input);
+    }
+    document.body.appendChild(form);
+    form.submit();
   };
+
+  /** Redirect mode, back on the page: trade the single-use code for the result (once, from this origin). */
+  async #exchangeReturnedResult(returned: { code: string; clientState: string }): Promise<void> {
+    const base = this.#apiBase;
+    if (!base) return;
+    let data: unknown;
+    try {
+      const response = await fetch(`${base}/v1/connect/profile/result`, {
+        method: 'POST',
+        body: new URLSearchParams({ code: returned.code, client_state: returned.clientState }),
+        credentials: 'omit',
+      });
+      data = await response.json();
+      if (!response.ok) data = { source: MESSAGE_SOURCE, type: 'profile-apply:error', code: 'state_mismatch', message: '' };
+    } catch {
+      data = { source: MESSAGE_SOURCE, type: 'profile-apply:error', code: 'network_error', message: '' };
+    }
+    this.#accept(data);
+  }
 
   /**
    * Back from the flow in this tab: the result in the URL fragment, if it carries the nonce
    * this element stored before leaving (so no link can plant a result). Removed from the
    * address bar at once, so the candidate token stays out of history and bookmarks.
    */
-  #takeReturnedResult(): Record<string, unknown> | undefined {
+  #takeReturnedResult(): { code: string; clientState: string } | undefined {
     const data = resultFromFragment(location.hash);
-    if (!data) return undefined;
+    if (!data || typeof data.code !== 'string') return undefined;
     let expected: string | null = null;
     try {
       expected = sessionStorage.getItem(this.#stateKey);
@@ -439,7 +474,7 @@ export class ProfileApplyElement extends HTMLElement {
     if (!expected || data.client_state !== expected) return undefined;
     sessionStorage.removeItem(this.#stateKey);
     history.replaceState(history.state, '', location.pathname + location.search);
-    return data;
+    return { code: data.code, clientState: expected };
   }
 
   #stopWaiting(closePopup: boolean): void {

@@ -75,7 +75,8 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     stranger = await startPageServer(render);
     const settings = await t.request('PATCH', '/v1/organization/settings', {
       auth: org.apiKey,
-      body: { profile_apply: { enabled: true, allowed_origins: [allowed.origin, new URL(t.baseUrl).origin], button_text: BUTTON_TEXT } },
+      // Redirect mode returns only to registered listing page URLs.
+      body: { profile_apply: { enabled: true, allowed_origins: [allowed.origin, new URL(t.baseUrl).origin], return_urls: [`${allowed.origin}/listing?from=board`], button_text: BUTTON_TEXT } },
     });
     assert.equal(settings.status, 200, settings.text);
     await licenseProfileApply(t, org.apiKey);
@@ -355,7 +356,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.equal((await applicationsOf('Katherine Johnson')).length, 1);
 
     // Reloading the page, or a planted fragment without this tab's nonce, authorizes nothing.
-    await page.goto(`${allowed.origin}/listing#profile-apply-result=${Buffer.from(JSON.stringify({ ...authorized, client_state: 'x'.repeat(20) })).toString('base64url')}`);
+    await page.goto(`${allowed.origin}/listing#profile-apply-result=${Buffer.from(JSON.stringify({ code: 'hicr_planted', client_state: 'x'.repeat(20) })).toString('base64url')}`);
     await page.getByRole('button', { name: BUTTON_TEXT }).waitFor();
     assert.deepEqual(await events(page), []);
   });

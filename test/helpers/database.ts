@@ -5,6 +5,7 @@
 import knex from 'knex';
 import { randomToken } from '../../src/domain/shared/ids';
 import { createDatabase, type Database } from '../../src/storage/database';
+import { testLogger } from './log-capture';
 
 export interface TestDatabase {
   db: Database;
@@ -15,8 +16,8 @@ export interface TestDatabase {
 
 export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
+/** `serverUrl`: another server than DATABASE_URL's (a fault test's own). */
+export async function createTestDatabase(serverUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
   if (!serverUrl) {
     const db = createDatabase({ dataDir: 'memory' });
     return { db, url: undefined, drop: () => db.destroy() };
@@ -27,7 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.destroy();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = createDatabase({ databaseUrl: url.toString(), poolMax: 10 });
+  const db = createDatabase({ databaseUrl: url.toString(), poolMax: 10, logger: testLogger() });
   return {
     db,
     url: url.toString(),

@@ -40,8 +40,8 @@ export interface Hop {
   text: string;
 }
 
-export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Hop> {
-  const headers: Record<string, string> = {};
+export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Hop> {
+  const headers: Record<string, string> = { ...init.headers };
   if (jar.size > 0) headers.cookie = jar.header();
   let body: string | undefined;
   if (init.form) {
@@ -111,13 +111,21 @@ export async function runConnect(
     origin: string;
     button: string;
     tamper?: (callback: URL) => void | Promise<void>;
-    /** More query parameters for the start (redirect mode: return_to, client_state). */
+    /** More query parameters for the start. */
     query?: Record<string, string>;
+    /** Redirect mode: the widget's form POST from the listing page (its Origin header) with return_to and client_state. */
+    redirect?: { returnTo: string; clientState: string; startedFrom?: string };
   },
 ): Promise<ConnectRun> {
   const jar = new CookieJar();
-  const query = new URLSearchParams({ organization_id: input.organizationId, listing_id: input.listingId, origin: input.origin, ...input.query });
-  const start = await browse(jar, `${t.baseUrl}/v1/connect/profile?${query}`);
+  const params = { organization_id: input.organizationId, listing_id: input.listingId, origin: input.origin, ...input.query };
+  const start = input.redirect
+    ? await browse(jar, `${t.baseUrl}/v1/connect/profile`, {
+        method: 'POST',
+        form: { ...params, return_to: input.redirect.returnTo, client_state: input.redirect.clientState },
+        headers: { origin: input.redirect.startedFrom ?? input.origin },
+      })
+    : await browse(jar, `${t.baseUrl}/v1/connect/profile?${new URLSearchParams(params)}`);
   assert.equal(start.status, 302, `connect start redirects to the provider: ${start.status} ${start.text.slice(0, 200)}`);
   const authorizeUrl = new URL(start.location!, t.baseUrl);
   const consent = await browse(jar, authorizeUrl.toString());

@@ -61,7 +61,13 @@ export async function request<T = any>(baseUrl: string, method: string, path: st
 }
 
 export async function startTestHost(
-  options: { env?: Record<string, string | undefined>; runWorkers?: boolean; hostRoutes?: StandaloneOptions['hostRoutes'] } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    runWorkers?: boolean;
+    hostRoutes?: StandaloneOptions['hostRoutes'];
+    /** A PostgreSQL server of the test's own instead of DATABASE_URL's. */
+    databaseServerUrl?: string;
+  } = {},
 ): Promise<TestHost> {
   // Listen first, so BASE_URL (OAuth callbacks, widget URLs) names the real port.
   const server: Server = createServer();
@@ -69,7 +75,7 @@ export async function startTestHost(
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.databaseServerUrl);
   const config = testConfig({ DATABASE_URL: database.url, BASE_URL: baseUrl, ...options.env });
   const logger = testLogger();
   const host = await createStandaloneHost({ config, logger, db: database.db, runWorkers: options.runWorkers ?? true, hostRoutes: options.hostRoutes });

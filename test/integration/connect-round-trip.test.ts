@@ -189,60 +189,95 @@ describe('connect: OAuth round trip through grant against the sandbox', function
   describe('redirect mode (the browser blocked the popup)', () => {
     const CLIENT_STATE = 'cs_0123456789abcdefABCDEF';
     const returnTo = `${origin}/jobs/42?ref=board`;
+    before(async () => {
+      const registered = await t.request('PATCH', '/v1/organization/settings', { auth: org.apiKey, body: { profile_apply: { return_urls: [returnTo] } } });
+      assert.equal(registered.status, 200, registered.text);
+      assert.deepEqual(registered.body.profile_apply.return_urls, [returnTo]);
+    });
     const fromFragment = (html: string | undefined) => {
       const url = new URL(returnUrl(html ?? '')!);
       const match = /^#profile-apply-result=([A-Za-z0-9_-]+)$/.exec(url.hash);
       assert.ok(match, `a result fragment in ${url.hash.slice(0, 60)}`);
       return { page: `${url.origin}${url.pathname}${url.search}`, result: JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) };
     };
+    const exchange = (code: string, clientState: string, from = origin) =>
+      browse(new CookieJar(), `${t.baseUrl}/v1/connect/profile/result`, { method: 'POST', form: { code, client_state: clientState }, headers: { origin: from } });
 
-    it('authorizes and returns to the listing page with the result and the client_state in the fragment', async () => {
-      const run = await runConnect(t, {
-        organizationId: org.organizationId,
-        listingId,
-        origin,
-        button: 'Authorize as Alan Turing',
-        query: { return_to: `${returnTo}#stale`, client_state: CLIENT_STATE },
-      });
+    it('authorizes and returns to the listing page with a single-use code (no token in the URL), exchanged once by the page for the result', async () => {
+      const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Authorize as Alan Turing', redirect: { returnTo, clientState: CLIENT_STATE } });
+      assert.equal(run.start.status, 302, run.start.text.slice(0, 200));
       assert.equal(run.callback?.status, 200);
       assert.equal(run.callback?.headers.get('cache-control'), 'no-store');
       assert.equal(run.callback?.headers.get('referrer-policy'), 'no-referrer');
       assert.equal(run.result, undefined, 'nothing is posted to an opener');
+      assert.doesNotMatch(run.callback!.text, /hic_/, 'no candidate token in the page or its URL');
       const { page, result } = fromFragment(run.callback?.text);
-      assert.equal(page, returnTo, 'back to the page it came from, its old fragment dropped');
-      assert.equal(result.type, 'profile-apply:authorized');
+      assert.equal(page, returnTo, 'back to the page it came from');
+      assert.deepEqual(Object.keys(result).sort(), ['client_state', 'code']);
       assert.equal(result.client_state, CLIENT_STATE);
-      assert.equal(result.organization_id, org.organizationId);
-      assert.equal(result.listing_id, listingId);
-      assert.equal(result.profile_user_id, 'usr_sbx2Alan5Turing');
-      assert.match(result.candidate_token, /^hic_/);
-      rememberSecret(result.candidate_token);
+      rememberSecret(result.code);
+      // Another page (origin), or another nonce, gets nothing, and does not use the code up.
+      assert.equal((await exchange(result.code, CLIENT_STATE, 'https://evil.example')).status, 400);
+      assert.equal((await exchange(result.code, 'cs_another_nonce_0123456789')).status, 400);
+      const exchanged = await exchange(result.code, CLIENT_STATE);
+      assert.equal(exchanged.status, 200, exchanged.text);
+      assert.equal(exchanged.headers.get('access-control-allow-origin'), origin);
+      const message = JSON.parse(exchanged.text);
+      rememberSecret(message.candidate_token);
+      assert.equal(message.type, 'profile-apply:authorized');
+      assert.equal(message.organization_id, org.organizationId);
+      assert.equal(message.listing_id, listingId);
+      assert.equal(message.profile_user_id, 'usr_sbx2Alan5Turing');
+      assert.match(message.candidate_token, /^hic_/);
+      // Single use.
+      const again = await exchange(result.code, CLIENT_STATE);
+      assert.equal(again.status, 400);
+      assert.equal(JSON.parse(again.text).error.code, 'invalid_result_code');
+      // The stored result holds no token.
+      assert.doesNotMatch(JSON.stringify(await t.database.db('hi_connect_results').select('*')), /hic_/);
       assert.equal((await t.database.db('hi_candidate_authorizations').where({ organization_id: org.organizationId, profile_user_id: 'usr_sbx2Alan5Turing' })).length, 1);
     });
 
     it('a denied consent returns to the page as consent_denied', async () => {
-      const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Deny', query: { return_to: returnTo, client_state: CLIENT_STATE } });
+      const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Deny', redirect: { returnTo, clientState: CLIENT_STATE } });
       const { result } = fromFragment(run.callback?.text);
-      assert.deepEqual({ type: result.type, code: result.code, client_state: result.client_state }, { type: 'profile-apply:error', code: 'consent_denied', client_state: CLIENT_STATE });
+      const exchanged = JSON.parse((await exchange(result.code, CLIENT_STATE)).text);
+      assert.deepEqual({ type: exchanged.type, code: exchanged.code }, { type: 'profile-apply:error', code: 'consent_denied' });
     });
 
-    it('refuses a return_to off the flow origin, or without a proper client_state, and redirects nowhere', async () => {
-      const cases: Record<string, string>[] = [
-        { return_to: 'https://evil.example/jobs', client_state: CLIENT_STATE },
-        { return_to: `${origin}.evil.example/jobs`, client_state: CLIENT_STATE },
-        { return_to: 'javascript:alert(1)', client_state: CLIENT_STATE },
-        { return_to: returnTo },
-        { return_to: returnTo, client_state: 'short' },
-        { client_state: CLIENT_STATE },
+    it('starts only from a POST of the listing page itself, back to a registered URL exactly; otherwise shows an error and redirects nowhere', async () => {
+      const form = { organization_id: org.organizationId, listing_id: listingId, origin };
+      const cases: { what: string; method: 'GET' | 'POST'; fields: Record<string, string>; from?: string }[] = [
+        { what: 'a link (GET), even to a registered URL', method: 'GET', fields: { return_to: returnTo, client_state: CLIENT_STATE } },
+        { what: 'a POST from another page', method: 'POST', fields: { return_to: returnTo, client_state: CLIENT_STATE }, from: 'https://evil.example' },
+        { what: 'a POST without Origin', method: 'POST', fields: { return_to: returnTo, client_state: CLIENT_STATE }, from: '' },
+        { what: 'an unregistered page on the origin (an open redirect there)', method: 'POST', fields: { return_to: `${origin}/redirect?to=https://evil.example`, client_state: CLIENT_STATE } },
+        { what: 'the registered page with another query', method: 'POST', fields: { return_to: `${origin}/jobs/42?ref=other`, client_state: CLIENT_STATE } },
+        { what: 'another origin', method: 'POST', fields: { return_to: 'https://evil.example/jobs', client_state: CLIENT_STATE } },
+        { what: 'javascript:', method: 'POST', fields: { return_to: 'javascript:alert(1)', client_state: CLIENT_STATE } },
+        { what: 'no client_state', method: 'POST', fields: { return_to: returnTo } },
+        { what: 'a short client_state', method: 'POST', fields: { return_to: returnTo, client_state: 'short' } },
+        { what: 'no return_to', method: 'POST', fields: { client_state: CLIENT_STATE } },
       ];
-      for (const extra of cases) {
-        const query = new URLSearchParams({ organization_id: org.organizationId, listing_id: listingId, origin, ...extra });
-        const response = await t.request('GET', `/v1/connect/profile?${query}`);
-        assert.equal(response.status, 400, JSON.stringify(extra));
-        assert.equal(response.headers.get('location'), null);
-        assert.equal(returnUrl(response.text), undefined);
-        assert.match(response.text, /invalid_return_to/);
-        assert.equal(popupResult(response.text), undefined);
+      for (const c of cases) {
+        const headers: Record<string, string> = c.from === '' ? {} : { origin: c.from ?? origin };
+        const response =
+          c.method === 'GET'
+            ? await browse(new CookieJar(), `${t.baseUrl}/v1/connect/profile?${new URLSearchParams({ ...form, ...c.fields })}`)
+            : await browse(new CookieJar(), `${t.baseUrl}/v1/connect/profile`, { method: 'POST', form: { ...form, ...c.fields }, headers });
+        assert.equal(response.status, 400, c.what);
+        assert.equal(response.location, undefined, c.what);
+        assert.equal(returnUrl(response.text), undefined, c.what);
+        assert.match(response.text, /invalid_return_to/, c.what);
+        assert.equal(popupResult(response.text), undefined, c.what);
+      }
+    });
+
+    it('return_urls must be pages on allowed origins, without fragment or credentials', async () => {
+      for (const bad of [['https://other.example/jobs'], [`${origin}/jobs#x`], [`https://user:pw@${origin.slice(8)}/jobs`], ['not a url']]) {
+        const response = await t.request('PATCH', '/v1/organization/settings', { auth: org.apiKey, body: { profile_apply: { return_urls: bad } } });
+        assert.equal(response.status, 400, `${bad[0]}: ${response.text}`);
+        assert.match(response.body.error.param, /^profile_apply\.return_urls\.0$/);
       }
     });
   });

@@ -16,7 +16,7 @@ describe('settings: profile apply settings of an organization', () => {
   it('starts disabled with the default button', async () => {
     const response = await t.request('GET', '/v1/organization/settings', { auth: org.apiKey });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.profile_apply, { enabled: false, allowed_origins: [], button_text: 'Apply with profile', theme: 'light' });
+    assert.deepEqual(response.body.profile_apply, { enabled: false, allowed_origins: [], return_urls: [], button_text: 'Apply with profile', theme: 'light' });
     assert.equal(response.body.object, 'organization_settings');
   });
 
@@ -28,6 +28,7 @@ describe('settings: profile apply settings of an organization', () => {
     assert.deepEqual(second.body.profile_apply, {
       enabled: true,
       allowed_origins: ['https://jobs.example.com', 'http://localhost:8080', 'https://careers.example.org:8443'],
+      return_urls: [],
       button_text: 'Apply with my profile',
       theme: 'dark',
     });

@@ -123,6 +123,8 @@ describe('tenant isolation: another organization’s ids', function () {
       webhook_endpoint_id: { other: b.webhookEndpointId, missing: newId('we') },
       delivery_id: { other: b.deliveryId, missing: newId('whd') },
       event_id: { other: b.eventId, missing: newId('evt') },
+      // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
+      prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
     const doc = (await t.request('GET', '/v1/openapi.json')).body;
     operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>

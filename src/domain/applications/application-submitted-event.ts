@@ -1,9 +1,9 @@
 /**
  * `application.submitted`: the whole application, so a receiver (webhooks, the events
- * API, the host's hook bus) needs no second call. Recorded in the same transaction as the
- * application; the pipeline delivery later announces the same event on the host's bus.
+ * API, the host's hook bus) needs no second call. The application's outbox row guarantees
+ * its pipeline delivery, which records this event in the event log (once: the dedupe key)
+ * and announces it on the host's bus.
  */
-import { eventMessage, type OutboxMessage } from '../jobs/outbox';
 import type { ProfileApplication } from './application';
 
 export const APPLICATION_SUBMITTED_EVENT = 'application.submitted';
@@ -28,13 +28,4 @@ export function applicationSubmittedPayload(application: ProfileApplication, lis
     profile_url: application.profileUrl,
     submitted_at: application.createdAt.toISOString(),
   };
-}
-
-export function applicationSubmittedMessage(application: ProfileApplication, listingExternalId: string | null): OutboxMessage {
-  return eventMessage({
-    organizationId: application.organizationId,
-    type: APPLICATION_SUBMITTED_EVENT,
-    data: applicationSubmittedPayload(application, listingExternalId),
-    dedupeKey: applicationSubmittedKey(application.id),
-  });
 }

@@ -18,7 +18,6 @@ import { newId } from '../shared/ids';
 import { validateAnswers } from './answer-validation';
 import { ProfileApplyAvailability } from './profile-apply-availability';
 import { MAX_COVER_LETTER_LENGTH, type ProfileApplication } from './application';
-import { applicationSubmittedMessage } from './application-submitted-event';
 import { pipelineDeliveryMessage } from './pipeline-delivery-message';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 import { APPLY_CONTEXT_READER, type ApplyContextReader } from './apply-context';
@@ -91,7 +90,10 @@ export class ApplyService {
       createdAt: this.clock.now(),
       deliveredAt: null,
     };
-    const result = await this.applications.create(application, [pipelineDeliveryMessage(application.id), applicationSubmittedMessage(application, listing.externalId ?? null)]);
+    // application.submitted is recorded by the pipeline delivery this message guarantees (its
+    // dedupe key keeps it once), so the warm apply stays one write statement: no per-organization
+    // event sequence lock on the request path.
+    const result = await this.applications.create(application, [pipelineDeliveryMessage(application.id)]);
     if (!result.created) throw duplicateApplication(result.duplicateOf);
     this.outbox.nudge();
     return application;

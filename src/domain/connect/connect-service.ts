@@ -15,7 +15,7 @@ import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationReposito
 import { profileImportMessage } from '../profiles/profile-import';
 import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/profile-provider';
 import type { ProviderProfile, ProviderTokens } from '../profiles/provider-profile';
-import { isOriginAllowed } from '../settings/profile-apply-settings';
+import { isOriginAllowed, isReturnUrlRegistered } from '../settings/profile-apply-settings';
 import { CLOCK, type Clock } from '../shared/clock';
 import { hasPrefix } from '../shared/ids';
 import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
@@ -110,7 +110,11 @@ export class ConnectService {
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async decideStart(input: { organizationId?: string; listingId?: string; origin?: string; returnTo?: string; clientState?: string }): Promise<StartDecision> {
+  /**
+   * `startedFrom`: in redirect mode, the `Origin` header of the POST that started the flow
+   * (a browser sets it; a link cannot), which must be the flow's origin.
+   */
+  async decideStart(input: { organizationId?: string; listingId?: string; origin?: string; returnTo?: string; clientState?: string; startedFrom?: string }): Promise<StartDecision> {
     const availability = hasPrefix(input.organizationId, 'org') ? await this.availability.check(input.organizationId) : undefined;
     const settings = availability?.settings;
     if (!availability || !settings || !isOriginAllowed(settings, input.origin)) {
@@ -121,6 +125,15 @@ export class ConnectService {
     const returnTo = redirectMode ? parseReturnTo(input.returnTo, input.clientState, origin) : undefined;
     if (redirectMode && !returnTo) {
       return { allowed: false, code: 'invalid_return_to', message: 'return_to must be a page on the origin that starts the flow, sent with a client_state' };
+    }
+    // Redirect mode hands the result to whatever page return_to names: only a page the
+    // organization registered, and only when the listing page itself started the flow.
+    if (returnTo && (input.startedFrom !== origin || !isReturnUrlRegistered(settings, returnTo.url))) {
+      return {
+        allowed: false,
+        code: 'invalid_return_to',
+        message: 'Redirect mode starts from the widget on a listing page whose URL the organization registered (profile_apply.return_urls)',
+      };
     }
     const problem = await this.listingProblem(settings.organizationId, availability, input.listingId);
     if (problem) return { allowed: false, ...problem, postTo: origin, returnTo };
@@ -160,6 +173,11 @@ export class ConnectService {
     const session = this.sessions.issue({ organizationId: context.organizationId, listingId: context.listingId, profileUserId: profile.id });
     const existing = await this.applications.findExisting(context.organizationId, context.listingId, profile.id);
     return { session, profile, ...(existing ? { alreadyApplied: { applicationId: existing.id, appliedAt: existing.createdAt } } : {}) };
+  }
+
+  /** Redirect mode: the session for a result the widget exchanged its code for (issued then, never stored). */
+  issueSession(binding: { organizationId: string; listingId: string; profileUserId: string }): IssuedCandidateSession {
+    return this.sessions.issue(binding);
   }
 
   /** Why the flow cannot go on for this (organization, listing), given the organization's availability. */

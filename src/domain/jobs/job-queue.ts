@@ -16,7 +16,16 @@ export interface JobQueue {
   remove(queue: string, jobId: string): Promise<boolean>;
   /** Returns the pending job's data and when it runs, if it is still waiting. */
   pending(queue: string, jobId: string): Promise<{ data: unknown; runAt: Date } | undefined>;
+  /**
+   * For the reconciliation sweep, once the job's effect is found missing: adds the job under
+   * its id when the queue has none, retries it when it failed, adds it again when it finished
+   * before `finishedBefore`; a waiting, delayed or running job (or one that finished just
+   * now) is left alone. Safe to call from several processes at once.
+   */
+  requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome>;
 }
+
+export type RequeueOutcome = 'added' | 'retried' | 'pending';
 
 export interface JobContext<T = unknown> {
   id: string;

@@ -12,6 +12,7 @@ import { inject, injectable } from 'tsyringe';
 import { groupOf } from '../catalog/action-key';
 import { UnrecoverableJobError } from '../jobs/job-queue';
 import { CLOCK, type Clock } from '../shared/clock';
+import { isAvailabilityError } from '../shared/availability';
 import { isDomainError } from '../shared/errors';
 import { subscriptionIdOf, type License } from './license';
 import { LicenseChanges, licenseEventMessage } from './license-changes';
@@ -70,6 +71,9 @@ export class LicenseProvisioning {
       await provisioner.provision(request);
     } catch (error) {
       if (!provisioningErrorIsFinal(error) && attempt < maxAttempts) throw error;
+      // Out of tries because our own infrastructure was away (database, Redis): not the
+      // license's fault. It stays `provisioning` and the reconciliation sweep retries it.
+      if (isAvailabilityError(error)) throw error;
       const reason = failureReason(error, attempt);
       const at = this.clock.now();
       const stillEntitled = await this.licenses.hasActive(license.organizationId, license.actionKey);

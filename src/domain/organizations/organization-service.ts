@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../shared/clock';
-import { invalid, notFound, unauthenticated } from '../shared/errors';
+import { forbidden, invalid, notFound, unauthenticated } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { apiKeyMatches, apiKeyPrefix, generateApiKey, parseKeyOrPrefix } from './api-key';
 import { isKeyUsable, type ApiKeyRecord, type Organization } from './organization';
@@ -70,9 +70,19 @@ export class OrganizationService {
     return key.organizationId;
   }
 
-  /** Issues a new key; the old ones keep working for the grace period. */
-  async rotateKey(organizationId: string): Promise<IssuedKey> {
+  /**
+   * Issues a new key; the old ones keep working for the grace period. Called with a key
+   * (`callerPrefix`), only the current key may rotate: a key already rotated out could
+   * otherwise mint a successor that outlives its own expiry.
+   */
+  async rotateKey(organizationId: string, callerPrefix?: string): Promise<IssuedKey> {
     await this.get(organizationId);
+    if (callerPrefix !== undefined) {
+      const caller = await this.keys.findByPrefix(callerPrefix);
+      if (!caller || caller.organizationId !== organizationId || caller.expiresAt !== null || caller.revokedAt !== null) {
+        throw forbidden('api_key_not_current', 'Only the current API key may rotate; this key was rotated out and only works until it expires');
+      }
+    }
     const now = this.clock.now();
     const expireAt = new Date(now.getTime() + this.policy.rotationGraceSeconds * 1000);
     const generated = generateApiKey();
@@ -86,6 +96,14 @@ export class OrganizationService {
     const revoked = await this.keys.revoke(prefix, this.clock.now());
     if (!revoked) throw notFound('API key', prefix);
     return revoked;
+  }
+
+  /** An organization revokes one of its own keys at once; another organization's prefix is 404. */
+  async revokeOwnKey(organizationId: string, prefix: string): Promise<ApiKeyRecord> {
+    const key = parseKeyOrPrefix(prefix.trim()) === prefix.trim() ? await this.keys.findByPrefix(prefix.trim()) : undefined;
+    if (!key || key.organizationId !== organizationId) throw notFound('API key', prefix);
+    if (key.revokedAt) return key;
+    return (await this.keys.revoke(key.prefix, this.clock.now())) ?? key;
   }
 
   listKeys(organizationId: string): Promise<ApiKeyRecord[]> {

@@ -17,6 +17,8 @@ export interface ProfileApplySettings {
   organizationId: string;
   enabled: boolean;
   allowedOrigins: string[];
+  /** Redirect mode: the exact listing page URLs the connect flow may return to. */
+  returnUrls: string[];
   buttonText: string;
   theme: ProfileApplyTheme;
   updatedAt: Date | null;
@@ -25,12 +27,13 @@ export interface ProfileApplySettings {
 export interface ProfileApplySettingsChange {
   enabled?: boolean;
   allowedOrigins?: string[];
+  returnUrls?: string[];
   buttonText?: string;
   theme?: ProfileApplyTheme;
 }
 
 export function defaultSettings(organizationId: string): ProfileApplySettings {
-  return { organizationId, enabled: false, allowedOrigins: [], buttonText: DEFAULT_BUTTON_TEXT, theme: DEFAULT_THEME, updatedAt: null };
+  return { organizationId, enabled: false, allowedOrigins: [], returnUrls: [], buttonText: DEFAULT_BUTTON_TEXT, theme: DEFAULT_THEME, updatedAt: null };
 }
 
 export interface OriginPolicy {
@@ -65,6 +68,31 @@ export function normalizeOrigin(value: string, policy: OriginPolicy, param = 'or
   );
 }
 
+/** A listing page URL for redirect mode: http(s), on an acceptable origin, no credentials or fragment. */
+export function normalizeReturnUrl(value: string, policy: OriginPolicy, param: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid('parameter_invalid', `Invalid ${param}: expected a page URL such as https://jobs.example.com/listing/42`, param);
+  }
+  if (url.username || url.password || url.hash || value.includes('#')) {
+    throw invalid('parameter_invalid', `Invalid ${param}: a return URL has no credentials and no fragment`, param);
+  }
+  normalizeOrigin(`${url.protocol}//${url.host}`, policy, param);
+  return url.toString();
+}
+
+/** Exact match, after the same normalization as at registration. */
+export function isReturnUrlRegistered(settings: ProfileApplySettings | undefined, url: string | undefined): boolean {
+  if (!url || !settings) return false;
+  try {
+    return settings.returnUrls.includes(new URL(url).toString());
+  } catch {
+    return false;
+  }
+}
+
 export function applyChange(current: ProfileApplySettings, change: ProfileApplySettingsChange, policy: OriginPolicy, now: Date): ProfileApplySettings {
   const next = { ...current, updatedAt: now };
   if (change.enabled !== undefined) next.enabled = change.enabled;
@@ -74,6 +102,18 @@ export function applyChange(current: ProfileApplySettings, change: ProfileApplyS
     }
     const origins = change.allowedOrigins.map((o, i) => normalizeOrigin(o, policy, `profile_apply.allowed_origins.${i}`));
     next.allowedOrigins = [...new Set(origins)];
+  }
+  if (change.returnUrls !== undefined) {
+    if (change.returnUrls.length > MAX_ALLOWED_ORIGINS) {
+      throw invalid('parameter_invalid', `At most ${MAX_ALLOWED_ORIGINS} return URLs`, 'profile_apply.return_urls');
+    }
+    next.returnUrls = [...new Set(change.returnUrls.map((u, i) => normalizeReturnUrl(u, policy, `profile_apply.return_urls.${i}`)))];
+  }
+  // A return URL given must be on an allowed origin. (One left on an origin removed later is
+  // inert: the flow starts only from an allowed origin.)
+  const stray = change.returnUrls === undefined ? -1 : next.returnUrls.findIndex((u) => !next.allowedOrigins.includes(new URL(u).origin));
+  if (stray >= 0) {
+    throw invalid('parameter_invalid', 'Each return URL must be on one of allowed_origins', `profile_apply.return_urls.${stray}`);
   }
   if (change.buttonText !== undefined) {
     const text = change.buttonText.trim();

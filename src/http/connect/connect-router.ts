@@ -1,16 +1,21 @@
 /**
  * The connect flow under /v1/connect, opened in the widget's popup:
- *   GET /profile?organization_id&listing_id&origin[&return_to&client_state]  → checks, then
- *       grant redirects to the provider with `state` and PKCE (S256)
+ *   GET /profile?organization_id&listing_id&origin  → checks, then grant redirects to the
+ *       provider with `state` and PKCE (S256)
+ *   POST /profile (form: the same + return_to, client_state)  → redirect mode, when the popup
+ *       was blocked: only from the listing page itself (its `Origin` header) and only back to
+ *       a URL the organization registered
  *   GET /profile/callback  → we check state, exchange the code at the token endpoint
- *       ourselves (the client authentication the provider expects, its errors told
- *       apart), store the authorization (and its import job), and post the result to the
- *       opener (or, when the popup was blocked, redirect back to `return_to` with it).
+ *       ourselves (the client authentication the provider expects, its errors told apart),
+ *       store the authorization (and its import job), and post the result to the opener
+ *       (or, in redirect mode, return to `return_to` with a single-use result code)
+ *   POST /profile/result (form: code, client_state)  → the widget exchanges that code for
+ *       the result, once, from the flow's origin
  * grant keeps its state in an express-session whose rows live in the database, so the
  * callback may land on another API process than the start.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
 import grant from 'grant';
 import type { Config } from '../../config';
@@ -24,7 +29,11 @@ import { deriveKey } from '../../security/key-derivation';
 import type { Database } from '../../storage/database';
 import { KnexSessionStore } from '../../storage/oauth-session-store';
 import type { ApiRouter } from '../route';
-import { deliverResult, errorMessage, MESSAGE_SOURCE, sendShowOnlyPage } from './popup-page';
+import { ConnectResultCodes } from '../../storage/connect-result-codes';
+import { DomainError } from '../../domain/shared/errors';
+import { sendError } from '../errors';
+import { errorMessage, MESSAGE_SOURCE, sendPostingPage, sendReturnPage, sendShowOnlyPage, type PopupMessage } from './popup-page';
+import type { ReturnTo } from '../../domain/connect/connect-service';
 
 export const CONNECT_MOUNT_PATH = '/v1/connect';
 export const CONNECT_SESSION_COOKIE = 'hi_connect';
@@ -93,6 +102,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   if (!provider) {
     const unavailable: RequestHandler = (_req, res) => sendShowOnlyPage(res, 503, 'provider_error', 'No profile provider is configured on this server.');
     router.get('/profile', unavailable);
+    router.post('/profile', unavailable);
     router.get('/profile/callback', unavailable);
     router.use(rateLimitedPage, kit.policy.onError);
     return { name: 'connect', router, routes: [] };
@@ -119,26 +129,41 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   }) as unknown as RequestHandler & { config: { profile: { redirect_uri: string } } };
   const redirectUri = grantMiddleware.config.profile.redirect_uri;
 
+  const resultCodes = new ConnectResultCodes(options.db);
+  /** Posts to the opener, or in redirect mode returns to the listing page with a result code. */
+  const deliver = async (res: Response, message: PopupMessage, target: { origin: string; returnTo?: ReturnTo }): Promise<void> => {
+    if (!target.returnTo) return sendPostingPage(res, message, target.origin);
+    // The token is not stored: the exchange issues a session for the same binding.
+    const { candidate_token: _token, expires_at: _expires, ...stored } = message as PopupMessage & { candidate_token?: string; expires_at?: string };
+    const code = await resultCodes.issue(target.origin, target.returnTo.clientState, stored);
+    sendReturnPage(res, message, code, target.returnTo);
+  };
+
   const start: RequestHandler = async (req, res, next) => {
     try {
-      const q = req.query as Record<string, unknown>;
+      // GET: the popup. POST (a form the widget submits): redirect mode, with the page's Origin.
+      const q = (req.method === 'POST' ? req.body ?? {} : req.query) as Record<string, unknown>;
       const decision = await connect.decideStart({
         organizationId: text(q.organization_id),
         listingId: text(q.listing_id),
         origin: text(q.origin),
         returnTo: text(q.return_to),
         clientState: text(q.client_state),
+        startedFrom: req.method === 'POST' ? text(req.get('origin')) : undefined,
       });
       if (!decision.allowed) {
-        if (decision.postTo) return deliverResult(res, errorMessage(decision.code, decision.message), { origin: decision.postTo, returnTo: decision.returnTo });
+        if (decision.postTo) return await deliver(res, errorMessage(decision.code, decision.message), { origin: decision.postTo, returnTo: decision.returnTo });
         return sendShowOnlyPage(res, 400, decision.code, decision.message);
+      }
+      if (req.method === 'POST' && !decision.context.returnTo) {
+        return sendShowOnlyPage(res, 400, 'invalid_return_to', 'A POST starts redirect mode only: send return_to and client_state');
       }
       let authorizeUrl: string;
       try {
         authorizeUrl = (await provider.endpoints()).authorizeUrl;
       } catch (error) {
         const code = providerFailureCode(error);
-        return deliverResult(res, errorMessage(code, PROVIDER_FAILURE_MESSAGES[code]), decision.context);
+        return await deliver(res, errorMessage(code, PROVIDER_FAILURE_MESSAGES[code]), decision.context);
       }
       const dynamic: Record<string, unknown> = { authorize_url: authorizeUrl };
       if (settings.describesRequest) {
@@ -167,7 +192,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     if (!context) {
       return sendShowOnlyPage(res, 400, 'state_mismatch', 'This sign-in has expired or was already completed. Close this window and try again.');
     }
-    const post = (code: Parameters<typeof errorMessage>[0], message: string) => deliverResult(res, errorMessage(code, message), context);
+    const post = (code: Parameters<typeof errorMessage>[0], message: string) => deliver(res, errorMessage(code, message), context);
     if (!sameString(text(req.query.state), expectedState)) {
       return post('state_mismatch', 'The sign-in could not be verified (state mismatch). Please try again.');
     }
@@ -191,7 +216,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
         return post(failure, PROVIDER_FAILURE_MESSAGES[failure]);
       }
       const result = await connect.complete(context, tokens);
-      deliverResult(
+      await deliver(
         res,
         {
           source: MESSAGE_SOURCE,
@@ -217,7 +242,32 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     }
   };
 
+  const form = express.urlencoded({ extended: false, limit: '8kb' });
   router.get('/profile', start, grantMiddleware);
+  router.post('/profile', form, start, grantMiddleware);
+
+  // Redirect mode's exchange: the widget, back on the listing page, trades the code for the result.
+  router.post('/profile/result', form, async (req, res, next) => {
+    try {
+      const origin = text(req.get('origin'));
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Vary', 'Origin');
+      // A simple CORS request (form-encoded, no credentials): readable by the page that sent it.
+      if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
+      const code = text(req.body?.code);
+      const clientState = text(req.body?.client_state);
+      const stored = origin && code && clientState ? await resultCodes.redeem(code, clientState, origin) : undefined;
+      if (!stored) {
+        return sendError(res, new DomainError('invalid', 'invalid_result_code', 'This result code is unknown, expired, already used, or not for this page'));
+      }
+      const result = stored.result as Record<string, any>;
+      if (result.type !== 'profile-apply:authorized') return void res.json(result);
+      const session = connect.issueSession({ organizationId: result.organization_id, listingId: result.listing_id, profileUserId: result.profile_user_id });
+      res.json({ ...result, candidate_token: session.token, expires_at: session.expiresAt.toISOString() });
+    } catch (error) {
+      next(error);
+    }
+  });
   // Without the flow's session grant cannot tell which provider answered (it would
   // redirect to its default callback); nobody trusted is known to tell either.
   const requireFlow: RequestHandler = (req, res, next) => {

@@ -61,14 +61,15 @@ export const RESULT_FRAGMENT = 'profile-apply-result';
 const RETURN_ELEMENT_ID = 'hi-return';
 
 /**
- * Redirect mode (the browser blocked the popup): back to the listing page with the result,
- * and the widget's client_state, in the URL fragment. A fragment never reaches a server or
- * a Referer header, and the widget removes it from the address bar as it reads it. A page
- * that navigates, not an HTTP redirect: the provider's consent form may restrict where its
- * submission may be redirected (CSP form-action), and the listing page is on another origin.
+ * Redirect mode (the browser blocked the popup): back to the listing page with a single-use
+ * result code, and the widget's client_state, in the URL fragment; the widget exchanges the
+ * code for the result (`POST /v1/connect/profile/result`), so no token ever travels in a URL.
+ * A fragment never reaches a server or a Referer header, and the widget removes it from the
+ * address bar as it reads it. A page that navigates, not an HTTP redirect: the provider's
+ * consent form may restrict where its submission may be redirected (CSP form-action).
  */
-export function sendReturnPage(res: Response, message: PopupMessage, returnTo: ReturnTo): void {
-  const payload = Buffer.from(JSON.stringify({ ...message, client_state: returnTo.clientState })).toString('base64url');
+export function sendReturnPage(res: Response, message: PopupMessage, code: string, returnTo: ReturnTo): void {
+  const payload = Buffer.from(JSON.stringify({ code, client_state: returnTo.clientState })).toString('base64url');
   const url = `${returnTo.url}#${RESULT_FRAGMENT}=${payload}`;
   sendScriptPage(
     res,
@@ -78,11 +79,6 @@ export function sendReturnPage(res: Response, message: PopupMessage, returnTo: R
   );
 }
 
-/** Posts to the opener, or in redirect mode goes back to the listing page. */
-export function deliverResult(res: Response, message: PopupMessage, target: { origin: string; returnTo?: ReturnTo }): void {
-  if (target.returnTo) sendReturnPage(res, message, target.returnTo);
-  else sendPostingPage(res, message, target.origin);
-}
 
 /** Shows an error without telling any window about it. */
 export function sendShowOnlyPage(res: Response, status: number, code: ConnectErrorCode, message: string): void {

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { looksLikeApiKey } from '../../domain/organizations/api-key';
+import { apiKeyPrefix, looksLikeApiKey } from '../../domain/organizations/api-key';
 import { OrganizationService } from '../../domain/organizations/organization-service';
 import type { CredentialVerifier, Principal } from '../principal';
 
@@ -14,6 +14,6 @@ export class OrganizationApiKeyVerifier implements CredentialVerifier {
   }
 
   async verify(token: string): Promise<Principal> {
-    return { kind: 'organization', organizationId: await this.organizations.authenticate(token) };
+    return { kind: 'organization', organizationId: await this.organizations.authenticate(token), keyPrefix: apiKeyPrefix(token) };
   }
 }

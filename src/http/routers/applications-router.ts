@@ -73,6 +73,8 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
         });
         return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);
       },
+      // The application was created but its 201 was lost (the answer failed, the process died).
+      replayEffect: async (applicationId, { principal }) => reply(201, applicationView(await reader.get(applicant(principal).organizationId, applicationId))),
     }),
     defineRoute({
       method: 'get',

@@ -28,7 +28,10 @@ export function healthRoutes(readiness: () => Promise<ReadinessReport>): RouteDe
       alsoAnswers: [503],
       handler: async () => {
         const report = await readiness();
-        return reply(report.ok ? 200 : 503, { status: report.ok ? 'ready' : 'not_ready', checks: report.checks });
+        // Public: only whether each dependency answers. Driver messages (hosts, role names)
+        // go to the log and to the host through PluginInstance.readiness().
+        const checks = Object.fromEntries(Object.entries(report.checks).map(([name, check]) => [name, check === 'ok' ? 'ok' : 'unavailable']));
+        return reply(report.ok ? 200 : 503, { status: report.ok ? 'ready' : 'not_ready', checks });
       },
     }),
   ];

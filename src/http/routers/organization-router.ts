@@ -46,7 +46,7 @@ export function organizationRoutes(organizations: OrganizationService): RouteDef
       status: 201,
       response: issuedApiKeySchema,
       handler: async ({ principal }) => {
-        const issued = await organizations.rotateKey(orgId(principal));
+        const issued = await organizations.rotateKey(orgId(principal), principal.kind === 'organization' ? (principal.keyPrefix ?? '') : undefined);
         return reply(201, {
           object: 'api_key' as const,
           api_key: issued.apiKey,
@@ -54,6 +54,16 @@ export function organizationRoutes(organizations: OrganizationService): RouteDef
           previous_keys_expire_at: issued.previousKeysExpireAt?.toISOString(),
         } satisfies z.output<typeof issuedApiKeySchema>);
       },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api_keys/:prefix',
+      operationId: 'revokeApiKey',
+      summary: 'Revoke one of the organization\'s API keys at once (by its prefix); 404 for a prefix it does not own',
+      tags: ['organization'],
+      auth: ['organization'],
+      params: z.object({ prefix: z.string().min(1).max(64) }),
+      handler: async ({ principal, params }) => ({ object: 'api_key', ...keyView(await organizations.revokeOwnKey(orgId(principal), params.prefix)) }),
     }),
   ];
 }

@@ -14,6 +14,7 @@ export function settingsView(settings: ProfileApplySettings): z.output<typeof or
     profile_apply: {
       enabled: settings.enabled,
       allowed_origins: settings.allowedOrigins,
+      return_urls: settings.returnUrls,
       button_text: settings.buttonText,
       theme: settings.theme,
     },
@@ -27,6 +28,7 @@ const patchBody = z
       .object({
         enabled: z.boolean().optional(),
         allowed_origins: z.array(z.string().max(300)).max(100).optional(),
+        return_urls: z.array(z.string().max(2000)).max(100).optional(),
         button_text: z.string().max(200).optional(),
         theme: z.enum(PROFILE_APPLY_THEMES as [string, ...string[]]).optional(),
       })
@@ -62,6 +64,7 @@ export function settingsRoutes(settings: ProfileApplySettingsService): RouteDefi
         const updated = await settings.update(orgId(principal), {
           enabled: change.enabled,
           allowedOrigins: change.allowed_origins,
+          returnUrls: change.return_urls,
           buttonText: change.button_text,
           theme: change.theme as ProfileApplySettings['theme'] | undefined,
         });

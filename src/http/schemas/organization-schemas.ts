@@ -47,6 +47,7 @@ export const organizationSettingsSchema = z
     profile_apply: z.object({
       enabled: z.boolean(),
       allowed_origins: z.array(z.string()).meta({ example: ['https://jobs.example.com'] }),
+      return_urls: z.array(z.string()).meta({ description: 'Listing pages redirect mode may return to (exact URLs)', example: ['https://jobs.example.com/careers/backend-engineer'] }),
       button_text: z.string().meta({ example: 'Apply with profile' }),
       theme: z.enum(['light', 'dark', 'auto']),
     }),
