@@ -12,8 +12,21 @@ export const RENEWAL_SCHEDULER_ID = 'billing-renewal';
 
 export async function scheduleRenewals(processor: JobProcessor, intervalMs: number, bullmq: BullmqJobQueue | undefined, logger: Logger): Promise<Disposer> {
   if (bullmq) {
-    await bullmq.queue(processor.queue).upsertJobScheduler(RENEWAL_SCHEDULER_ID, { every: intervalMs }, { name: 'renew', data: {} });
-    return () => undefined;
+    // Upserted in the background and again every interval: a Redis that is down at start (or
+    // restarted without persistence) delays the schedule, never activation.
+    let upserting = false;
+    const upsert = () => {
+      if (upserting) return;
+      upserting = true;
+      bullmq
+        .schedule(processor.queue, RENEWAL_SCHEDULER_ID, intervalMs, 'renew')
+        .catch((error: Error) => logger.warn({ err: error.message }, 'could not schedule the billing renewal job'))
+        .finally(() => (upserting = false));
+    };
+    upsert();
+    const timer = setInterval(upsert, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
   let running = false;
   const timer = setInterval(() => {

@@ -5,7 +5,7 @@
  * process to tell (embedded mode: the CLI cannot run beside the server).
  */
 import type { Config } from '../config';
-import { createRedis } from '../queue/redis';
+import { closeRedis, createRedis } from '../queue/redis';
 import { cacheChannel } from './cache-invalidations';
 
 /** Resolves false when Redis could not be told (API processes then notice within the cache TTL). */
@@ -20,6 +20,6 @@ export async function announceCacheChange(config: Config, cache: string, key: st
   } catch {
     return false;
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }

@@ -10,6 +10,7 @@
  * happens on a request's read path, only after a write.
  */
 import type { Redis } from 'ioredis';
+import { closeRedis } from '../queue/redis';
 import { randomToken } from '../domain/shared/ids';
 import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
@@ -60,7 +61,7 @@ export class RedisCacheInvalidations implements CacheInvalidations {
     });
     const close = async () => {
       subscriber.removeAllListeners('message');
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      await closeRedis(subscriber);
     };
     // Wait for the subscription, but not forever: with Redis down at start the process
     // still starts (entries then live at most the TTL); a late subscription clears the

@@ -22,7 +22,7 @@ import { SharedChannelEntitlementInvalidations } from '../caching/shared-channel
 import { createRedis } from '../queue/redis';
 import { KnexApiKeyRepository } from '../storage/organization-repository';
 import { KnexProfileApplySettingsRepository } from '../storage/profile-apply-settings-repository';
-import { REDIS } from './infrastructure';
+import { REDIS_REQUEST } from './infrastructure';
 import type { PluginModule } from './module';
 
 /**
@@ -42,7 +42,9 @@ export const cachingModule: PluginModule = {
     const channel = cacheChannel(config.queuePrefix);
     container.register<CacheInvalidations>(CACHE_INVALIDATIONS, {
       useFactory: instanceCachingFactory((c) =>
-        redisUrl ? new RedisCacheInvalidations(c.resolve<Redis>(REDIS), () => createRedis(redisUrl, 'subscriber'), channel, logger) : new InProcessCacheInvalidations(channel),
+        redisUrl ? // Published on the fail-fast connection: a change made during a Redis outage answers at once
+        // (the others' entries expire within the TTL) instead of waiting for a reconnect.
+        new RedisCacheInvalidations(c.resolve<Redis>(REDIS_REQUEST), () => createRedis(redisUrl, 'subscriber'), channel, logger) : new InProcessCacheInvalidations(channel),
       ),
     });
     container.register(CacheSync, {

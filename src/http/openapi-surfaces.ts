@@ -100,6 +100,70 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
           '503': html('No profile provider is configured'),
         },
       },
+      post: {
+        operationId: 'startConnectInThisTab',
+        summary:
+          "Redirect mode (the browser blocked the popup): the widget's form POST from the listing page; the page's Origin is checked and return_to must be one of the organization's return_urls",
+        tags: ['connect'],
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                required: ['organization_id', 'listing_id', 'origin', 'return_to', 'client_state'],
+                properties: Object.fromEntries(connectQuery.map((p) => [p.name, { type: 'string', description: p.description }])),
+              },
+            },
+          },
+        },
+        responses: {
+          '302': { description: "Redirect to the provider's consent page" },
+          '200': html('A page that returns to the listing page with an error result code (listing_unavailable, …), or explains why the flow cannot start'),
+          '400': html('invalid_return_to (not a registered return URL, or the POST came from another origin) and other refused starts, shown as a page'),
+          '429': html('Too many attempts from this network (Retry-After)'),
+          '503': html('No profile provider is configured'),
+        },
+      },
+    },
+    '/v1/connect/profile/result': {
+      post: {
+        operationId: 'exchangeConnectResult',
+        summary: "Redirect mode, back on the listing page: the widget trades the single-use result code from the URL fragment for the connect result (once, from the flow's origin)",
+        tags: ['connect'],
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', required: ['code', 'client_state'], properties: { code: { type: 'string' }, client_state: { type: 'string' } } },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The connect result, as the popup would have posted it (profile-apply:authorized with a fresh candidate_token, or profile-apply:error)',
+            content: { 'application/json': { schema: { type: 'object', required: ['source', 'type'], properties: { source: { type: 'string' }, type: { type: 'string' } } } } },
+          },
+          '400': errorRef(400),
+          '429': errorRef(429),
+          '503': errorRef(503),
+        },
+      },
+    },
+    '/widgets/locales/{file}': {
+      get: {
+        operationId: 'getWidgetCatalog',
+        summary: "A translation catalog of the widget (es, fr, de, pt, ar), content-hashed and immutable; fetched by the widget for the candidate's language",
+        tags: ['widget'],
+        security: [],
+        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]{2}\\.[0-9a-f]{12}\\.json$' }, example: 'es.403819cd3a5b.json' }],
+        responses: {
+          '200': { description: 'The catalog: message keys to strings', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+          '404': { description: 'No such catalog or hash' },
+        },
+      },
     },
     '/v1/connect/profile/callback': {
       get: {

@@ -2,7 +2,7 @@ import type { OrganizationService } from '../../domain/organizations/organizatio
 import type { ApiKeyRecord } from '../../domain/organizations/organization';
 import { defineRoute, reply, z, type RouteDefinition } from '../route';
 import type { Principal } from '../principal';
-import { createdOrganizationSchema, issuedApiKeySchema, organizationSchema } from '../schemas/organization-schemas';
+import { apiKeySummarySchema, createdOrganizationSchema, issuedApiKeySchema, organizationSchema } from '../schemas/organization-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
@@ -63,7 +63,8 @@ export function organizationRoutes(organizations: OrganizationService): RouteDef
       tags: ['organization'],
       auth: ['organization'],
       params: z.object({ prefix: z.string().min(1).max(64) }),
-      handler: async ({ principal, params }) => ({ object: 'api_key', ...keyView(await organizations.revokeOwnKey(orgId(principal), params.prefix)) }),
+      response: apiKeySummarySchema.extend({ object: z.literal('api_key') }).meta({ id: 'RevokedApiKey' }),
+      handler: async ({ principal, params }) => ({ object: 'api_key' as const, ...keyView(await organizations.revokeOwnKey(orgId(principal), params.prefix)) }),
     }),
   ];
 }

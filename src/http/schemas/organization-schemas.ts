@@ -24,7 +24,7 @@ export const createdOrganizationSchema = z
     object: z.literal('organization'),
     name: z.string(),
     created_at: isoDateTime,
-    api_key: z.string().meta({ description: 'Shown once; only its digest is stored', example: 'hik_…' }),
+    api_key: z.string().nullable().meta({ description: 'Shown once; only its digest is stored, so an answer replayed for the same Idempotency-Key carries null', example: 'hik_…' }),
   })
   .meta({
     id: 'CreatedOrganization',
