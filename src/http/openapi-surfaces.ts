@@ -161,7 +161,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
         parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]{2}\\.[0-9a-f]{12}\\.json$' }, example: 'es.403819cd3a5b.json' }],
         responses: {
           '200': { description: 'The catalog: message keys to strings', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
-          '404': { description: 'No such catalog or hash' },
+          '404': errorRef(404),
         },
       },
     },

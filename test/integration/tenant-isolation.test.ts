@@ -120,6 +120,7 @@ describe('tenant isolation: another organization’s ids', function () {
       application_id: { other: b.applicationId, missing: newId('app') },
       // The widget's content hash: not a tenant's id, but a path parameter all the same.
       hash: { other: '0123456789ab', missing: 'ba9876543210' },
+      file: { other: 'es.0123456789ab.json', missing: 'es.ba9876543210.json' },
       webhook_endpoint_id: { other: b.webhookEndpointId, missing: newId('we') },
       delivery_id: { other: b.deliveryId, missing: newId('whd') },
       event_id: { other: b.eventId, missing: newId('evt') },
