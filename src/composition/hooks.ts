@@ -1,14 +1,11 @@
 /**
  * License-gated hooks: the handlers (declared with @HookHandlerFor), the gate and its
- * entitlement cache, the cache's invalidation across processes (Redis pub/sub, or
- * in-process events in embedded mode), the connectors handlers send through (sandbox
- * ones), interview reminders and their queue.
+ * entitlement cache (invalidated across processes by the caching module's channel), the
+ * connectors handlers send through (sandbox ones), interview reminders and their queue.
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
-import type { Redis } from 'ioredis';
 import { InterviewReminderProcessor } from '../../jobs/interview-reminder';
 import { EntitlementCache, ENTITLEMENT_CACHE_OPTIONS, type EntitlementCacheOptions } from '../domain/entitlements/entitlement-cache';
-import { ENTITLEMENT_INVALIDATIONS, type EntitlementInvalidations } from '../domain/entitlements/entitlement-invalidations';
 import { ENTITLEMENT_SOURCE } from '../domain/entitlements/entitlement-source';
 import { EntitlementSync } from '../domain/entitlements/entitlement-sync';
 import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../domain/hooks/connectors';
@@ -38,13 +35,9 @@ import { ENTITLEMENTS } from '../domain/licenses/entitlements';
 import { LicenseChanges } from '../domain/licenses/license-changes';
 import { LOGGER, type Logger } from '../domain/shared/logger';
 import { SandboxConnectors, SandboxDeliveryLog } from '../connectors/sandbox-connectors';
-import { InProcessEntitlementInvalidations } from '../entitlements/in-process-invalidations';
-import { entitlementChannel, RedisEntitlementInvalidations } from '../entitlements/redis-invalidations';
-import { createRedis } from '../queue/redis';
 import type { Database } from '../storage/database';
 import { KnexInterviewReminderRepository } from '../storage/interview-reminder-repository';
 import { DATABASE } from '../storage/tokens';
-import { REDIS_REQUEST } from './infrastructure';
 import type { HookHandlerRegistration, PluginModule } from './module';
 
 /** Every hook handler of this plugin, in the order they run for one hook. */
@@ -67,22 +60,14 @@ export const HOOK_DISPATCHER = Symbol('HookDispatcher');
 
 export const hooksModule: PluginModule = {
   name: 'hooks',
-  register(container, { config, logger }) {
+  register(container, { config }) {
     // The entitlement cache reads the licensing area's answer on a miss.
     container.register(ENTITLEMENT_SOURCE, { useToken: ENTITLEMENTS });
     container.register<EntitlementCacheOptions>(ENTITLEMENT_CACHE_OPTIONS, {
       useValue: { ttlMs: config.entitlementCacheTtlSeconds * 1000, maxEntries: ENTITLEMENT_CACHE_MAX_ENTRIES },
     });
     container.registerSingleton(EntitlementCache);
-    const channel = entitlementChannel(config.queuePrefix);
-    const redisUrl = config.redisUrl;
-    container.register<EntitlementInvalidations>(ENTITLEMENT_INVALIDATIONS, {
-      useFactory: instanceCachingFactory((c) =>
-        redisUrl
-          ? new RedisEntitlementInvalidations(c.resolve<Redis>(REDIS_REQUEST), () => createRedis(redisUrl, 'subscriber'), channel, logger)
-          : new InProcessEntitlementInvalidations(channel),
-      ),
-    });
+    // ENTITLEMENT_INVALIDATIONS: the caching module's one channel for every per-process cache.
     container.registerSingleton(EntitlementSync);
     container.registerSingleton(HookGate);
 
@@ -137,7 +122,9 @@ function cancelRemindersOnDeactivation(container: DependencyContainer) {
  */
 export function registerHookDispatch(container: DependencyContainer, registrations: readonly HookHandlerRegistration[]): void {
   container.register(HOOK_REGISTRY, {
-    useValue: new HookRegistry(registrations.map((r) => ({ name: r.name, hook: r.hook, action: r.action, handler: () => r.resolve(container) as GatedHookHandler }))),
+    useValue: new HookRegistry(
+      registrations.map((r) => ({ name: r.name, hook: r.hook, action: r.action, handler: () => r.resolve(container) as GatedHookHandler })),
+    ),
   });
   container.register(HOOK_DISPATCHER, {
     useFactory: instanceCachingFactory((c) => {
