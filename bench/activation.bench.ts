@@ -20,7 +20,9 @@ export interface ActivationResult {
 }
 
 export function catalogActionKeys(): string[] {
-  const catalog = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'src/catalog/catalog.v1.json'), 'utf8')) as { groups: Array<{ actions: Array<{ key: string }> }> };
+  const catalog = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'src/catalog/catalog.v1.json'), 'utf8')) as {
+    groups: Array<{ actions: Array<{ key: string }> }>;
+  };
   return catalog.groups.flatMap((g) => g.actions.map((a) => a.key));
 }
 
@@ -28,7 +30,8 @@ export async function benchActivation(product: Product, options: { samples: numb
   if (!product.worker) await product.startWorker();
   const keys = catalogActionKeys().filter((k) => k !== 'profile.accept_application');
   const orgs = product.organizations;
-  if (options.samples > keys.length * orgs.length) throw new Error(`only ${keys.length * orgs.length} (organization, action) pairs for ${options.samples} samples`);
+  if (options.samples > keys.length * orgs.length)
+    throw new Error(`only ${keys.length * orgs.length} (organization, action) pairs for ${options.samples} samples`);
   const latencies: number[] = [];
   for (let i = 0; i < options.samples; i++) {
     const org = orgs[i % orgs.length]!;
@@ -38,7 +41,11 @@ export async function benchActivation(product: Product, options: { samples: numb
     if (response.status >= 300) throw new Error(`activate ${actionKey} answered ${response.status}: ${response.text.slice(0, 300)}`);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const row = await product.db('hi_licenses').where({ organization_id: org.organizationId, action_key: actionKey }).whereIn('status', ['active', 'failed']).first();
+      const row = await product
+        .db('hi_licenses')
+        .where({ organization_id: org.organizationId, action_key: actionKey })
+        .whereIn('status', ['active', 'failed'])
+        .first();
       if (row?.status === 'active') break;
       if (row?.status === 'failed') throw new Error(`license for ${actionKey} failed: ${row.failure_reason}`);
       if (Date.now() > deadline) throw new Error(`license for ${actionKey} not active after 30 s`);

@@ -43,7 +43,11 @@ export async function benchApply(product: Product, options: { connections: numbe
     url: `http://127.0.0.1:${port}`,
     ...options,
     serverPid: baselineServer.child.pid,
-    next: () => ({ path: '/apply', headers: {}, body: JSON.stringify({ profile_user_id: CANDIDATES[n++ % CANDIDATES.length]!.id, cover_letter: 'Benchmark', answers: ANSWERS }) }),
+    next: () => ({
+      path: '/apply',
+      headers: {},
+      body: JSON.stringify({ profile_user_id: CANDIDATES[n++ % CANDIDATES.length]!.id, cover_letter: 'Benchmark', answers: ANSWERS }),
+    }),
   };
 
   // Unique (organization, listing, candidate) per request: candidates fastest, then organizations, then listings.

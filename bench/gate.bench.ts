@@ -93,7 +93,9 @@ if (require.main === module) {
   runGateBench().then(
     (r) => {
       console.log(JSON.stringify(r));
-      console.log(`gate: ${r.opsPerSec.toLocaleString('en-US')} checks/s; Map: ${r.baselineOpsPerSec.toLocaleString('en-US')} lookups/s; ratio ${(r.ratio * 100).toFixed(1)}%`);
+      console.log(
+        `gate: ${r.opsPerSec.toLocaleString('en-US')} checks/s; Map: ${r.baselineOpsPerSec.toLocaleString('en-US')} lookups/s; ratio ${(r.ratio * 100).toFixed(1)}%`,
+      );
     },
     (error) => {
       console.error(error);

@@ -18,7 +18,16 @@ export async function gateRows(): Promise<{ rows: BenchRow[]; raw: unknown }> {
   const file = path.join(__dirname, 'gate.bench.js');
   if (!existsSync(file)) {
     return {
-      rows: [{ name: 'gate checks (checks/s)', measured: 'not measured', baseline: 'bench/gate.bench.ts (issue 5) is not in the tree', ratio: undefined, target: '≥ 30%', met: undefined }],
+      rows: [
+        {
+          name: 'gate checks (checks/s)',
+          measured: 'not measured',
+          baseline: 'bench/gate.bench.ts (issue 5) is not in the tree',
+          ratio: undefined,
+          target: '≥ 30%',
+          met: undefined,
+        },
+      ],
       raw: undefined,
     };
   }
@@ -31,10 +40,31 @@ export async function gateRows(): Promise<{ rows: BenchRow[]; raw: unknown }> {
   const gate = pick(result, /^gateChecksPerSec$/) ?? pick(result, /gate/i);
   const map = pick(result, /^mapLookupsPerSec$/) ?? pick(result, /map/i);
   if (gate === undefined || map === undefined) {
-    return { rows: [{ name: 'gate checks (checks/s)', measured: JSON.stringify(result).slice(0, 80), baseline: '(unrecognized result shape)', ratio: undefined, target: '≥ 30%', met: undefined }], raw: result };
+    return {
+      rows: [
+        {
+          name: 'gate checks (checks/s)',
+          measured: JSON.stringify(result).slice(0, 80),
+          baseline: '(unrecognized result shape)',
+          ratio: undefined,
+          target: '≥ 30%',
+          met: undefined,
+        },
+      ],
+      raw: result,
+    };
   }
   return {
-    rows: [{ name: 'hook gate checks, warm entitlement cache (checks/s)', measured: `${fmt(gate)} /s`, baseline: `${fmt(map)} /s (plain Map lookup)`, ratio: gate / map, target: '≥ 30%', met: gate / map >= 0.3 }],
+    rows: [
+      {
+        name: 'hook gate checks, warm entitlement cache (checks/s)',
+        measured: `${fmt(gate)} /s`,
+        baseline: `${fmt(map)} /s (plain Map lookup)`,
+        ratio: gate / map,
+        target: '≥ 30%',
+        met: gate / map >= 0.3,
+      },
+    ],
     raw: result,
   };
 }

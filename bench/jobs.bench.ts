@@ -30,7 +30,12 @@ export interface JobsResult {
   minimalProviderCpuMs?: number;
 }
 
-async function timeJobs(redisUrl: string, prefix: string, queueName: string, jobs: Array<{ name: string; data: object; opts: { jobId: string } }>): Promise<{ seconds: number; failed: number }> {
+async function timeJobs(
+  redisUrl: string,
+  prefix: string,
+  queueName: string,
+  jobs: Array<{ name: string; data: object; opts: { jobId: string } }>,
+): Promise<{ seconds: number; failed: number }> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(queueName, { connection, prefix });
   // Counted from the queue's own counters (events can be trimmed from the stream under load).
@@ -84,7 +89,11 @@ export async function benchJobs(product: Product, options: { jobs: number }): Pr
     .select('id', 'organization_id', 'profile_user_id', 'access_token_ciphertext');
   const imports = Array.from({ length: options.jobs }, (_, i) => {
     const a = authorizations[i % authorizations.length]!;
-    return { name: 'import', data: { organization_id: a.organization_id, profile_user_id: a.profile_user_id, authorization_id: a.id }, opts: { jobId: `bench-import-${i}` } };
+    return {
+      name: 'import',
+      data: { organization_id: a.organization_id, profile_user_id: a.profile_user_id, authorization_id: a.id },
+      opts: { jobId: `bench-import-${i}` },
+    };
   });
   if (!product.worker) await product.startWorker();
   await drain(product);

@@ -102,7 +102,10 @@ export class Product {
     const services = operatorServices(this.db, this.config);
     for (let i = 0; i < organizations; i++) {
       const { organization, key } = await services.organizations.create(`Bench Org ${i + 1}`);
-      const enabled = await request(this.baseUrl, 'PATCH', '/v1/organization/settings', { auth: key.apiKey, body: { profile_apply: { enabled: true, allowed_origins: [LISTING_ORIGIN] } } });
+      const enabled = await request(this.baseUrl, 'PATCH', '/v1/organization/settings', {
+        auth: key.apiKey,
+        body: { profile_apply: { enabled: true, allowed_origins: [LISTING_ORIGIN] } },
+      });
       if (enabled.status !== 200) throw new Error(`enabling profile apply answered ${enabled.status}: ${enabled.text}`);
       // The license applications need (the apply gate checks it); the worker provisions it.
       const license = await request(this.baseUrl, 'POST', '/v1/integrations/licenses/profile.accept_application/activate', { auth: key.apiKey });

@@ -21,7 +21,12 @@ function area(url: string): string {
   if (!url) return '(native)';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules) return modules[1]!;
-  if (url.startsWith('node:')) return url.replace(/^node:(internal\/)?/, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:(internal\/)?/, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   const own = /\/dist\/(.+)\/[^/]+\.js$/.exec(url);
   return own ? own[1]! : url;
 }
@@ -49,7 +54,12 @@ export function summarize(file: string, top = 25): string {
   }
   const busy = total - idle;
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
-  const lines = [`${file}`, `busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled`, '', 'by package / directory (self time, % of busy):'];
+  const lines = [
+    `${file}`,
+    `busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled`,
+    '',
+    'by package / directory (self time, % of busy):',
+  ];
   for (const [k, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(us)}  ${k}`);
   lines.push('', 'by function (self time, % of busy):');
   for (const [k, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(us)}  ${k}`);

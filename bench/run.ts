@@ -59,7 +59,10 @@ async function machine(product: Product): Promise<Record<string, string>> {
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     os: `${os.type()} ${os.release()}`,
     node: process.version,
-    load: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    load: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
     postgres: pg,
     redis,
   };
@@ -83,44 +86,57 @@ async function main(): Promise<void> {
     await product.stopWorker();
 
     if (ONLY.has('apply')) {
-    const apply = await benchApply(product, { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, rounds: ROUNDS });
-    raw.apply = apply;
-    const ratio = apply.apply.rps / apply.baseline.rps;
-    rows.push({
-      name: `apply endpoint, ${CONNECTIONS} connections (req/s)`,
-      measured: `${fmt(apply.apply.rps)} req/s`,
-      baseline: `${fmt(apply.baseline.rps)} req/s (Express + INSERT + BullMQ add)`,
-      ratio,
-      target: '≥ 70%',
-      met: ratio >= 0.7,
-    });
-    rows.push({
-      name: 'apply endpoint latency p50 / p99',
-      measured: `${apply.apply.p50} / ${apply.apply.p99} ms`,
-      baseline: `${apply.baseline.p50} / ${apply.baseline.p99} ms`,
-      ratio: undefined,
-      target: 'p99 < 50 ms',
-      met: apply.apply.p99 < 50,
-    });
-    if (apply.apply.serverCpuMsPerRequest !== undefined && apply.baseline.serverCpuMsPerRequest !== undefined) {
-      const times = apply.apply.serverCpuMsPerRequest / apply.baseline.serverCpuMsPerRequest;
+      const apply = await benchApply(product, { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, rounds: ROUNDS });
+      raw.apply = apply;
+      const ratio = apply.apply.rps / apply.baseline.rps;
       rows.push({
-        name: 'apply: API CPU per application ÷ baseline',
-        measured: `${fmt(apply.apply.serverCpuMsPerRequest, 2)} ms`,
-        baseline: `${fmt(apply.baseline.serverCpuMsPerRequest, 2)} ms`,
-        ratio: times,
-        ratioText: `${fmt(times, 2)}×`,
-        target: '≤ 1.5×',
-        met: times <= 1.5,
+        name: `apply endpoint, ${CONNECTIONS} connections (req/s)`,
+        measured: `${fmt(apply.apply.rps)} req/s`,
+        baseline: `${fmt(apply.baseline.rps)} req/s (Express + INSERT + BullMQ add)`,
+        ratio,
+        target: '≥ 70%',
+        met: ratio >= 0.7,
       });
-    }
-    if (apply.apiRssMb !== undefined) {
-      rows.push({ name: 'API RSS after the apply benchmark', measured: `${fmt(apply.apiRssMb)} MB`, baseline: '—', ratio: undefined, target: '< 250 MB', met: apply.apiRssMb < 250 });
-    }
-    if (apply.apply.non2xx + apply.apply.errors > 0 || apply.baseline.non2xx + apply.baseline.errors > 0) {
-      rows.push({ name: 'apply: failed requests', measured: `${apply.apply.non2xx} non-2xx, ${apply.apply.errors} errors`, baseline: `${apply.baseline.non2xx} non-2xx, ${apply.baseline.errors} errors`, ratio: undefined, target: '0', met: false });
-    }
-
+      rows.push({
+        name: 'apply endpoint latency p50 / p99',
+        measured: `${apply.apply.p50} / ${apply.apply.p99} ms`,
+        baseline: `${apply.baseline.p50} / ${apply.baseline.p99} ms`,
+        ratio: undefined,
+        target: 'p99 < 50 ms',
+        met: apply.apply.p99 < 50,
+      });
+      if (apply.apply.serverCpuMsPerRequest !== undefined && apply.baseline.serverCpuMsPerRequest !== undefined) {
+        const times = apply.apply.serverCpuMsPerRequest / apply.baseline.serverCpuMsPerRequest;
+        rows.push({
+          name: 'apply: API CPU per application ÷ baseline',
+          measured: `${fmt(apply.apply.serverCpuMsPerRequest, 2)} ms`,
+          baseline: `${fmt(apply.baseline.serverCpuMsPerRequest, 2)} ms`,
+          ratio: times,
+          ratioText: `${fmt(times, 2)}×`,
+          target: '≤ 1.5×',
+          met: times <= 1.5,
+        });
+      }
+      if (apply.apiRssMb !== undefined) {
+        rows.push({
+          name: 'API RSS after the apply benchmark',
+          measured: `${fmt(apply.apiRssMb)} MB`,
+          baseline: '—',
+          ratio: undefined,
+          target: '< 250 MB',
+          met: apply.apiRssMb < 250,
+        });
+      }
+      if (apply.apply.non2xx + apply.apply.errors > 0 || apply.baseline.non2xx + apply.baseline.errors > 0) {
+        rows.push({
+          name: 'apply: failed requests',
+          measured: `${apply.apply.non2xx} non-2xx, ${apply.apply.errors} errors`,
+          baseline: `${apply.baseline.non2xx} non-2xx, ${apply.baseline.errors} errors`,
+          ratio: undefined,
+          target: '0',
+          met: false,
+        });
+      }
     }
 
     if (ONLY.has('gate')) {
@@ -130,28 +146,28 @@ async function main(): Promise<void> {
     }
 
     if (ONLY.has('jobs')) {
-    const jobs = await benchJobs(product, { jobs: JOBS });
-    raw.jobs = jobs;
-    const ratio = jobs.importPerSecond / jobs.minimalPerSecond;
-    rows.push({
-      name: `profile-import jobs, 1 worker, concurrency ${jobs.concurrency} (jobs/s)`,
-      measured: `${fmt(jobs.importPerSecond)} jobs/s`,
-      baseline: `${fmt(jobs.minimalPerSecond)} jobs/s (minimal import: SELECT + GET + upsert)`,
-      ratio,
-      target: '≥ 70%',
-      met: ratio >= 0.7 && jobs.failed === 0,
-    });
-    if (jobs.importWorkerCpuMs !== undefined && jobs.minimalWorkerCpuMs !== undefined) {
+      const jobs = await benchJobs(product, { jobs: JOBS });
+      raw.jobs = jobs;
+      const ratio = jobs.importPerSecond / jobs.minimalPerSecond;
       rows.push({
-        name: 'jobs: CPU per job (worker + provider)',
-        measured: `${fmt(jobs.importWorkerCpuMs, 2)} + ${fmt(jobs.importProviderCpuMs ?? NaN, 2)} ms`,
-        baseline: `${fmt(jobs.minimalWorkerCpuMs, 2)} + ${fmt(jobs.minimalProviderCpuMs ?? NaN, 2)} ms`,
-        ratio: undefined,
-        target: '(explains the rate)',
-        met: undefined,
+        name: `profile-import jobs, 1 worker, concurrency ${jobs.concurrency} (jobs/s)`,
+        measured: `${fmt(jobs.importPerSecond)} jobs/s`,
+        baseline: `${fmt(jobs.minimalPerSecond)} jobs/s (minimal import: SELECT + GET + upsert)`,
+        ratio,
+        target: '≥ 70%',
+        met: ratio >= 0.7 && jobs.failed === 0,
       });
-    }
-    if (jobs.failed > 0) rows.push({ name: 'jobs: failed', measured: String(jobs.failed), baseline: '—', ratio: undefined, target: '0', met: false });
+      if (jobs.importWorkerCpuMs !== undefined && jobs.minimalWorkerCpuMs !== undefined) {
+        rows.push({
+          name: 'jobs: CPU per job (worker + provider)',
+          measured: `${fmt(jobs.importWorkerCpuMs, 2)} + ${fmt(jobs.importProviderCpuMs ?? NaN, 2)} ms`,
+          baseline: `${fmt(jobs.minimalWorkerCpuMs, 2)} + ${fmt(jobs.minimalProviderCpuMs ?? NaN, 2)} ms`,
+          ratio: undefined,
+          target: '(explains the rate)',
+          met: undefined,
+        });
+      }
+      if (jobs.failed > 0) rows.push({ name: 'jobs: failed', measured: String(jobs.failed), baseline: '—', ratio: undefined, target: '0', met: false });
     }
 
     if (ONLY.has('activation')) {
@@ -200,7 +216,9 @@ async function main(): Promise<void> {
 
   const table = printTable(rows);
   const m = raw.machine as Record<string, string> | undefined;
-  const header = m ? `machine: ${m.nproc} cores (${m.cpu}), ${m.memory}, ${m.os}; node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}; load average at setup ${m.load}` : '';
+  const header = m
+    ? `machine: ${m.nproc} cores (${m.cpu}), ${m.memory}, ${m.os}; node ${m.node}, PostgreSQL ${m.postgres}, Redis ${m.redis}; load average at setup ${m.load}`
+    : '';
   console.log(`\n${header}\n\n${table}\n`);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), ...raw, rows }, null, 2));

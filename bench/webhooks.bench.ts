@@ -124,7 +124,10 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
 }
 
 if (require.main === module) {
-  benchWebhooks({ databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).then(
+  benchWebhooks({
+    databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  }).then(
     (result) => {
       console.log(JSON.stringify(result, null, 2));
       process.exit(0);

@@ -21,7 +21,8 @@ export class ProfileImportProcessor implements JobProcessor<ProfileImportJob> {
 
   async process(job: JobContext<ProfileImportJob>): Promise<{ skills: number; credentials: number }> {
     const { organization_id: organizationId, profile_user_id: profileUserId } = job.data;
-    if (!hasPrefix(organizationId, 'org') || !hasPrefix(profileUserId, 'usr')) throw new UnrecoverableJobError('profile-import job without organization or candidate');
+    if (!hasPrefix(organizationId, 'org') || !hasPrefix(profileUserId, 'usr'))
+      throw new UnrecoverableJobError('profile-import job without organization or candidate');
     const snapshot = await this.importer.import(organizationId, profileUserId);
     return { skills: snapshot.skills.length, credentials: snapshot.credentials.length };
   }

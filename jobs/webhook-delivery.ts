@@ -23,7 +23,8 @@ export class WebhookDeliveryProcessor implements JobProcessor<DeliveryJobData> {
   constructor(@inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService) {}
 
   async process(job: JobContext<DeliveryJobData>): Promise<{ outcome: string }> {
-    if (!hasPrefix(job.data.deliveryId, 'whd') || !Number.isInteger(job.data.jobSeq)) throw new UnrecoverableJobError('webhook-delivery job without a delivery id');
+    if (!hasPrefix(job.data.deliveryId, 'whd') || !Number.isInteger(job.data.jobSeq))
+      throw new UnrecoverableJobError('webhook-delivery job without a delivery id');
     const outcome = await this.deliveries.attempt(job.data.deliveryId, job.data.jobSeq);
     return { outcome: outcome?.kind ?? 'stale' };
   }

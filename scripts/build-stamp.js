@@ -46,7 +46,9 @@ if (process.argv.includes('--ensure')) {
   const stamp = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : '';
   if (built() && stamp === current) process.exit(0);
   process.stderr.write(
-    built() ? 'hiring-integrations: sources changed since the last build; building (npm run build)...\n' : 'hiring-integrations: first start, building the project (npm run build, about a minute)...\n',
+    built()
+      ? 'hiring-integrations: sources changed since the last build; building (npm run build)...\n'
+      : 'hiring-integrations: first start, building the project (npm run build, about a minute)...\n',
   );
   execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   // The fingerprint from before the build: a file edited during the build rebuilds next time.

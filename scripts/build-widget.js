@@ -41,7 +41,14 @@ async function buildCatalogs() {
   for (const file of readdirSync(I18N_DIR).sort()) {
     const locale = path.basename(file, '.ts');
     if (!file.endsWith('.ts') || NOT_CATALOGS.has(locale)) continue;
-    const result = await esbuild.build({ entryPoints: [path.join(I18N_DIR, file)], bundle: true, format: 'cjs', platform: 'neutral', write: false, logLevel: 'warning' });
+    const result = await esbuild.build({
+      entryPoints: [path.join(I18N_DIR, file)],
+      bundle: true,
+      format: 'cjs',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'warning',
+    });
     const module = { exports: {} };
     new Function('module', 'exports', result.outputFiles[0].text)(module, module.exports);
     const catalog = module.exports.default;
@@ -90,7 +97,9 @@ async function main() {
   writeFileSync(path.join(OUT_DIR, 'profile-apply.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
   if (gzipBytes > MAX_GZIP_BYTES) throw new Error(`profile-apply.js is ${gzipBytes} bytes gzipped; the budget is ${MAX_GZIP_BYTES}`);
   // stderr: `npm pack --json` runs the build (prepare) and its stdout must stay JSON.
-  process.stderr.write(`widget: dist/widgets/profile-apply.js ${code.length} bytes, ${gzipBytes} gzipped (${hash}); catalogs: en inline, ${Object.keys(locales).join(', ')} fetched\n`);
+  process.stderr.write(
+    `widget: dist/widgets/profile-apply.js ${code.length} bytes, ${gzipBytes} gzipped (${hash}); catalogs: en inline, ${Object.keys(locales).join(', ')} fetched\n`,
+  );
 }
 
 main().catch((error) => {

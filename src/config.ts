@@ -21,64 +21,330 @@ export interface SettingSpec {
 }
 
 export const SETTINGS = [
-  { env: 'NODE_ENV', type: 'enum', values: ['development', 'test', 'production'], default: 'development', secret: false, description: 'production refuses unsafe defaults (embedded database, generated secret, sandbox provider).' },
+  {
+    env: 'NODE_ENV',
+    type: 'enum',
+    values: ['development', 'test', 'production'],
+    default: 'development',
+    secret: false,
+    description: 'production refuses unsafe defaults (embedded database, generated secret, sandbox provider).',
+  },
   { env: 'PORT', type: 'integer', default: '3000', secret: false, description: 'HTTP port of the standalone host.' },
   { env: 'HOST', type: 'string', default: '0.0.0.0', secret: false, description: 'Interface the standalone host listens on.' },
-  { env: 'TRUST_PROXY', type: 'string', default: 'loopback', secret: false, description: 'Which proxies may set X-Forwarded-For (Express trust proxy: loopback, a subnet list, or a hop count). Client IPs drive per-IP rate limits.' },
+  {
+    env: 'TRUST_PROXY',
+    type: 'string',
+    default: 'loopback',
+    secret: false,
+    description: 'Which proxies may set X-Forwarded-For (Express trust proxy: loopback, a subnet list, or a hop count). Client IPs drive per-IP rate limits.',
+  },
   { env: 'BASE_URL', type: 'url', secret: false, description: 'Public base URL of the service. Default: http://localhost:$PORT.' },
   { env: 'CDN_URL', type: 'url', secret: false, description: 'Where the widget script is served from. Default: BASE_URL.' },
   { env: 'DATA_DIR', type: 'string', default: './.data', secret: false, description: 'Embedded mode: PGlite database folder and generated secret key.' },
   { env: 'DATABASE_URL', type: 'url', secret: true, description: 'PostgreSQL connection string. Unset: embedded PGlite under DATA_DIR.' },
   { env: 'DATABASE_POOL_MAX', type: 'integer', default: '10', secret: false, description: 'Maximum PostgreSQL connections per process.' },
   { env: 'REDIS_URL', type: 'url', secret: true, description: 'Redis connection string. Unset: jobs run in-process.' },
-  { env: 'QUEUE_PREFIX', type: 'string', default: '{hiring-integrations}', secret: false, description: 'BullMQ key prefix; the braces are a Redis Cluster hash tag.' },
-  { env: 'SECRET_KEY', type: 'string', secret: true, description: '32+ byte secret (hex or base64) that encrypts OAuth tokens and signs candidate sessions. Embedded mode generates one into DATA_DIR; required in production.' },
-  { env: 'OPERATOR_API_KEY', type: 'string', secret: true, description: 'Credential for operator-only calls (catalog management, hooks, job dashboard). Unset: operator calls are refused.' },
+  {
+    env: 'QUEUE_PREFIX',
+    type: 'string',
+    default: '{hiring-integrations}',
+    secret: false,
+    description: 'BullMQ key prefix; the braces are a Redis Cluster hash tag.',
+  },
+  {
+    env: 'SECRET_KEY',
+    type: 'string',
+    secret: true,
+    description:
+      '32+ byte secret (hex or base64) that encrypts OAuth tokens and signs candidate sessions. Embedded mode generates one into DATA_DIR; required in production.',
+  },
+  {
+    env: 'OPERATOR_API_KEY',
+    type: 'string',
+    secret: true,
+    description: 'Credential for operator-only calls (catalog management, hooks, job dashboard). Unset: operator calls are refused.',
+  },
   { env: 'API_KEY_ROTATION_GRACE_SECONDS', type: 'integer', default: '86400', secret: false, description: 'How long a rotated API key keeps working.' },
-  { env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', secret: false, description: 'Minimum level of the JSON logs.' },
+  {
+    env: 'LOG_LEVEL',
+    type: 'enum',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+    secret: false,
+    description: 'Minimum level of the JSON logs.',
+  },
   { env: 'BODY_LIMIT_BYTES', type: 'integer', default: '65536', secret: false, description: 'Largest accepted request body; larger answers 413.' },
-  { env: 'RATE_LIMIT_PER_MINUTE', type: 'integer', default: '600', secret: false, description: 'Requests per minute per organization (API keys, candidate sessions); 0 turns every rate limit off.' },
-  { env: 'RATE_LIMIT_PUBLIC_PER_MINUTE', type: 'integer', default: '300', secret: false, description: 'Requests per minute per client IP to public endpoints (the widget\'s listing read, CORS preflights, the sandbox provider); never health checks.' },
-  { env: 'RATE_LIMIT_CONNECT_PER_MINUTE', type: 'integer', default: '60', secret: false, description: 'Connect popup pages (start and callback) per minute per client IP.' },
-  { env: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', type: 'integer', default: '30', secret: false, description: 'Failed authentications per minute per client IP and per API key prefix; past it every credential check of that IP or key answers 429, even with a correct key.' },
-  { env: 'WORKER_CONCURRENCY', type: 'integer', secret: false, description: 'Overrides every queue\'s default concurrency from the manifest.' },
-  { env: 'WORKER_HTTP_PORT', type: 'integer', default: '3001', secret: false, description: 'Port of the worker role\'s GET /healthz, /readyz and /metrics; 0 turns it off.' },
-  { env: 'SHUTDOWN_TIMEOUT_SECONDS', type: 'integer', default: '25', secret: false, description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take to finish before the process exits 1.' },
-  { env: 'JOB_LOCK_DURATION_MS', type: 'integer', default: '30000', secret: false, description: 'BullMQ job lock: a worker that stops renewing it for this long (crashed, killed) loses the job to another worker.' },
-  { env: 'JOB_STALLED_INTERVAL_MS', type: 'integer', default: '30000', secret: false, description: 'How often each worker looks for jobs whose lock expired (stalled) and puts them back in the queue.' },
-  { env: 'PROFILE_PROVIDER_ISSUER', type: 'url', secret: false, description: 'Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs.' },
-  { env: 'PROFILE_PROVIDER_AUTHORIZE_URL', type: 'url', secret: false, description: 'OAuth 2.0 authorize endpoint of the profile provider. Unset (and no PROFILE_PROVIDER_ISSUER): the built-in sandbox provider.' },
+  {
+    env: 'RATE_LIMIT_PER_MINUTE',
+    type: 'integer',
+    default: '600',
+    secret: false,
+    description: 'Requests per minute per organization (API keys, candidate sessions); 0 turns every rate limit off.',
+  },
+  {
+    env: 'RATE_LIMIT_PUBLIC_PER_MINUTE',
+    type: 'integer',
+    default: '300',
+    secret: false,
+    description:
+      "Requests per minute per client IP to public endpoints (the widget's listing read, CORS preflights, the sandbox provider); never health checks.",
+  },
+  {
+    env: 'RATE_LIMIT_CONNECT_PER_MINUTE',
+    type: 'integer',
+    default: '60',
+    secret: false,
+    description: 'Connect popup pages (start and callback) per minute per client IP.',
+  },
+  {
+    env: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
+    type: 'integer',
+    default: '30',
+    secret: false,
+    description:
+      'Failed authentications per minute per client IP and per API key prefix; past it every credential check of that IP or key answers 429, even with a correct key.',
+  },
+  { env: 'WORKER_CONCURRENCY', type: 'integer', secret: false, description: "Overrides every queue's default concurrency from the manifest." },
+  {
+    env: 'WORKER_HTTP_PORT',
+    type: 'integer',
+    default: '3001',
+    secret: false,
+    description: "Port of the worker role's GET /healthz, /readyz and /metrics; 0 turns it off.",
+  },
+  {
+    env: 'SHUTDOWN_TIMEOUT_SECONDS',
+    type: 'integer',
+    default: '25',
+    secret: false,
+    description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take to finish before the process exits 1.',
+  },
+  {
+    env: 'JOB_LOCK_DURATION_MS',
+    type: 'integer',
+    default: '30000',
+    secret: false,
+    description: 'BullMQ job lock: a worker that stops renewing it for this long (crashed, killed) loses the job to another worker.',
+  },
+  {
+    env: 'JOB_STALLED_INTERVAL_MS',
+    type: 'integer',
+    default: '30000',
+    secret: false,
+    description: 'How often each worker looks for jobs whose lock expired (stalled) and puts them back in the queue.',
+  },
+  {
+    env: 'PROFILE_PROVIDER_ISSUER',
+    type: 'url',
+    secret: false,
+    description:
+      'Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs.',
+  },
+  {
+    env: 'PROFILE_PROVIDER_AUTHORIZE_URL',
+    type: 'url',
+    secret: false,
+    description: 'OAuth 2.0 authorize endpoint of the profile provider. Unset (and no PROFILE_PROVIDER_ISSUER): the built-in sandbox provider.',
+  },
   { env: 'PROFILE_PROVIDER_TOKEN_URL', type: 'url', secret: false, description: 'OAuth 2.0 token endpoint of the profile provider.' },
   { env: 'PROFILE_PROVIDER_PROFILE_URL', type: 'url', secret: false, description: 'Profile API endpoint (GET, bearer token) of the profile provider.' },
   { env: 'PROFILE_PROVIDER_CLIENT_ID', type: 'string', secret: false, description: 'OAuth client id at the profile provider.' },
   { env: 'PROFILE_PROVIDER_CLIENT_SECRET', type: 'string', secret: true, description: 'OAuth client secret at the profile provider.' },
-  { env: 'PROFILE_PROVIDER_TOKEN_AUTH_METHOD', type: 'enum', values: ['client_secret_basic', 'client_secret_post'], default: 'client_secret_basic', secret: false, description: 'How the client authenticates at the token endpoint (code exchange and refresh): HTTP Basic (the OAuth 2.0 default) or client_id and client_secret in the form body.' },
-  { env: 'PROFILE_PROVIDER_SCOPES', type: 'string', default: 'profile skills credentials experience', secret: false, description: 'Scopes requested from the profile provider, separated by spaces or commas (e.g. "openid profile offline_access").' },
-  { env: 'PROFILE_PROVIDER_SCOPE_DELIMITER', type: 'enum', values: ['space', 'comma', 'plus'], default: 'space', secret: false, description: 'How the scopes are joined in the authorize request (space per RFC 6749; some providers want commas).' },
-  { env: 'PROFILE_PROVIDER_AUTHORIZE_PARAMS', type: 'string', secret: false, description: 'Extra authorize request parameters in query-string form, e.g. "prompt=consent&access_type=offline" (what some providers need to issue a refresh token). OAuth protocol parameters (client_id, redirect_uri, state, …) are refused.' },
-  { env: 'PROFILE_PROVIDER_PROFILE_MAPPING', type: 'string', secret: false, description: 'JSON: where the profile API answer keeps each field, for a provider whose JSON differs from ours, e.g. {"id":"user.id","skills":{"path":"expertise","name":"label"}}. Unset: our shape. See README (Profile provider).' },
-  { env: 'SANDBOX_PROVIDER_ENABLED', type: 'boolean', secret: false, description: 'Serve the sandbox profile provider. Default: on unless NODE_ENV=production.' },
-  { env: 'SANDBOX_INTERNAL_URL', type: 'url', secret: false, description: "Where servers (the API's token exchange, workers' profile imports) reach the sandbox provider's token and profile endpoints. Default: BASE_URL. The browser always uses BASE_URL." },
-  { env: 'PROFILE_PROVIDER_TIMEOUT_MS', type: 'integer', default: '5000', secret: false, description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.' },
-  { env: 'PROFILE_IMPORT_WAIT_MS', type: 'integer', default: '8000', secret: false, description: 'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.' },
-  { env: 'ENTITLEMENT_CACHE_TTL_SECONDS', type: 'integer', default: '60', secret: false, description: 'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.' },
-  { env: 'DEMO_ENABLED', type: 'boolean', secret: false, description: '`serve` seeds the demo organization and serves /demo and /demo/pipeline. Default: on in embedded mode, off on PostgreSQL (or `serve --demo`); never in production.' },
-  { env: 'REMINDER_LEAD_MINUTES', type: 'integer', default: '60', secret: false, description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).' },
-  { env: 'WEBHOOK_TIMEOUT_MS', type: 'integer', default: '10000', secret: false, description: 'Deadline of one webhook delivery attempt (connect, send, answer); a timeout is retried.' },
-  { env: 'WEBHOOK_RETRY_BASE_MS', type: 'integer', default: '30000', secret: false, description: 'First retry delay of a failed webhook delivery; it doubles per attempt (with jitter) up to WEBHOOK_RETRY_MAX_DELAY_MS.' },
-  { env: 'WEBHOOK_RETRY_MAX_DELAY_MS', type: 'integer', default: '43200000', secret: false, description: 'Longest delay between two webhook delivery attempts (default 12 hours).' },
-  { env: 'WEBHOOK_RETRY_WINDOW_SECONDS', type: 'integer', default: '259200', secret: false, description: 'How long a webhook delivery is retried (default 3 days); an endpoint failing for all of it is disabled.' },
-  { env: 'WEBHOOK_SECRET_OVERLAP_SECONDS', type: 'integer', default: '86400', secret: false, description: 'After a webhook secret rotation, how long deliveries also carry the old secret\'s signature (default; the rotate call may set its own).' },
-  { env: 'WEBHOOK_ALLOWED_INTERNAL_HOSTS', type: 'string', secret: false, description: 'Comma-separated host names (or IP addresses) webhook endpoints may use although they resolve to loopback, private or link-local addresses (an ATS on a private network).' },
-  { env: 'WEBHOOK_HTTP_ALLOWED_HOSTS', type: 'string', secret: false, description: 'Comma-separated host names whose webhook URLs may use plain http in production (outside production http is always allowed).' },
-  { env: 'WEBHOOK_SWEEP_INTERVAL_MS', type: 'integer', default: '60000', secret: false, description: 'How often each process re-enqueues webhook deliveries that are due but have no job (a Redis restart lost it).' },
-  { env: 'WEBHOOK_SWEEP_GRACE_MS', type: 'integer', default: '300000', secret: false, description: 'How long past its due time a pending webhook delivery may wait for its job before the sweep enqueues it again.' },
-  { env: 'EVENT_RETENTION_DAYS', type: 'integer', default: '30', secret: false, description: 'How long events (GET /v1/events) and their webhook deliveries are kept.' },
-  { env: 'BILLING_COLLECTION', type: 'enum', values: ['host', 'sandbox'], secret: false, description: 'Who collects invoices: host (the plugin finalizes, publishes invoice.finalized and waits for the host to report the payment) or sandbox (test cards charged at finalization, with retries). Default: sandbox in the standalone host (npm start) outside production, host when embedded or in production (the operator reports payments).' },
-  { env: 'BILLING_GRACE_DAYS', type: 'integer', default: '14', secret: false, description: 'How long a past_due organization keeps its licenses after a failed payment before it is suspended.' },
-  { env: 'BILLING_RENEWAL_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the renewal job looks for due periods, payment retries and ends of grace.' },
-  { env: 'RECONCILE_INTERVAL_SECONDS', type: 'integer', default: '60', secret: false, description: 'How often the reconciliation sweep looks for work whose effect is missing (undelivered applications, licenses still provisioning, reminders due but not sent).' },
-  { env: 'RECONCILE_AFTER_SECONDS', type: 'integer', default: '600', secret: false, description: 'The sweep\'s bound: work whose effect is still missing this long after it was written (or due) is enqueued again. Longer than the job retry schedules.' },
+  {
+    env: 'PROFILE_PROVIDER_TOKEN_AUTH_METHOD',
+    type: 'enum',
+    values: ['client_secret_basic', 'client_secret_post'],
+    default: 'client_secret_basic',
+    secret: false,
+    description:
+      'How the client authenticates at the token endpoint (code exchange and refresh): HTTP Basic (the OAuth 2.0 default) or client_id and client_secret in the form body.',
+  },
+  {
+    env: 'PROFILE_PROVIDER_SCOPES',
+    type: 'string',
+    default: 'profile skills credentials experience',
+    secret: false,
+    description: 'Scopes requested from the profile provider, separated by spaces or commas (e.g. "openid profile offline_access").',
+  },
+  {
+    env: 'PROFILE_PROVIDER_SCOPE_DELIMITER',
+    type: 'enum',
+    values: ['space', 'comma', 'plus'],
+    default: 'space',
+    secret: false,
+    description: 'How the scopes are joined in the authorize request (space per RFC 6749; some providers want commas).',
+  },
+  {
+    env: 'PROFILE_PROVIDER_AUTHORIZE_PARAMS',
+    type: 'string',
+    secret: false,
+    description:
+      'Extra authorize request parameters in query-string form, e.g. "prompt=consent&access_type=offline" (what some providers need to issue a refresh token). OAuth protocol parameters (client_id, redirect_uri, state, …) are refused.',
+  },
+  {
+    env: 'PROFILE_PROVIDER_PROFILE_MAPPING',
+    type: 'string',
+    secret: false,
+    description:
+      'JSON: where the profile API answer keeps each field, for a provider whose JSON differs from ours, e.g. {"id":"user.id","skills":{"path":"expertise","name":"label"}}. Unset: our shape. See README (Profile provider).',
+  },
+  {
+    env: 'SANDBOX_PROVIDER_ENABLED',
+    type: 'boolean',
+    secret: false,
+    description: 'Serve the sandbox profile provider. Default: on unless NODE_ENV=production.',
+  },
+  {
+    env: 'SANDBOX_INTERNAL_URL',
+    type: 'url',
+    secret: false,
+    description:
+      "Where servers (the API's token exchange, workers' profile imports) reach the sandbox provider's token and profile endpoints. Default: BASE_URL. The browser always uses BASE_URL.",
+  },
+  {
+    env: 'PROFILE_PROVIDER_TIMEOUT_MS',
+    type: 'integer',
+    default: '5000',
+    secret: false,
+    description: 'Deadline of each request to the profile provider (profile API, token endpoint); a timeout counts as an outage and is retried.',
+  },
+  {
+    env: 'PROFILE_IMPORT_WAIT_MS',
+    type: 'integer',
+    default: '8000',
+    secret: false,
+    description:
+      'Longest the apply endpoint waits for an on-demand profile import (no fresh snapshot); past it, 503 provider_unavailable while the import finishes in the background.',
+  },
+  {
+    env: 'ENTITLEMENT_CACHE_TTL_SECONDS',
+    type: 'integer',
+    default: '60',
+    secret: false,
+    description:
+      'Longest a process keeps a cached license answer for the hook gate; changes invalidate it at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.',
+  },
+  {
+    env: 'DEMO_ENABLED',
+    type: 'boolean',
+    secret: false,
+    description:
+      '`serve` seeds the demo organization and serves /demo and /demo/pipeline. Default: on in embedded mode, off on PostgreSQL (or `serve --demo`); never in production.',
+  },
+  {
+    env: 'REMINDER_LEAD_MINUTES',
+    type: 'integer',
+    default: '60',
+    secret: false,
+    description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).',
+  },
+  {
+    env: 'WEBHOOK_TIMEOUT_MS',
+    type: 'integer',
+    default: '10000',
+    secret: false,
+    description: 'Deadline of one webhook delivery attempt (connect, send, answer); a timeout is retried.',
+  },
+  {
+    env: 'WEBHOOK_RETRY_BASE_MS',
+    type: 'integer',
+    default: '30000',
+    secret: false,
+    description: 'First retry delay of a failed webhook delivery; it doubles per attempt (with jitter) up to WEBHOOK_RETRY_MAX_DELAY_MS.',
+  },
+  {
+    env: 'WEBHOOK_RETRY_MAX_DELAY_MS',
+    type: 'integer',
+    default: '43200000',
+    secret: false,
+    description: 'Longest delay between two webhook delivery attempts (default 12 hours).',
+  },
+  {
+    env: 'WEBHOOK_RETRY_WINDOW_SECONDS',
+    type: 'integer',
+    default: '259200',
+    secret: false,
+    description: 'How long a webhook delivery is retried (default 3 days); an endpoint failing for all of it is disabled.',
+  },
+  {
+    env: 'WEBHOOK_SECRET_OVERLAP_SECONDS',
+    type: 'integer',
+    default: '86400',
+    secret: false,
+    description: "After a webhook secret rotation, how long deliveries also carry the old secret's signature (default; the rotate call may set its own).",
+  },
+  {
+    env: 'WEBHOOK_ALLOWED_INTERNAL_HOSTS',
+    type: 'string',
+    secret: false,
+    description:
+      'Comma-separated host names (or IP addresses) webhook endpoints may use although they resolve to loopback, private or link-local addresses (an ATS on a private network).',
+  },
+  {
+    env: 'WEBHOOK_HTTP_ALLOWED_HOSTS',
+    type: 'string',
+    secret: false,
+    description: 'Comma-separated host names whose webhook URLs may use plain http in production (outside production http is always allowed).',
+  },
+  {
+    env: 'WEBHOOK_SWEEP_INTERVAL_MS',
+    type: 'integer',
+    default: '60000',
+    secret: false,
+    description: 'How often each process re-enqueues webhook deliveries that are due but have no job (a Redis restart lost it).',
+  },
+  {
+    env: 'WEBHOOK_SWEEP_GRACE_MS',
+    type: 'integer',
+    default: '300000',
+    secret: false,
+    description: 'How long past its due time a pending webhook delivery may wait for its job before the sweep enqueues it again.',
+  },
+  {
+    env: 'EVENT_RETENTION_DAYS',
+    type: 'integer',
+    default: '30',
+    secret: false,
+    description: 'How long events (GET /v1/events) and their webhook deliveries are kept.',
+  },
+  {
+    env: 'BILLING_COLLECTION',
+    type: 'enum',
+    values: ['host', 'sandbox'],
+    secret: false,
+    description:
+      'Who collects invoices: host (the plugin finalizes, publishes invoice.finalized and waits for the host to report the payment) or sandbox (test cards charged at finalization, with retries). Default: sandbox in the standalone host (npm start) outside production, host when embedded or in production (the operator reports payments).',
+  },
+  {
+    env: 'BILLING_GRACE_DAYS',
+    type: 'integer',
+    default: '14',
+    secret: false,
+    description: 'How long a past_due organization keeps its licenses after a failed payment before it is suspended.',
+  },
+  {
+    env: 'BILLING_RENEWAL_INTERVAL_SECONDS',
+    type: 'integer',
+    default: '60',
+    secret: false,
+    description: 'How often the renewal job looks for due periods, payment retries and ends of grace.',
+  },
+  {
+    env: 'RECONCILE_INTERVAL_SECONDS',
+    type: 'integer',
+    default: '60',
+    secret: false,
+    description:
+      'How often the reconciliation sweep looks for work whose effect is missing (undelivered applications, licenses still provisioning, reminders due but not sent).',
+  },
+  {
+    env: 'RECONCILE_AFTER_SECONDS',
+    type: 'integer',
+    default: '600',
+    secret: false,
+    description:
+      "The sweep's bound: work whose effect is still missing this long after it was written (or due) is enqueued again. Longer than the job retry schedules.",
+  },
 ] as const satisfies readonly SettingSpec[];
 
 export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -164,11 +430,17 @@ export interface WebhookConfig {
 }
 
 function hostList(env: Env, name: string): string[] {
-  return (raw(env, name) ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return (raw(env, name) ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 export class ConfigError extends Error {
-  constructor(readonly env: string, message: string) {
+  constructor(
+    readonly env: string,
+    message: string,
+  ) {
     super(`${env}: ${message}`);
     this.name = 'ConfigError';
   }
@@ -251,8 +523,10 @@ function authorizeParams(env: Env): Record<string, string> {
   if (value === undefined) return {};
   const params: Record<string, string> = {};
   for (const [key, param] of new URLSearchParams(value)) {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key)) throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_PARAMS', `"${key}" is not a parameter name (use name=value&name=value)`);
-    if (PROTOCOL_PARAMS.includes(key)) throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_PARAMS', `must not set ${key} (the OAuth flow sets it; scopes go in PROFILE_PROVIDER_SCOPES)`);
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(key))
+      throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_PARAMS', `"${key}" is not a parameter name (use name=value&name=value)`);
+    if (PROTOCOL_PARAMS.includes(key))
+      throw new ConfigError('PROFILE_PROVIDER_AUTHORIZE_PARAMS', `must not set ${key} (the OAuth flow sets it; scopes go in PROFILE_PROVIDER_SCOPES)`);
     params[key] = param;
   }
   return params;
@@ -263,7 +537,13 @@ function profileProvider(env: Env): ProfileProviderConfig | undefined {
   const authorizeUrl = url(env, 'PROFILE_PROVIDER_AUTHORIZE_URL');
   if (!issuer && !authorizeUrl) return undefined;
   const required = (name: string, value: string | undefined): string => {
-    if (!value) throw new ConfigError(name, issuer ? 'is required when PROFILE_PROVIDER_ISSUER is set' : 'is required when PROFILE_PROVIDER_AUTHORIZE_URL is set (or set PROFILE_PROVIDER_ISSUER for discovery)');
+    if (!value)
+      throw new ConfigError(
+        name,
+        issuer
+          ? 'is required when PROFILE_PROVIDER_ISSUER is set'
+          : 'is required when PROFILE_PROVIDER_AUTHORIZE_URL is set (or set PROFILE_PROVIDER_ISSUER for discovery)',
+      );
     return value;
   };
   // Discovery supplies what is not given; without it, all three endpoints are needed.
@@ -308,7 +588,8 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
   const production = mode === 'production';
   const port = integer(env, 'PORT')!;
   const mountPath = (options.mountPath ?? '').replace(/\/+$/, '');
-  if (!MOUNT_PATH.test(mountPath) || mountPath.split('/').some((segment) => /^\.+$/.test(segment))) throw new ConfigError('mountPath', `must be empty or /segment[/segment…] of A-Za-z0-9._~-, got "${options.mountPath}"`);
+  if (!MOUNT_PATH.test(mountPath) || mountPath.split('/').some((segment) => /^\.+$/.test(segment)))
+    throw new ConfigError('mountPath', `must be empty or /segment[/segment…] of A-Za-z0-9._~-, got "${options.mountPath}"`);
   const baseUrl = (url(env, 'BASE_URL') ?? `http://localhost:${port}`) + mountPath;
   const dataDir = path.resolve(raw(env, 'DATA_DIR')!);
   const databaseUrl = url(env, 'DATABASE_URL');

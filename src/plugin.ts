@@ -50,7 +50,20 @@ import { loadManifest } from './manifest/manifest';
  * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
  * event log before any module resolves it), billing after licensing (it re-registers ENTITLEMENTS), caching last (it wraps the ports the others registered).
  */
-export const MODULES: readonly PluginModule[] = [platformModule, webhooksModule, organizationsModule, operationsModule, licensingModule, billingModule, profileApplicationsModule, widgetModule, hooksModule, listingsModule, reconciliationModule, cachingModule];
+export const MODULES: readonly PluginModule[] = [
+  platformModule,
+  webhooksModule,
+  organizationsModule,
+  operationsModule,
+  licensingModule,
+  billingModule,
+  profileApplicationsModule,
+  widgetModule,
+  hooksModule,
+  listingsModule,
+  reconciliationModule,
+  cachingModule,
+];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {
   const verifiers = container.resolveAll<CredentialVerifier>(CREDENTIAL_VERIFIERS);
@@ -135,8 +148,17 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
   }
 
   // Hooks reach the handlers from the host's bus and from fireHook; one event through both runs once.
-  const intake = new HookIntake((hook, organizationId, payload) => container.resolve<HookDispatcher>(HOOK_DISPATCHER).fire(hook, organizationId, payload), logger);
-  for (const stop of listenToHostHooks(host.hooks, hooks.map((h) => h.hook), intake, logger)) registrations.add(stop);
+  const intake = new HookIntake(
+    (hook, organizationId, payload) => container.resolve<HookDispatcher>(HOOK_DISPATCHER).fire(hook, organizationId, payload),
+    logger,
+  );
+  for (const stop of listenToHostHooks(
+    host.hooks,
+    hooks.map((h) => h.hook),
+    intake,
+    logger,
+  ))
+    registrations.add(stop);
 
   const workerHost = container.resolve<WorkerHost>(WORKER_HOST);
   let workersStarted = false;
@@ -156,9 +178,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     routers: mountedOnHost,
     operations,
     hooks: hooks.map((h) => ({ name: h.name, hook: h.hook, action: h.action })),
-    queues: manifest.queues
-      .filter((q) => processors.some((p) => p.queue === q.name))
-      .map((q) => ({ name: q.name, concurrency: q.concurrency })),
+    queues: manifest.queues.filter((q) => processors.some((p) => p.queue === q.name)).map((q) => ({ name: q.name, concurrency: q.concurrency })),
     organizations: hostOrganizations(container),
     async fireHook(hook, organizationId, payload): Promise<HookResult> {
       // Each handler runs only if the gate (entitlement cache) finds the organization's license for its action active.

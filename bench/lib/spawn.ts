@@ -59,7 +59,12 @@ export async function stopAll(): Promise<void> {
 
 /** Runs the product's CLI to completion (migrate). */
 export function runCli(args: string[], env: Record<string, string | undefined>): void {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: PACKAGE_ROOT, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: PACKAGE_ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (result.status !== 0) throw new Error(`hiring-integrations ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-2000)}`);
 }
 

@@ -24,7 +24,10 @@ export class EntitlementStandingChanges implements StandingChanges {
     try {
       await Promise.all(keys.map((actionKey) => this.invalidations().publish({ type: 'changed', organizationId, actionKey })));
     } catch (error) {
-      this.logger.warn({ organizationId, err: (error as Error).message }, 'publishing a standing change failed; other processes catch up within the entitlement TTL');
+      this.logger.warn(
+        { organizationId, err: (error as Error).message },
+        'publishing a standing change failed; other processes catch up within the entitlement TTL',
+      );
     }
   }
 }

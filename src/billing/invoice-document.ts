@@ -7,18 +7,22 @@ import PDFDocument from 'pdfkit';
 import type { Invoice } from '../domain/billing/invoice';
 import { escapeHtml } from '../http/html';
 
-export const formatAmount = (cents: number, currency: string): string =>
-  `${cents < 0 ? '−' : ''}${currency} ${(Math.abs(cents) / 100).toFixed(2)}`;
+export const formatAmount = (cents: number, currency: string): string => `${cents < 0 ? '−' : ''}${currency} ${(Math.abs(cents) / 100).toFixed(2)}`;
 
 const day = (at: Date | null) => (at ? at.toISOString().slice(0, 10) : '—');
 
 function rows(invoice: Invoice): [string, string, string][] {
-  return invoice.lines.map((l) => [l.description, `${day(l.periodStart)} – ${day(new Date(l.periodEnd.getTime() - 1000))}`, formatAmount(l.amount, invoice.currency)]);
+  return invoice.lines.map((l) => [
+    l.description,
+    `${day(l.periodStart)} – ${day(new Date(l.periodEnd.getTime() - 1000))}`,
+    formatAmount(l.amount, invoice.currency),
+  ]);
 }
 
 function totals(invoice: Invoice): [string, string][] {
   const out: [string, string][] = [['Subtotal', formatAmount(invoice.subtotal, invoice.currency)]];
-  if (invoice.startingCredit > 0) out.push(['Credit balance applied', formatAmount(-Math.min(invoice.startingCredit, Math.max(invoice.subtotal, 0)), invoice.currency)]);
+  if (invoice.startingCredit > 0)
+    out.push(['Credit balance applied', formatAmount(-Math.min(invoice.startingCredit, Math.max(invoice.subtotal, 0)), invoice.currency)]);
   out.push(['Amount due', formatAmount(invoice.total, invoice.currency)]);
   if (invoice.endingCredit > 0) out.push(['Credit carried to the next invoice', formatAmount(invoice.endingCredit, invoice.currency)]);
   return out;
@@ -60,7 +64,9 @@ export function invoicePdf(invoice: Invoice, organizationName: string): Promise<
     doc.moveDown(0.5).fontSize(10);
     doc.text(`Billed to: ${organizationName} (${invoice.organizationId})`);
     doc.text(`Invoice id: ${invoice.id}   Status: ${invoice.status}`);
-    doc.text(`Period: ${day(invoice.periodStart)} – ${day(new Date(invoice.periodEnd.getTime() - 1000))}   Issued: ${day(invoice.finalizedAt ?? invoice.createdAt)}`);
+    doc.text(
+      `Period: ${day(invoice.periodStart)} – ${day(new Date(invoice.periodEnd.getTime() - 1000))}   Issued: ${day(invoice.finalizedAt ?? invoice.createdAt)}`,
+    );
     doc.moveDown();
     const line = (left: string, middle: string, right: string, bold = false) => {
       const y = doc.y;

@@ -63,7 +63,8 @@ export const billingModule: PluginModule = {
   routers: [
     {
       name: 'billing',
-      create: (container, kit) => kit.build('billing', billingRoutes({ billing: container.resolve(BillingService), organizations: container.resolve(OrganizationService) })),
+      create: (container, kit) =>
+        kit.build('billing', billingRoutes({ billing: container.resolve(BillingService), organizations: container.resolve(OrganizationService) })),
     },
   ],
   processors: (container: DependencyContainer) => [container.resolve(BillingRenewalProcessor)],
@@ -73,7 +74,8 @@ export const billingModule: PluginModule = {
     // siblings) still reaches the ledger at once.
     const stopListening = container.resolve(LicenseChanges).onChange(async (change) => {
       const organizationId = 'license' in change ? change.license.organizationId : change.subscription.organizationId;
-      if (change.event === 'license.failed' || change.event === 'license.deactivated' || change.event === 'subscription.canceled') await billing.licenseChanged(organizationId);
+      if (change.event === 'license.failed' || change.event === 'license.deactivated' || change.event === 'subscription.canceled')
+        await billing.licenseChanged(organizationId);
     });
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
     const stopSchedule = await scheduleRenewals(container.resolve(BillingRenewalProcessor), config.billingRenewalIntervalSeconds * 1000, bullmq, logger);

@@ -42,23 +42,29 @@ export const cachingModule: PluginModule = {
     const channel = cacheChannel(config.queuePrefix);
     container.register<CacheInvalidations>(CACHE_INVALIDATIONS, {
       useFactory: instanceCachingFactory((c) =>
-        redisUrl ? // Published on the fail-fast connection: a change made during a Redis outage answers at once
-        // (the others' entries expire within the TTL) instead of waiting for a reconnect.
-        new RedisCacheInvalidations(c.resolve<Redis>(REDIS_REQUEST), () => createRedis(redisUrl, 'subscriber'), channel, logger) : new InProcessCacheInvalidations(channel),
+        redisUrl // Published on the fail-fast connection: a change made during a Redis outage answers at once
+          ? // (the others' entries expire within the TTL) instead of waiting for a reconnect.
+            new RedisCacheInvalidations(c.resolve<Redis>(REDIS_REQUEST), () => createRedis(redisUrl, 'subscriber'), channel, logger)
+          : new InProcessCacheInvalidations(channel),
       ),
     });
     container.register(CacheSync, {
       useFactory: instanceCachingFactory((c) => new CacheSync(c.resolve<CacheInvalidations>(CACHE_INVALIDATIONS), c.resolve<Logger>(LOGGER))),
     });
     container.register<EntitlementInvalidations>(ENTITLEMENT_INVALIDATIONS, {
-      useFactory: instanceCachingFactory((c) => new SharedChannelEntitlementInvalidations(c.resolve<CacheInvalidations>(CACHE_INVALIDATIONS), c.resolve(CacheSync))),
+      useFactory: instanceCachingFactory(
+        (c) => new SharedChannelEntitlementInvalidations(c.resolve<CacheInvalidations>(CACHE_INVALIDATIONS), c.resolve(CacheSync)),
+      ),
     });
     container.register(API_KEY_REPOSITORY, {
-      useFactory: instanceCachingFactory((c) => new CachedApiKeyRepository(c.resolve(KnexApiKeyRepository), c.resolve(CacheSync), { ttlMs, maxEntries: MAX_KEYS })),
+      useFactory: instanceCachingFactory(
+        (c) => new CachedApiKeyRepository(c.resolve(KnexApiKeyRepository), c.resolve(CacheSync), { ttlMs, maxEntries: MAX_KEYS }),
+      ),
     });
     container.register(PROFILE_APPLY_SETTINGS_REPOSITORY, {
       useFactory: instanceCachingFactory(
-        (c) => new CachedProfileApplySettingsRepository(c.resolve(KnexProfileApplySettingsRepository), c.resolve(CacheSync), { ttlMs, maxEntries: MAX_SETTINGS }),
+        (c) =>
+          new CachedProfileApplySettingsRepository(c.resolve(KnexProfileApplySettingsRepository), c.resolve(CacheSync), { ttlMs, maxEntries: MAX_SETTINGS }),
       ),
     });
     container.register<ListingsDirectory>(LISTINGS_DIRECTORY, {

@@ -12,7 +12,10 @@ export function listenToHostHooks(bus: HookBus, hooks: Iterable<string>, intake:
   return [...new Set(hooks)].map((hook) =>
     bus.on(hook, async (event) => {
       const result = await intake.fire('bus', event.hook, event.organizationId, event.payload ?? {});
-      logger.info({ hook: event.hook, organizationId: event.organizationId, handled: result.handled, skipped: result.skipped, failed: result.failed }, 'hook from the host bus dispatched');
+      logger.info(
+        { hook: event.hook, organizationId: event.organizationId, handled: result.handled, skipped: result.skipped, failed: result.failed },
+        'hook from the host bus dispatched',
+      );
     }),
   );
 }

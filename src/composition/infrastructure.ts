@@ -48,12 +48,7 @@ export function queueDefinitions(manifest: Manifest): Map<string, QueueDefinitio
   return new Map(manifest.queues.map((q) => [q.name, { name: q.name, concurrency: q.concurrency, attempts: q.attempts, backoffMs: q.backoffMs }]));
 }
 
-export function registerInfrastructure(
-  container: DependencyContainer,
-  host: PluginHost,
-  manifest: Manifest,
-  resources: DisposerStack,
-): void {
+export function registerInfrastructure(container: DependencyContainer, host: PluginHost, manifest: Manifest, resources: DisposerStack): void {
   const config = host.config;
   const logger = host.logger;
   container.register<Config>(CONFIG, { useValue: config });

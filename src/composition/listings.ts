@@ -12,7 +12,8 @@ export const listingsModule: PluginModule = {
     {
       name: 'listings',
       // Without a manager the router has no routes: /v1/listings is then 404 like any unknown path.
-      create: (container, kit) => kit.build('listings', container.isRegistered(LISTINGS_MANAGER) ? listingRoutes(container.resolve<ListingsManager>(LISTINGS_MANAGER)) : []),
+      create: (container, kit) =>
+        kit.build('listings', container.isRegistered(LISTINGS_MANAGER) ? listingRoutes(container.resolve<ListingsManager>(LISTINGS_MANAGER)) : []),
     },
   ],
 };

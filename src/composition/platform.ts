@@ -55,7 +55,11 @@ export const platformModule: PluginModule = {
   routers: [
     {
       name: 'health',
-      create: (container, kit) => kit.build('health', healthRoutes(() => checkReadiness(container))),
+      create: (container, kit) =>
+        kit.build(
+          'health',
+          healthRoutes(() => checkReadiness(container)),
+        ),
     },
     {
       name: 'openapi',

@@ -69,7 +69,13 @@ function oauthProvider(container: DependencyContainer): OAuthProfileProvider | u
 }
 
 /** Wraps a built router with organization-scoped CORS on one path. */
-function withCors(api: ApiRouter, path: string, allowedOrigins: (params: Record<string, string>) => Promise<readonly string[]>, logger: Logger, policy: RouterPolicy): ApiRouter {
+function withCors(
+  api: ApiRouter,
+  path: string,
+  allowedOrigins: (params: Record<string, string>) => Promise<readonly string[]>,
+  logger: Logger,
+  policy: RouterPolicy,
+): ApiRouter {
   const router = Router();
   // Preflights look the organization up: they spend the public per-IP budget like any public read.
   router.options(path, ...policy.before, policy.limitPublic);
@@ -84,7 +90,9 @@ export const profileApplicationsModule: PluginModule = {
   register(container, { config }) {
     const endpoints = providerEndpoints(config);
     container.register(PROFILE_PROVIDER, {
-      useFactory: instanceCachingFactory((c) => (endpoints ? new OAuthProfileProvider(endpoints, c.resolve<Logger>(LOGGER)) : new UnconfiguredProfileProvider())),
+      useFactory: instanceCachingFactory((c) =>
+        endpoints ? new OAuthProfileProvider(endpoints, c.resolve<Logger>(LOGGER)) : new UnconfiguredProfileProvider(),
+      ),
     });
     container.register(TOKEN_CIPHER, { useValue: new TokenCipher(deriveKey(config.secretKey, 'oauth-token-encryption')) });
     container.register(CANDIDATE_SESSIONS, {
@@ -170,4 +178,3 @@ export const profileApplicationsModule: PluginModule = {
   ],
   processors: (container: DependencyContainer) => [container.resolve(ProfileImportProcessor), container.resolve(PipelineDeliveryProcessor)],
 };
-

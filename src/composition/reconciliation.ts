@@ -51,7 +51,11 @@ export const reconciliationModule: PluginModule = {
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
     const tick = bullmq
       ? () => bullmq.schedule(RECONCILIATION_QUEUE, SCHEDULER_ID, everyMs, 'sweep')
-      : () => container.resolve(ReconciliationSweep).run().then(() => undefined);
+      : () =>
+          container
+            .resolve(ReconciliationSweep)
+            .run()
+            .then(() => undefined);
     let running = false;
     const run = () => {
       if (running) return;

@@ -43,9 +43,15 @@ export const webhooksModule: PluginModule = {
     const sender = new HttpWebhookSender(settings.allowedInternalHosts);
     container.register(WEBHOOK_SENDER, { useValue: sender });
     container.register(DESTINATION_POLICY, {
-      useValue: new ResolvingDestinationPolicy({ production: config.env === 'production', allowedInternalHosts: settings.allowedInternalHosts, httpAllowedHosts: settings.httpAllowedHosts }),
+      useValue: new ResolvingDestinationPolicy({
+        production: config.env === 'production',
+        allowedInternalHosts: settings.allowedInternalHosts,
+        httpAllowedHosts: settings.httpAllowedHosts,
+      }),
     });
-    container.register<RetrySchedule>(RETRY_SCHEDULE, { useValue: { baseMs: settings.retryBaseMs, maxDelayMs: settings.retryMaxDelayMs, windowMs: settings.retryWindowMs } });
+    container.register<RetrySchedule>(RETRY_SCHEDULE, {
+      useValue: { baseMs: settings.retryBaseMs, maxDelayMs: settings.retryMaxDelayMs, windowMs: settings.retryWindowMs },
+    });
     container.register<WebhookSettings>(WEBHOOK_SETTINGS, { useValue: { timeoutMs: settings.timeoutMs, secretOverlapSeconds: settings.secretOverlapSeconds } });
     container.registerSingleton(WebhookEndpointService);
     container.registerSingleton(WebhookDeliveryService);

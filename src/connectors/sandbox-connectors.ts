@@ -45,7 +45,12 @@ export class SandboxDeliveryLog {
   constructor(private readonly db: Database) {}
 
   /** Records the delivery once per idempotency key and answers the recorded response. */
-  async record<R extends Record<string, unknown>>(connector: SandboxConnectorName, base: DeliveryBase, request: Record<string, unknown>, response: R): Promise<R & { deliveryId: string }> {
+  async record<R extends Record<string, unknown>>(
+    connector: SandboxConnectorName,
+    base: DeliveryBase,
+    request: Record<string, unknown>,
+    response: R,
+  ): Promise<R & { deliveryId: string }> {
     const id = `dlv_${digest(base.idempotencyKey)}`;
     await this.db('hi_connector_deliveries')
       .insert({

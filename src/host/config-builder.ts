@@ -15,7 +15,13 @@ type StandaloneOnly = (typeof STANDALONE_ONLY_SETTINGS)[number];
 type Setting = (typeof SETTINGS)[number];
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 type OptionName<Env extends string> = CamelCase<Lowercase<Env>>;
-type OptionValue<S> = S extends { values: readonly (infer V)[] } ? V : S extends { type: 'integer' } ? number : S extends { type: 'boolean' } ? boolean : string;
+type OptionValue<S> = S extends { values: readonly (infer V)[] }
+  ? V
+  : S extends { type: 'integer' }
+    ? number
+    : S extends { type: 'boolean' }
+      ? boolean
+      : string;
 
 type SettingOptions = {
   [S in Setting as S['env'] extends StandaloneOnly ? never : OptionName<S['env']>]?: OptionValue<S>;

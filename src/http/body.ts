@@ -2,8 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { DomainError } from '../domain/shared/errors';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
-const hasBody = (req: Parameters<RequestHandler>[0]) =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+const hasBody = (req: Parameters<RequestHandler>[0]) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
  * JSON bodies only: a body of another type answers 415, one over the limit 413 (checked

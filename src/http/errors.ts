@@ -73,10 +73,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       if (known.kind === 'upstream' && !wasLogged(known)) logger.warn({ requestId: res.locals.requestId, code: known.code }, known.message);
       return sendError(res, known);
     }
-    logger.error(
-      { requestId: res.locals.requestId, method: req.method, path: req.path, err: errorFields(error) },
-      'unhandled error',
-    );
+    logger.error({ requestId: res.locals.requestId, method: req.method, path: req.path, err: errorFields(error) }, 'unhandled error');
     res.status(500).json({
       error: { code: 'internal_error', message: 'Something went wrong on our side', request_id: res.locals.requestId },
     });

@@ -69,13 +69,19 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
 
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, path, canonical(body ?? null)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([method, path, canonical(body ?? null)]))
+    .digest('hex');
 }
 
 export const idempotencyErrors = {

@@ -55,14 +55,12 @@ export const widgetManifestSchema = z
   })
   .meta({ id: 'WidgetManifest' });
 
-const hookBody = z
-  .object({ organization_id: z.string(), payload: z.record(z.string(), z.unknown()).optional() })
-  .meta({
-    example: {
-      organization_id: 'org_5fGh7JkL9mNp2QrS4tUv',
-      payload: { interview_id: 'int_42', candidate: { name: 'Ada Lovelace', email: 'ada@example.com' }, starts_at: '2026-12-01T10:00:00+01:00' },
-    },
-  });
+const hookBody = z.object({ organization_id: z.string(), payload: z.record(z.string(), z.unknown()).optional() }).meta({
+  example: {
+    organization_id: 'org_5fGh7JkL9mNp2QrS4tUv',
+    payload: { interview_id: 'int_42', candidate: { name: 'Ada Lovelace', email: 'ada@example.com' }, starts_at: '2026-12-01T10:00:00+01:00' },
+  },
+});
 
 export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<string, object>> {
   const connectQuery = [
@@ -130,7 +128,8 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
     '/v1/connect/profile/result': {
       post: {
         operationId: 'exchangeConnectResult',
-        summary: "Redirect mode, back on the listing page: the widget trades the single-use result code from the URL fragment for the connect result (once, from the flow's origin)",
+        summary:
+          "Redirect mode, back on the listing page: the widget trades the single-use result code from the URL fragment for the connect result (once, from the flow's origin)",
         tags: ['connect'],
         security: [],
         requestBody: {
@@ -143,8 +142,13 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
         },
         responses: {
           '200': {
-            description: 'The connect result, as the popup would have posted it (profile-apply:authorized with a fresh candidate_token, or profile-apply:error)',
-            content: { 'application/json': { schema: { type: 'object', required: ['source', 'type'], properties: { source: { type: 'string' }, type: { type: 'string' } } } } },
+            description:
+              'The connect result, as the popup would have posted it (profile-apply:authorized with a fresh candidate_token, or profile-apply:error)',
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['source', 'type'], properties: { source: { type: 'string' }, type: { type: 'string' } } },
+              },
+            },
           },
           '400': errorRef(400),
           '429': errorRef(429),
@@ -158,9 +162,20 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
         summary: "A translation catalog of the widget (es, fr, de, pt, ar), content-hashed and immutable; fetched by the widget for the candidate's language",
         tags: ['widget'],
         security: [],
-        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]{2}\\.[0-9a-f]{12}\\.json$' }, example: 'es.403819cd3a5b.json' }],
+        parameters: [
+          {
+            name: 'file',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', pattern: '^[a-z]{2}\\.[0-9a-f]{12}\\.json$' },
+            example: 'es.403819cd3a5b.json',
+          },
+        ],
         responses: {
-          '200': { description: 'The catalog: message keys to strings', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+          '200': {
+            description: 'The catalog: message keys to strings',
+            content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+          },
           '404': errorRef(404),
         },
       },

@@ -37,7 +37,10 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'Webhook endpoints and their Standard Webhooks signed deliveries: signing secrets and their rotation, the delivery log, retry and the test event.',
   },
-  { name: 'events', description: "The organization's events (kept EVENT_RETENTION_DAYS), newest first: catch up without webhooks, or check what was delivered." },
+  {
+    name: 'events',
+    description: "The organization's events (kept EVENT_RETENTION_DAYS), newest first: catch up without webhooks, or check what was delivered.",
+  },
   {
     name: 'billing',
     description:

@@ -70,9 +70,7 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
   handler: (input: RouteInput<P, Q, B>) => Promise<unknown | Reply>;
 }
 
-export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  route: RouteDefinition<P, Q, B>,
-): RouteDefinition<P, Q, B> {
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(route: RouteDefinition<P, Q, B>): RouteDefinition<P, Q, B> {
   return route;
 }
 

@@ -10,7 +10,10 @@ export function validationError(error: z.ZodError, location: 'body' | 'query' | 
     return new DomainError('invalid', 'parameter_unknown', `Received unknown parameter: ${param}`, { param });
   }
   const param = path.join('.') || undefined;
-  const given = issue.path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined), input);
+  const given = issue.path.reduce<unknown>(
+    (value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined),
+    input,
+  );
   const missing = issue.code === 'invalid_type' && given === undefined;
   if (missing) {
     return new DomainError('invalid', 'parameter_missing', `Missing required parameter: ${param ?? location}`, { param });

@@ -36,7 +36,7 @@ export function scrubSecrets(text: string): string {
 }
 
 /**
-* Stdout in batches: lines are written when 4 KiB have gathered or every 100 ms, and
+ * Stdout in batches: lines are written when 4 KiB have gathered or every 100 ms, and
  * flushed synchronously when the process exits. One write per request (the access log)
  * was the API's largest single cost under load in the apply benchmark's CPU profile; the
  * price is that a process killed outright (SIGKILL) loses its last 100 ms of lines.
@@ -52,7 +52,9 @@ function batchedStdout(): pino.DestinationStream {
 export function createLogger(options: { level: string; name?: string; destination?: pino.DestinationStream; pretty?: boolean }): Logger {
   const destination =
     options.destination ??
-    (options.pretty ? (require('pino-pretty') as typeof import('pino-pretty'))({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }) : batchedStdout());
+    (options.pretty
+      ? (require('pino-pretty') as typeof import('pino-pretty'))({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' })
+      : batchedStdout());
   const instance = pino(
     {
       name: options.name ?? 'hiring-integrations',

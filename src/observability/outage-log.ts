@@ -28,10 +28,7 @@ export class OutageLog {
 
   up(): void {
     if (this.downSince === undefined) return;
-    this.logger.info(
-      { dependency: this.dependency, downMs: Date.now() - this.downSince, failedAttempts: this.failures },
-      `${this.dependency} available again`,
-    );
+    this.logger.info({ dependency: this.dependency, downMs: Date.now() - this.downSince, failedAttempts: this.failures }, `${this.dependency} available again`);
     this.downSince = undefined;
     this.failures = 0;
   }

@@ -19,7 +19,8 @@ export class SandboxProvisioner implements Provisioner {
   async provision(request: ProvisioningRequest): Promise<{ reference: string }> {
     const fault = await this.faults?.consume(request.organizationId, request.actionKey);
     if (fault?.kind === 'transient') throw upstream('provisioner_unavailable', `Sandbox provisioner failure #${fault.injected} (planned): ${fault.reason}`);
-    if (fault?.kind === 'permanent') throw new DomainError('invalid', 'provisioning_rejected', `Sandbox provisioner rejected the action (planned): ${fault.reason}`);
+    if (fault?.kind === 'permanent')
+      throw new DomainError('invalid', 'provisioning_rejected', `Sandbox provisioner rejected the action (planned): ${fault.reason}`);
 
     await this.db('hi_sandbox_provisionings')
       .insert({

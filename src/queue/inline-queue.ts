@@ -138,10 +138,7 @@ export class InlineJobQueue implements JobQueue {
       job.finishedAt = Date.now();
     } catch (error) {
       const retry = isRetryable(error) && job.attempt < job.maxAttempts;
-      this.logger.warn(
-        { queue: job.queue, jobId: job.id, attempt: job.attempt, retry, err: (error as Error).message },
-        'job failed',
-      );
+      this.logger.warn({ queue: job.queue, jobId: job.id, attempt: job.attempt, retry, err: (error as Error).message }, 'job failed');
       if (!retry) {
         job.state = 'failed';
         return;

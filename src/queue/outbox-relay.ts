@@ -104,7 +104,12 @@ export class OutboxRelay implements OutboxNotifier {
       if (failed.length > 0) {
         const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error;
         const message = String(error?.message ?? error).slice(0, 500);
-        await trx('hi_outbox').whereIn('id', failed.map((r) => r.id)).update({ attempts: trx.raw('attempts + 1'), last_error: message });
+        await trx('hi_outbox')
+          .whereIn(
+            'id',
+            failed.map((r) => r.id),
+          )
+          .update({ attempts: trx.raw('attempts + 1'), last_error: message });
         if (isAvailabilityError(error)) this.outage.down(error);
         else this.logger.warn({ rows: failed.length, queue: failed[0]!.queue, jobId: failed[0]!.job_id, err: message }, 'outbox dispatch failed; will retry');
       }

@@ -24,7 +24,9 @@ export interface ConsentRequest {
 function requester(options: ConsentRequest): string {
   const client = `<strong>${escapeHtml(options.clientName)}</strong>`;
   if (!options.organizationName) return `<h1>${client} wants to read your profile</h1>`;
-  const purpose = options.listingTitle ? `For your application to <strong>${escapeHtml(options.listingTitle)}</strong>, through ${client}.` : `Through ${client}.`;
+  const purpose = options.listingTitle
+    ? `For your application to <strong>${escapeHtml(options.listingTitle)}</strong>, through ${client}.`
+    : `Through ${client}.`;
   return `<h1><strong>${escapeHtml(options.organizationName)}</strong> wants to read your profile</h1>
 <p>${purpose}</p>`;
 }
@@ -57,5 +59,9 @@ export function publicProfilePage(candidate: SandboxCandidate, nonce: string): s
   const positions = candidate.positions
     .map((p) => `<li>${escapeHtml(p.title)}, ${escapeHtml(p.company)} (${escapeHtml(p.start_date)} – ${escapeHtml(p.end_date ?? 'present')})</li>`)
     .join('');
-  return pageShell(candidate.name, `<p class="muted">Sandbox public profile</p><h1>${escapeHtml(candidate.name)}</h1><p>${escapeHtml(candidate.headline ?? '')}</p><h2>Skills</h2><ul>${skills}</ul><h2>Experience</h2><ul>${positions}</ul>`, nonce);
+  return pageShell(
+    candidate.name,
+    `<p class="muted">Sandbox public profile</p><h1>${escapeHtml(candidate.name)}</h1><p>${escapeHtml(candidate.headline ?? '')}</p><h2>Skills</h2><ul>${skills}</ul><h2>Experience</h2><ul>${positions}</ul>`,
+    nonce,
+  );
 }

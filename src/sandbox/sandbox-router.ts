@@ -147,7 +147,15 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
     const requested = (str(q.scope) ?? SANDBOX_SCOPESTRING).split(/[\s,]+/).filter(Boolean);
     const unknown = requested.filter((s) => !SANDBOX_SCOPE_SET.has(s));
     if (unknown.length > 0) return redirectWith(res, redirectUri, { error: 'invalid_scope', state });
-    const ticket = tickets.seal({ id: randomBytes(16).toString('base64url'), clientId, redirectUri, state, scope: requested.join(' '), codeChallenge, expiresAt: Date.now() + TICKET_TTL_MS });
+    const ticket = tickets.seal({
+      id: randomBytes(16).toString('base64url'),
+      clientId,
+      redirectUri,
+      state,
+      scope: requested.join(' '),
+      codeChallenge,
+      expiresAt: Date.now() + TICKET_TTL_MS,
+    });
     const html = consentPage({
       clientName: CLIENT_NAME,
       organizationName: str(q.hi_organization)?.slice(0, 200),
@@ -166,7 +174,12 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
       const ticket = tickets.open(req.body?.request);
       if (!ticket || typeof ticket.id !== 'string' || !(await consentTickets.claim(ticket.id, new Date(ticket.expiresAt)))) {
         const nonce = newNonce();
-        return sendPage(res, 400, sandboxErrorPage('This authorization request expired, was already used or was tampered with. Start again from the application.', nonce), pageCsp(nonce));
+        return sendPage(
+          res,
+          400,
+          sandboxErrorPage('This authorization request expired, was already used or was tampered with. Start again from the application.', nonce),
+          pageCsp(nonce),
+        );
       }
       if (Date.now() - lastPrunedAt > PRUNE_EVERY_MS) {
         lastPrunedAt = Date.now();
@@ -176,8 +189,15 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
         return redirectWith(res, ticket.redirectUri, { error: 'access_denied', error_description: 'The candidate denied the request', state: ticket.state });
       }
       const candidate = findSandboxCandidate(String(req.body?.user_id ?? ''));
-      if (!candidate) return redirectWith(res, ticket.redirectUri, { error: 'access_denied', error_description: 'No candidate was chosen', state: ticket.state });
-      const code = await codes.issue({ clientId: ticket.clientId, redirectUri: ticket.redirectUri, codeChallenge: ticket.codeChallenge, userId: candidate.id, scope: ticket.scope });
+      if (!candidate)
+        return redirectWith(res, ticket.redirectUri, { error: 'access_denied', error_description: 'No candidate was chosen', state: ticket.state });
+      const code = await codes.issue({
+        clientId: ticket.clientId,
+        redirectUri: ticket.redirectUri,
+        codeChallenge: ticket.codeChallenge,
+        userId: candidate.id,
+        scope: ticket.scope,
+      });
       redirectWith(res, ticket.redirectUri, { code, state: ticket.state });
     } catch (error) {
       next(error);
@@ -198,7 +218,8 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
         if (!code || !verifier || !str(body.redirect_uri)) return tokenError(res, 400, 'invalid_request', 'code, redirect_uri and code_verifier are required');
         const grant = await codes.redeem(code);
         if (!grant) return tokenError(res, 400, 'invalid_grant', 'The code is invalid, expired or already used');
-        if (grant.clientId !== clientId || grant.redirectUri !== body.redirect_uri) return tokenError(res, 400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
+        if (grant.clientId !== clientId || grant.redirectUri !== body.redirect_uri)
+          return tokenError(res, 400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
         if (!safeEqual(pkceChallenge(verifier), grant.codeChallenge)) return tokenError(res, 400, 'invalid_grant', 'PKCE verification failed');
         return sendTokens(res, tokens, { userId: grant.userId, clientId, scope: grant.scope }, true);
       }
@@ -308,4 +329,3 @@ function faultRoutes(faults: SandboxFaults) {
     }),
   ];
 }
-

@@ -38,7 +38,8 @@ async function call(api: OperatorApi, method: 'GET' | 'POST', path: string, body
 
 const money = (cents: number, currency: string) => `${currency} ${(cents / 100).toFixed(2)}`;
 
-const invoiceLine = (i: any) => `${i.number ?? '(draft)'}  ${i.id}  ${i.organization_id}  ${i.status.padEnd(13)} ${money(i.total, i.currency).padStart(12)}  ${i.period_start.slice(0, 10)}`;
+const invoiceLine = (i: any) =>
+  `${i.number ?? '(draft)'}  ${i.id}  ${i.organization_id}  ${i.status.padEnd(13)} ${money(i.total, i.currency).padStart(12)}  ${i.period_start.slice(0, 10)}`;
 
 export async function listInvoices(api: OperatorApi, options: { organizationId?: string; status?: string; limit?: number }): Promise<CommandResult> {
   const query = new URLSearchParams();
@@ -51,9 +52,15 @@ export async function listInvoices(api: OperatorApi, options: { organizationId?:
 
 export type InvoiceAction = 'mark_paid' | 'void' | 'retry' | 'mark_uncollectible' | 'payment_failed';
 
-export async function changeInvoice(api: OperatorApi, invoiceId: string, action: InvoiceAction, details: { reference?: string; reason?: string } = {}): Promise<CommandResult> {
+export async function changeInvoice(
+  api: OperatorApi,
+  invoiceId: string,
+  action: InvoiceAction,
+  details: { reference?: string; reason?: string } = {},
+): Promise<CommandResult> {
   if (action === 'payment_failed' && !details.reason) throw new UsageError('--reason is required');
-  const body = action === 'mark_paid' ? (details.reference ? { reference: details.reference } : {}) : action === 'payment_failed' ? { reason: details.reason } : undefined;
+  const body =
+    action === 'mark_paid' ? (details.reference ? { reference: details.reference } : {}) : action === 'payment_failed' ? { reason: details.reason } : undefined;
   const invoice = await call(api, 'POST', `/operator/invoices/${encodeURIComponent(invoiceId)}/${action}`, body);
   return { text: invoiceLine(invoice), value: invoice };
 }

@@ -42,10 +42,13 @@ export function drainable(server: Server, idleMs = DRAIN_IDLE_MS): Draining {
     drain() {
       draining = true;
       return new Promise<void>((resolve) => {
-        const sweep = setInterval(() => {
-          const now = Date.now();
-          for (const [socket, state] of connections) if (state.active === 0 && now - state.idleSince >= idleMs) socket.end();
-        }, Math.min(100, idleMs));
+        const sweep = setInterval(
+          () => {
+            const now = Date.now();
+            for (const [socket, state] of connections) if (state.active === 0 && now - state.idleSince >= idleMs) socket.end();
+          },
+          Math.min(100, idleMs),
+        );
         // net.Server's close: stop listening, and call back once the last connection is gone.
         NetServer.prototype.close.call(server, () => {
           clearInterval(sweep);

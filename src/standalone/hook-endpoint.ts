@@ -40,27 +40,28 @@ const body = z
 export function hookEndpoint(host: { plugin: PluginInstance; config: Config; db: Database; logger: Logger }): Router {
   const router = Router();
   // Organization keys are verified too, so that one is told 403 operator_only, not 401.
-  const verifiers = [new OperatorApiKeyVerifier(host.config.operatorApiKey), new OrganizationApiKeyVerifier(operatorServices(host.db, host.config).organizations)];
+  const verifiers = [
+    new OperatorApiKeyVerifier(host.config.operatorApiKey),
+    new OrganizationApiKeyVerifier(operatorServices(host.db, host.config).organizations),
+  ];
   // The host's own failed-authentication budget (per process): key guessing is slowed here too.
   const failures = new MemoryRateLimitStore();
   const throttle = new AuthenticationThrottle(failures, rateLimitBudgets(host.config).authFailures, new StoreHealth(host.logger, failures));
-  router.post(
-    '/host/v1/hooks/:hook_name',
-    authenticate(['operator'], verifiers, throttle),
-    ...jsonBody(host.config.bodyLimitBytes),
-    async (req, res) => {
-      rejectNulCharacters({ params: req.params, query: req.query, body: req.body });
-      const hook = String(req.params.hook_name);
-      if (!HOOK_NAME.test(hook)) throw new DomainError('invalid', 'invalid_hook_name', 'Hook names are dotted lower-case words, e.g. interview.scheduled', { param: 'hook_name' });
-      const input = parseOrThrow(body, req.body ?? {}, 'body');
-      const known = [...new Set(host.plugin.hooks.map((h) => h.hook))].sort();
-      if (!known.includes(hook)) {
-        throw new DomainError('not_found', 'unknown_hook', `No handler is registered for the hook '${hook}'; registered hooks: ${known.join(', ')}`, { param: 'hook_name' });
-      }
-      const result = await host.plugin.fireHook(hook, input.organization_id, input.payload);
-      res.status(200).json({ object: 'hook_result', hook, organization_id: input.organization_id, ...result });
-    },
-  );
+  router.post('/host/v1/hooks/:hook_name', authenticate(['operator'], verifiers, throttle), ...jsonBody(host.config.bodyLimitBytes), async (req, res) => {
+    rejectNulCharacters({ params: req.params, query: req.query, body: req.body });
+    const hook = String(req.params.hook_name);
+    if (!HOOK_NAME.test(hook))
+      throw new DomainError('invalid', 'invalid_hook_name', 'Hook names are dotted lower-case words, e.g. interview.scheduled', { param: 'hook_name' });
+    const input = parseOrThrow(body, req.body ?? {}, 'body');
+    const known = [...new Set(host.plugin.hooks.map((h) => h.hook))].sort();
+    if (!known.includes(hook)) {
+      throw new DomainError('not_found', 'unknown_hook', `No handler is registered for the hook '${hook}'; registered hooks: ${known.join(', ')}`, {
+        param: 'hook_name',
+      });
+    }
+    const result = await host.plugin.fireHook(hook, input.organization_id, input.payload);
+    res.status(200).json({ object: 'hook_result', hook, organization_id: input.organization_id, ...result });
+  });
   router.use(errorHandler(host.logger));
   return router;
 }

@@ -221,7 +221,10 @@ function applicationCard(entry: PipelineEntry, listing: Listing | undefined): st
 ${
   credentials.length
     ? `<table><thead><tr><th scope="col">Credential</th><th scope="col">Issuer</th><th scope="col">Issued</th><th scope="col">Status</th></tr></thead><tbody>${credentials
-        .map((c) => `<tr><td>${e(c.title)}</td><td>${e(c.issuer)}</td><td>${e(c.issued_at)}</td><td>${c.verified ? '<span class="badge ok">Verified</span>' : '<span class="badge no">Unverified</span>'}</td></tr>`)
+        .map(
+          (c) =>
+            `<tr><td>${e(c.title)}</td><td>${e(c.issuer)}</td><td>${e(c.issued_at)}</td><td>${c.verified ? '<span class="badge ok">Verified</span>' : '<span class="badge no">Unverified</span>'}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p class="muted">None imported</p>'
 }
@@ -229,7 +232,10 @@ ${
 ${
   workHistory.length
     ? `<table><thead><tr><th scope="col">Title</th><th scope="col">Company</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${workHistory
-        .map((p) => `<tr><td>${e(p.title)}</td><td>${e(p.company)}</td><td>${e(p.start_date)}</td><td>${p.end_date ? e(p.end_date) : 'present'}</td><td>${p.verified === true ? '<span class="badge ok">Verified</span>' : p.verified === false ? '<span class="badge no">Unverified</span>' : '<span class="muted">—</span>'}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td>${e(p.title)}</td><td>${e(p.company)}</td><td>${e(p.start_date)}</td><td>${p.end_date ? e(p.end_date) : 'present'}</td><td>${p.verified === true ? '<span class="badge ok">Verified</span>' : p.verified === false ? '<span class="badge no">Unverified</span>' : '<span class="muted">—</span>'}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p class="muted">None imported</p>'
 }

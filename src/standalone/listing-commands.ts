@@ -72,7 +72,12 @@ const shown = (verb: string, listing: Parameters<typeof listingView>[0]): Comman
 export async function createListing(listings: ListingsStore, options: ListingOptions): Promise<CommandResult> {
   const fields = fieldsOf(options);
   if (!fields.title) throw new UsageError('--title is required');
-  const listing = await listings.create(options.org, { ...fields, title: fields.title, questions: fields.questions ?? [], externalId: options.externalId ?? null });
+  const listing = await listings.create(options.org, {
+    ...fields,
+    title: fields.title,
+    questions: fields.questions ?? [],
+    externalId: options.externalId ?? null,
+  });
   return { text: `listing ${listing.id} created`, value: { listing_id: listing.id, listing: listingView(listing) } };
 }
 
@@ -82,10 +87,18 @@ export async function getListing(listings: ListingsStore, options: { org: string
   return { text: JSON.stringify(listingView(listing), null, 2), value: listingView(listing) };
 }
 
-export async function listListings(listings: ListingsStore, options: { org: string; status?: string; externalId?: string; limit?: string; startingAfter?: string }): Promise<CommandResult> {
+export async function listListings(
+  listings: ListingsStore,
+  options: { org: string; status?: string; externalId?: string; limit?: string; startingAfter?: string },
+): Promise<CommandResult> {
   const limit = options.limit === undefined ? 100 : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit must be 1..100');
-  const page = await listings.list(options.org, { limit, status: statusOf(options.status), externalId: options.externalId, startingAfter: options.startingAfter });
+  const page = await listings.list(options.org, {
+    limit,
+    status: statusOf(options.status),
+    externalId: options.externalId,
+    startingAfter: options.startingAfter,
+  });
   return {
     text: page.data.map((l) => `${l.id}\t${l.status}\t${l.externalId ?? '-'}\t${l.title}`).join('\n') || 'no listings',
     value: { object: 'list', data: page.data.map(listingView), has_more: page.hasMore },

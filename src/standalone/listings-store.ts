@@ -61,9 +61,14 @@ export class ListingsStore implements ListingsDirectory, ListingsManager {
   /** The CLI's and tests' form: questions checked here. */
   async create(input: { organizationId: string; title: string; questions: unknown; status?: 'open' | 'closed' }): Promise<Listing>;
   async create(organizationId: string, fields: ListingFields): Promise<Listing>;
-  async create(first: string | { organizationId: string; title: string; questions: unknown; status?: 'open' | 'closed' }, second?: ListingFields): Promise<Listing> {
+  async create(
+    first: string | { organizationId: string; title: string; questions: unknown; status?: 'open' | 'closed' },
+    second?: ListingFields,
+  ): Promise<Listing> {
     const [organizationId, fields] =
-      typeof first === 'string' ? [first, second!] : [first.organizationId, { title: first.title, questions: questionsSchema.parse(first.questions) as ListingQuestion[], status: first.status }];
+      typeof first === 'string'
+        ? [first, second!]
+        : [first.organizationId, { title: first.title, questions: questionsSchema.parse(first.questions) as ListingQuestion[], status: first.status }];
     const title = fields.title.trim();
     if (!title) throw new Error('title must not be empty');
     const now = new Date();
@@ -98,7 +103,10 @@ export class ListingsStore implements ListingsDirectory, ListingsManager {
   }
 
   async list(organizationId: string, options: ListingQueryOptions): Promise<{ data: Listing[]; hasMore: boolean }> {
-    let query = this.db<ListingRow>('host_listings').where({ organization_id: organizationId }).orderBy('seq', 'desc').limit(options.limit + 1);
+    let query = this.db<ListingRow>('host_listings')
+      .where({ organization_id: organizationId })
+      .orderBy('seq', 'desc')
+      .limit(options.limit + 1);
     if (options.status) query = query.where({ status: options.status });
     if (options.externalId) query = query.where({ external_id: options.externalId });
     if (options.startingAfter) {
@@ -168,7 +176,9 @@ export class ListingsStore implements ListingsDirectory, ListingsManager {
 
   async setQuestions(listingId: string, questions: unknown): Promise<void> {
     const parsed = questionsSchema.parse(questions) as ListingQuestion[];
-    await this.db('host_listings').where({ id: listingId }).update({ questions: JSON.stringify(parsed), updated_at: new Date() });
+    await this.db('host_listings')
+      .where({ id: listingId })
+      .update({ questions: JSON.stringify(parsed), updated_at: new Date() });
     this.changes.emit('change', listingId);
   }
 }

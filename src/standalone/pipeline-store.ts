@@ -30,10 +30,7 @@ export class PipelineStore implements Pipeline {
   }
 
   async listForOrganization(organizationId: string, limit = 100): Promise<PipelineEntry[]> {
-    const rows = await this.db('host_pipeline_applications')
-      .where({ organization_id: organizationId })
-      .orderBy('received_at', 'desc')
-      .limit(limit);
+    const rows = await this.db('host_pipeline_applications').where({ organization_id: organizationId }).orderBy('received_at', 'desc').limit(limit);
     return rows.map((row) => ({
       applicationId: row.application_id,
       organizationId: row.organization_id,

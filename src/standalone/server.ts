@@ -123,7 +123,8 @@ export async function serve(options: { port?: number; runWorkers?: boolean; demo
   const draining = drainable(server);
   await listen(server, config.port, config.host);
   logger.info({ port: config.port, baseUrl: config.baseUrl }, 'listening');
-  if (demo) await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: errorFields(error) }, 'the demo license could not be activated'));
+  if (demo)
+    await licenseDemo(localUrl(server), demo).catch((error: Error) => logger.warn({ err: errorFields(error) }, 'the demo license could not be activated'));
   process.stdout.write(banner(config, host, demo, runWorkers || !config.redisUrl));
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {
     await draining.drain();
@@ -156,7 +157,10 @@ export async function worker(): Promise<void> {
     await listen(server, config.workerHttpPort, config.host);
   }
   logger.info(
-    { queues: host.plugin.queues.map((q) => ({ name: q.name, concurrency: config.workerConcurrency ?? q.concurrency })), httpPort: config.workerHttpPort || undefined },
+    {
+      queues: host.plugin.queues.map((q) => ({ name: q.name, concurrency: config.workerConcurrency ?? q.concurrency })),
+      httpPort: config.workerHttpPort || undefined,
+    },
     'worker started',
   );
   onShutdown(logger, config.shutdownTimeoutSeconds, async () => {

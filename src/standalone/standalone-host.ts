@@ -62,7 +62,11 @@ export async function migrateAll(
   const { progress } = options;
   const manifest = loadManifest();
   const sets = [
-    { directory: path.join(PACKAGE_ROOT, manifest.migrations.directory), tableName: manifest.migrations.tableName, loadExtensions: manifest.migrations.loadExtensions ?? ['.js'] },
+    {
+      directory: path.join(PACKAGE_ROOT, manifest.migrations.directory),
+      tableName: manifest.migrations.tableName,
+      loadExtensions: manifest.migrations.loadExtensions ?? ['.js'],
+    },
     ...(options.hostTables === false ? [] : [HOST_MIGRATIONS]),
   ];
   const started = Date.now();

@@ -132,9 +132,13 @@ export class KnexBillingRepository implements BillingRepository {
         .onConflict('organization_id')
         .ignore();
       const row = await trx('hi_billing_accounts').where({ organization_id: organizationId }).forUpdate().first();
-      const unpaid = (await trx('hi_invoices').where({ organization_id: organizationId }).whereIn('status', ['open', 'uncollectible']).orderBy('seq')).map(invoiceFromRow);
+      const unpaid = (await trx('hi_invoices').where({ organization_id: organizationId }).whereIn('status', ['open', 'uncollectible']).orderBy('seq')).map(
+        invoiceFromRow,
+      );
       const outcome = await step(accountFromRow(row), { holdings: await this.holdings(trx, organizationId), unpaid });
-      await trx('hi_billing_accounts').where({ organization_id: organizationId }).update(accountToRow(outcome.account, outcome.nextActionAt, now));
+      await trx('hi_billing_accounts')
+        .where({ organization_id: organizationId })
+        .update(accountToRow(outcome.account, outcome.nextActionAt, now));
       const created: Invoice[] = [];
       for (const invoice of outcome.created ?? []) {
         const numbered = invoice.status !== 'draft' && !invoice.number ? { ...invoice, number: await this.nextNumber(trx) } : invoice;
@@ -167,7 +171,12 @@ export class KnexBillingRepository implements BillingRepository {
       .whereIn('s.status', LIVE)
       .select('s.id', 's.package_slug', 's.price_amount', 's.currency', 'p.name');
     const covered = subscriptions.length
-      ? await trx('hi_licenses').whereIn('subscription_id', subscriptions.map((s) => s.id)).select('subscription_id', 'action_key')
+      ? await trx('hi_licenses')
+          .whereIn(
+            'subscription_id',
+            subscriptions.map((s) => s.id),
+          )
+          .select('subscription_id', 'action_key')
       : [];
     return {
       aLaCarte: actions.map((a) => ({ key: a.action_key, name: a.name, price: { amount: a.price_amount, currency: a.currency } })),
@@ -193,7 +202,9 @@ export class KnexBillingRepository implements BillingRepository {
   }
 
   async listInvoices(filter: InvoiceFilter): Promise<{ data: Invoice[]; hasMore: boolean }> {
-    const query = this.db('hi_invoices').orderBy('seq', 'desc').limit(filter.limit + 1);
+    const query = this.db('hi_invoices')
+      .orderBy('seq', 'desc')
+      .limit(filter.limit + 1);
     if (filter.organizationId) query.where({ organization_id: filter.organizationId });
     if (filter.status) query.where({ status: filter.status });
     if (filter.startingAfter) {
@@ -222,9 +233,16 @@ export class KnexBillingRepository implements BillingRepository {
   }
 
   async saveQuote(quote: Quote): Promise<void> {
-    await this.db('hi_billing_quotes').insert({ id: quote.id, organization_id: quote.organizationId, quote: JSON.stringify(quote), expires_at: quote.expiresAt });
+    await this.db('hi_billing_quotes').insert({
+      id: quote.id,
+      organization_id: quote.organizationId,
+      quote: JSON.stringify(quote),
+      expires_at: quote.expiresAt,
+    });
     // Expired quotes are of no use to anyone.
-    await this.db('hi_billing_quotes').where('expires_at', '<', new Date(Date.now() - 86_400_000)).delete();
+    await this.db('hi_billing_quotes')
+      .where('expires_at', '<', new Date(Date.now() - 86_400_000))
+      .delete();
   }
 
   async findQuote(quoteId: string, organizationId: string): Promise<Quote | undefined> {

@@ -36,7 +36,9 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
   ) {}
 
   async find(organizationId: string, profileUserId: string): Promise<CandidateAuthorization | undefined> {
-    const row = await this.db<AuthorizationRow>('hi_candidate_authorizations').where({ organization_id: organizationId, profile_user_id: profileUserId }).first();
+    const row = await this.db<AuthorizationRow>('hi_candidate_authorizations')
+      .where({ organization_id: organizationId, profile_user_id: profileUserId })
+      .first();
     return row ? this.fromRow(row) : undefined;
   }
 
@@ -51,7 +53,9 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
       profile_user_id: profileUserId,
       listing_id: authorization.listingId,
       access_token_ciphertext: this.cipher.encrypt(authorization.accessToken, aad(organizationId, profileUserId, 'access')),
-      refresh_token_ciphertext: authorization.refreshToken ? this.cipher.encrypt(authorization.refreshToken, aad(organizationId, profileUserId, 'refresh')) : null,
+      refresh_token_ciphertext: authorization.refreshToken
+        ? this.cipher.encrypt(authorization.refreshToken, aad(organizationId, profileUserId, 'refresh'))
+        : null,
       access_token_expires_at: authorization.accessTokenExpiresAt,
       authorized_at: authorization.authorizedAt,
       updated_at: authorization.authorizedAt,
@@ -76,7 +80,9 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
       .where({ id })
       .update({
         access_token_ciphertext: this.cipher.encrypt(tokens.accessToken, aad(row.organization_id, row.profile_user_id, 'access')),
-        refresh_token_ciphertext: tokens.refreshToken ? this.cipher.encrypt(tokens.refreshToken, aad(row.organization_id, row.profile_user_id, 'refresh')) : null,
+        refresh_token_ciphertext: tokens.refreshToken
+          ? this.cipher.encrypt(tokens.refreshToken, aad(row.organization_id, row.profile_user_id, 'refresh'))
+          : null,
         access_token_expires_at: tokens.accessTokenExpiresAt,
         updated_at: new Date(),
       });
@@ -99,7 +105,9 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
       accessToken: cipher.decrypt(row.access_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'access')),
       get refreshToken(): string | null {
         if (refreshToken === undefined) {
-          refreshToken = row.refresh_token_ciphertext ? cipher.decrypt(row.refresh_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'refresh')) : null;
+          refreshToken = row.refresh_token_ciphertext
+            ? cipher.decrypt(row.refresh_token_ciphertext, aad(row.organization_id, row.profile_user_id, 'refresh'))
+            : null;
         }
         return refreshToken;
       },

@@ -45,14 +45,30 @@ export async function syncCatalog(db: Knex, doc: CatalogDocument, options: { sou
       }
     }
     await trx('hi_catalog_versions')
-      .insert({ version: doc.version, platform_fee_amount: doc.platform_fee.amount, currency: doc.platform_fee.currency, source: options.source, synced_at: at })
+      .insert({
+        version: doc.version,
+        platform_fee_amount: doc.platform_fee.amount,
+        currency: doc.platform_fee.currency,
+        source: options.source,
+        synced_at: at,
+      })
       .onConflict('version')
       .merge(['platform_fee_amount', 'currency', 'source', 'synced_at']);
     const packagesCreated: string[] = [];
     for (const pkg of doc.packages) {
       const id = `pkg_${pkg.slug.replace(/-/g, '_')}`;
       const inserted = await trx('hi_packages')
-        .insert({ id, slug: pkg.slug, name: pkg.name, description: pkg.description, price_amount: pkg.price.amount, currency: pkg.price.currency, status: 'active', created_at: at, updated_at: at })
+        .insert({
+          id,
+          slug: pkg.slug,
+          name: pkg.name,
+          description: pkg.description,
+          price_amount: pkg.price.amount,
+          currency: pkg.price.currency,
+          status: 'active',
+          created_at: at,
+          updated_at: at,
+        })
         .onConflict('slug')
         .ignore()
         .returning('id');
@@ -67,9 +83,24 @@ export async function syncCatalog(db: Knex, doc: CatalogDocument, options: { sou
 /** The reverse of a migration's sync: removes what the document lists. */
 export async function unsyncCatalog(db: Knex, doc: CatalogDocument): Promise<void> {
   await db.transaction(async (trx) => {
-    await trx('hi_packages').whereIn('slug', doc.packages.map((p) => p.slug)).delete();
+    await trx('hi_packages')
+      .whereIn(
+        'slug',
+        doc.packages.map((p) => p.slug),
+      )
+      .delete();
     await trx('hi_catalog_versions').where({ version: doc.version }).delete();
-    await trx('hi_catalog_actions').whereIn('key', doc.groups.flatMap((g) => g.actions.map((a) => a.key))).delete();
-    await trx('hi_catalog_groups').whereIn('key', doc.groups.map((g) => g.key)).delete();
+    await trx('hi_catalog_actions')
+      .whereIn(
+        'key',
+        doc.groups.flatMap((g) => g.actions.map((a) => a.key)),
+      )
+      .delete();
+    await trx('hi_catalog_groups')
+      .whereIn(
+        'key',
+        doc.groups.map((g) => g.key),
+      )
+      .delete();
   });
 }

@@ -34,7 +34,10 @@ export class ConnectResultCodes {
     if (Date.now() - this.lastPrunedAt > RESULT_CODE_TTL_MS) {
       this.lastPrunedAt = Date.now();
       const expired = this.db('hi_connect_results').select('code_hash').where('expires_at', '<', new Date()).limit(500);
-      await this.db('hi_connect_results').whereIn('code_hash', expired).delete().then(deletedRows, () => 0);
+      await this.db('hi_connect_results')
+        .whereIn('code_hash', expired)
+        .delete()
+        .then(deletedRows, () => 0);
     }
     return code;
   }

@@ -47,7 +47,14 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: NewEvent,
     [input.organizationId],
   );
   const sequence = Number((counter.rows ?? counter)[0].last_sequence);
-  const event: PluginEvent = { id: newId('evt'), organizationId: input.organizationId, sequence, type: input.type, data: input.data as Record<string, unknown>, createdAt: now };
+  const event: PluginEvent = {
+    id: newId('evt'),
+    organizationId: input.organizationId,
+    sequence,
+    type: input.type,
+    data: input.data as Record<string, unknown>,
+    createdAt: now,
+  };
   const inserted = await trx('hi_events')
     .insert({
       id: event.id,
@@ -68,7 +75,9 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: NewEvent,
   }
   let endpoints = trx('hi_webhook_endpoints').select('id', 'event_types').where({ organization_id: input.organizationId, enabled: true });
   if (input.onlyEndpointId) endpoints = endpoints.andWhere({ id: input.onlyEndpointId });
-  const targets = (await endpoints).filter((row: { event_types: unknown }) => input.onlyEndpointId || wantsEvent({ eventTypes: fromJson<string[]>(row.event_types) }, input.type));
+  const targets = (await endpoints).filter(
+    (row: { event_types: unknown }) => input.onlyEndpointId || wantsEvent({ eventTypes: fromJson<string[]>(row.event_types) }, input.type),
+  );
   if (targets.length > 0) {
     const deliveries = targets.map((row: { id: string }) => ({
       id: newId('whd'),
@@ -85,7 +94,9 @@ export async function recordEvent(trx: Knex | Knex.Transaction, input: NewEvent,
     }));
     await trx('hi_webhook_deliveries').insert(deliveries);
     await trx('hi_outbox').insert(
-      outboxRows(deliveries.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, name: 'deliver', jobId: deliveryJobId(d.id, 1), data: { deliveryId: d.id, jobSeq: 1 } }))),
+      outboxRows(
+        deliveries.map((d) => ({ queue: WEBHOOK_DELIVERY_QUEUE, name: 'deliver', jobId: deliveryJobId(d.id, 1), data: { deliveryId: d.id, jobSeq: 1 } })),
+      ),
     );
   }
   return { event, created: true };
@@ -111,7 +122,10 @@ export class KnexEventLog implements EventLog {
 
   /** Newest first; `starting_after` an event id of the previous page. */
   async list(organizationId: string, query: EventQuery): Promise<EventPage> {
-    let q = this.db<EventRow>('hi_events').where({ organization_id: organizationId }).orderBy('sequence', 'desc').limit(query.limit + 1);
+    let q = this.db<EventRow>('hi_events')
+      .where({ organization_id: organizationId })
+      .orderBy('sequence', 'desc')
+      .limit(query.limit + 1);
     if (query.types?.length) q = q.whereIn('type', query.types);
     if (query.createdGte) q = q.where('created_at', '>=', query.createdGte);
     if (query.createdLt) q = q.where('created_at', '<', query.createdLt);

@@ -1,11 +1,5 @@
 /** hi_interview_reminders through knex (InterviewReminderRepository). */
-import type {
-  InterviewReminder,
-  InterviewReminderRepository,
-  ReminderChannel,
-  ReminderDetails,
-  ReminderStatus,
-} from '../domain/hooks/interview-reminders';
+import type { InterviewReminder, InterviewReminderRepository, ReminderChannel, ReminderDetails, ReminderStatus } from '../domain/hooks/interview-reminders';
 import type { OutboxMessage } from '../domain/jobs/outbox';
 import type { Database } from './database';
 import { writeOutbox } from './outbox';
@@ -51,23 +45,23 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
   async save(r: InterviewReminder, messages: readonly OutboxMessage[] = []): Promise<void> {
     await this.db.transaction(async (trx) => {
       await trx('hi_interview_reminders')
-      .insert({
-        organization_id: r.organizationId,
-        interview_id: r.interviewId,
-        channel: r.channel,
-        status: r.status,
-        revision: r.revision,
-        job_id: r.jobId,
-        starts_at: r.startsAt,
-        remind_at: r.remindAt,
-        details: JSON.stringify(r.details),
-        reason: r.reason,
-        delivery_id: r.deliveryId,
-        created_at: r.updatedAt,
-        updated_at: r.updatedAt,
-      })
-      .onConflict(['organization_id', 'interview_id', 'channel'])
-      .merge(['status', 'revision', 'job_id', 'starts_at', 'remind_at', 'details', 'reason', 'delivery_id', 'updated_at']);
+        .insert({
+          organization_id: r.organizationId,
+          interview_id: r.interviewId,
+          channel: r.channel,
+          status: r.status,
+          revision: r.revision,
+          job_id: r.jobId,
+          starts_at: r.startsAt,
+          remind_at: r.remindAt,
+          details: JSON.stringify(r.details),
+          reason: r.reason,
+          delivery_id: r.deliveryId,
+          created_at: r.updatedAt,
+          updated_at: r.updatedAt,
+        })
+        .onConflict(['organization_id', 'interview_id', 'channel'])
+        .merge(['status', 'revision', 'job_id', 'starts_at', 'remind_at', 'details', 'reason', 'delivery_id', 'updated_at']);
       await writeOutbox(trx, messages);
     });
   }

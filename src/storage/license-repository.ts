@@ -70,7 +70,11 @@ export class KnexLicenseRepository implements LicenseRepository {
 
   async transition(licenseId: string, transition: LicenseTransition, messages: readonly OutboxMessage[] = []): Promise<License | undefined> {
     return this.db.transaction(async (trx) => {
-      const row = await trx<LicenseRow>('hi_licenses').where({ id: licenseId }).whereIn('status', licenseStatusesAllowing(transition.event)).forUpdate().first();
+      const row = await trx<LicenseRow>('hi_licenses')
+        .where({ id: licenseId })
+        .whereIn('status', licenseStatusesAllowing(transition.event))
+        .forUpdate()
+        .first();
       if (!row) return undefined;
       const next = nextLicenseStatus(row.status, transition.event)!;
       const [updated] = await trx<LicenseRow>('hi_licenses')

@@ -23,7 +23,10 @@ export class KnexSessionStore extends session.Store {
       .where({ sid })
       .where('expires_at', '>', new Date())
       .first()
-      .then((row) => callback(null, row ? (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) : null), (error) => callback(error));
+      .then(
+        (row) => callback(null, row ? (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) : null),
+        (error) => callback(error),
+      );
   }
 
   override set(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
@@ -33,14 +36,20 @@ export class KnexSessionStore extends session.Store {
       .onConflict('sid')
       .merge()
       .then(() => this.maybeSweep())
-      .then(() => callback?.(), (error) => callback?.(error));
+      .then(
+        () => callback?.(),
+        (error) => callback?.(error),
+      );
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
     this.db('hi_oauth_sessions')
       .where({ sid })
       .delete()
-      .then(() => callback?.(), (error) => callback?.(error));
+      .then(
+        () => callback?.(),
+        (error) => callback?.(error),
+      );
   }
 
   override touch(sid: string, data: session.SessionData, callback?: () => void): void {

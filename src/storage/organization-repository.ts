@@ -12,7 +12,12 @@ interface OrganizationRow {
   created_at: Date;
 }
 
-const fromOrganizationRow = (row: OrganizationRow): Organization => ({ id: row.id, name: row.name, externalId: row.external_id ?? null, createdAt: new Date(row.created_at) });
+const fromOrganizationRow = (row: OrganizationRow): Organization => ({
+  id: row.id,
+  name: row.name,
+  externalId: row.external_id ?? null,
+  createdAt: new Date(row.created_at),
+});
 
 interface ApiKeyRow {
   id: string;
@@ -104,11 +109,7 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
   }
 
   async revoke(prefix: string, at: Date): Promise<ApiKeyRecord | undefined> {
-    const rows = await this.db<ApiKeyRow>('hi_api_keys')
-      .where({ prefix })
-      .whereNull('revoked_at')
-      .update({ revoked_at: at })
-      .returning('*');
+    const rows = await this.db<ApiKeyRow>('hi_api_keys').where({ prefix }).whereNull('revoked_at').update({ revoked_at: at }).returning('*');
     return rows[0] ? fromKeyRow(rows[0] as ApiKeyRow) : undefined;
   }
 }

@@ -83,7 +83,10 @@ export class KnexPackageRepository implements PackageRepository {
     if (rows.length === 0) return [];
     const actions = await this.db('hi_package_actions as pa')
       .join('hi_catalog_actions as a', 'a.key', 'pa.action_key')
-      .whereIn('pa.package_id', rows.map((r) => r.id))
+      .whereIn(
+        'pa.package_id',
+        rows.map((r) => r.id),
+      )
       .orderBy([{ column: 'pa.package_id' }, { column: 'pa.position' }])
       .select('pa.package_id', 'a.key', 'a.group_key', 'a.name', 'a.description', 'a.price_amount', 'a.currency');
     return rows.map((row) => ({

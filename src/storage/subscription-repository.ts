@@ -6,7 +6,15 @@ import type { CreateResult, SubscriptionRepository, SubscriptionSettlement } fro
 import { LIVE_SUBSCRIPTION_STATUSES, type Subscription, type SubscriptionWithLicenses } from '../domain/licenses/subscription';
 import { nextSubscriptionStatus, settleFromChildren, type SubscriptionEvent } from '../domain/licenses/subscription-state-machine';
 import { isUniqueViolation, type Database } from './database';
-import { licenseFromRow, licenseToRow, licenseTransitionColumns, subscriptionFromRow, subscriptionToRow, type LicenseRow, type SubscriptionRow } from './license-rows';
+import {
+  licenseFromRow,
+  licenseToRow,
+  licenseTransitionColumns,
+  subscriptionFromRow,
+  subscriptionToRow,
+  type LicenseRow,
+  type SubscriptionRow,
+} from './license-rows';
 import { writeOutbox } from './outbox';
 import { DATABASE } from './tokens';
 
@@ -57,7 +65,10 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
   }
 
   async listLive(organizationId: string): Promise<Subscription[]> {
-    const rows = await this.db<SubscriptionRow>('hi_subscriptions').where({ organization_id: organizationId }).whereIn('status', LIVE_SUBSCRIPTION_STATUSES).orderBy('seq');
+    const rows = await this.db<SubscriptionRow>('hi_subscriptions')
+      .where({ organization_id: organizationId })
+      .whereIn('status', LIVE_SUBSCRIPTION_STATUSES)
+      .orderBy('seq');
     return rows.map(subscriptionFromRow);
   }
 
@@ -110,7 +121,14 @@ export class KnexSubscriptionRepository implements SubscriptionRepository {
 
   private async withLicenses(db: Knex, rows: SubscriptionRow[]): Promise<SubscriptionWithLicenses[]> {
     if (rows.length === 0) return [];
-    const licenses = (await db<LicenseRow>('hi_licenses').whereIn('subscription_id', rows.map((r) => r.id)).orderBy('seq')).map(licenseFromRow);
+    const licenses = (
+      await db<LicenseRow>('hi_licenses')
+        .whereIn(
+          'subscription_id',
+          rows.map((r) => r.id),
+        )
+        .orderBy('seq')
+    ).map(licenseFromRow);
     return rows.map((row) => ({
       subscription: subscriptionFromRow(row),
       licenses: licenses.filter((l) => l.source.type === 'package' && l.source.subscriptionId === row.id),

@@ -86,7 +86,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async listForEndpoint(organizationId: string, endpointId: string, options: { limit: number; startingAfter?: string; status?: DeliveryStatus }) {
-    let query = this.select().where({ 'd.organization_id': organizationId, 'd.endpoint_id': endpointId }).orderBy('d.seq', 'desc').limit(options.limit + 1);
+    let query = this.select()
+      .where({ 'd.organization_id': organizationId, 'd.endpoint_id': endpointId })
+      .orderBy('d.seq', 'desc')
+      .limit(options.limit + 1);
     if (options.status) query = query.where('d.status', options.status);
     if (options.startingAfter) {
       query = query.where('d.seq', '<', this.db('hi_webhook_deliveries').select('seq').where({ id: options.startingAfter, organization_id: organizationId }));
@@ -96,7 +99,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async claim(deliveryId: string, jobSeq: number, until: Date): Promise<boolean> {
-    const rows = await this.db('hi_webhook_deliveries').where({ id: deliveryId, job_seq: jobSeq, status: 'pending' }).update({ locked_until: until }).returning('id');
+    const rows = await this.db('hi_webhook_deliveries')
+      .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
+      .update({ locked_until: until })
+      .returning('id');
     return rows.length > 0;
   }
 
@@ -108,7 +114,16 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
           'delivered',
           this.db('hi_webhook_deliveries')
             .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
-            .update({ status: 'succeeded', attempts: this.db.raw('attempts + 1'), last_status_code: outcome.statusCode, last_error: null, next_attempt_at: null, locked_until: null, completed_at: at, updated_at: at })
+            .update({
+              status: 'succeeded',
+              attempts: this.db.raw('attempts + 1'),
+              last_status_code: outcome.statusCode,
+              last_error: null,
+              next_attempt_at: null,
+              locked_until: null,
+              completed_at: at,
+              updated_at: at,
+            })
             .returning('endpoint_id'),
         )
         .from('hi_webhook_endpoints')
@@ -147,7 +162,15 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const requeued = await this.db.transaction(async (trx) => {
       const rows = await trx('hi_webhook_deliveries')
         .where({ id: deliveryId })
-        .update({ status: 'pending', job_seq: trx.raw('job_seq + 1'), next_attempt_at: at, window_started_at: at, locked_until: null, completed_at: null, updated_at: at })
+        .update({
+          status: 'pending',
+          job_seq: trx.raw('job_seq + 1'),
+          next_attempt_at: at,
+          window_started_at: at,
+          locked_until: null,
+          completed_at: null,
+          updated_at: at,
+        })
         .returning(['id', 'job_seq']);
       if (rows.length === 0) return false;
       await writeOutbox(trx, [jobMessage(deliveryId, Number(rows[0].job_seq))]);
@@ -179,7 +202,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   /** Moves the delivery to a new job (the sweep): the old job, if it ever runs, is stale. */
   async reenqueue(deliveryId: string, jobSeq: number, at: Date): Promise<boolean> {
     const done = await this.db.transaction(async (trx) => {
-      const rows = await trx('hi_webhook_deliveries').where({ id: deliveryId, job_seq: jobSeq, status: 'pending' }).update({ job_seq: jobSeq + 1, updated_at: at }).returning('id');
+      const rows = await trx('hi_webhook_deliveries')
+        .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
+        .update({ job_seq: jobSeq + 1, updated_at: at })
+        .returning('id');
       if (rows.length === 0) return false;
       await writeOutbox(trx, [jobMessage(deliveryId, jobSeq + 1)]);
       return true;

@@ -75,7 +75,10 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
   }
 
   async list(organizationId: string, options: { limit: number; startingAfter?: string }) {
-    let query = this.db<EndpointRow>('hi_webhook_endpoints').where({ organization_id: organizationId }).orderBy('seq', 'desc').limit(options.limit + 1);
+    let query = this.db<EndpointRow>('hi_webhook_endpoints')
+      .where({ organization_id: organizationId })
+      .orderBy('seq', 'desc')
+      .limit(options.limit + 1);
     if (options.startingAfter) {
       query = query.where('seq', '<', this.db('hi_webhook_endpoints').select('seq').where({ id: options.startingAfter, organization_id: organizationId }));
     }

@@ -38,7 +38,11 @@ export class ResolvingDestinationPolicy implements DestinationPolicy {
     const addresses = ipaddr.isValid(host) ? [host] : await resolve(host);
     if (addresses.length === 0) throw invalid('url_unresolvable', `The host ${host} does not resolve`, 'url');
     if (!addresses.every(isPublicAddress)) {
-      throw invalid('url_not_allowed', `The host ${host} resolves to a loopback, private, link-local or reserved address; an operator can allow it with WEBHOOK_ALLOWED_INTERNAL_HOSTS`, 'url');
+      throw invalid(
+        'url_not_allowed',
+        `The host ${host} resolves to a loopback, private, link-local or reserved address; an operator can allow it with WEBHOOK_ALLOWED_INTERNAL_HOSTS`,
+        'url',
+      );
     }
   }
 }

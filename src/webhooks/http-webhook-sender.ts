@@ -32,7 +32,11 @@ export class HttpWebhookSender implements WebhookSender {
         const list = addresses as unknown as LookupAddress[];
         const refused = allowInternal ? undefined : list.find((a) => !isPublicAddress(a.address));
         if (refused) {
-          return (callback as (e: Error | null, a: string, f: number) => void)(new WebhookSendError('destination_refused', `${hostname} resolves to ${refused.address}, not a public address`), '', 0);
+          return (callback as (e: Error | null, a: string, f: number) => void)(
+            new WebhookSendError('destination_refused', `${hostname} resolves to ${refused.address}, not a public address`),
+            '',
+            0,
+          );
         }
         if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
         (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);

@@ -213,7 +213,12 @@ export function needsReauthorization(code: string, status?: number): boolean {
 
 /** Codes (or statuses) after which this listing takes no profile application now. */
 export function listingUnavailable(code: string, status?: number): boolean {
-  return ['listing_closed', 'listing_unavailable', 'integration_disabled', 'license_required', 'resource_missing', 'payment_required'].includes(code) || status === 402 || status === 404 || status === 410;
+  return (
+    ['listing_closed', 'listing_unavailable', 'integration_disabled', 'license_required', 'resource_missing', 'payment_required'].includes(code) ||
+    status === 402 ||
+    status === 404 ||
+    status === 410
+  );
 }
 
 /** The URL fragment the connect flow returns with in redirect mode (a blocked popup). */

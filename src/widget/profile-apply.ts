@@ -49,8 +49,7 @@ const MESSAGE_SOURCE = 'hiring-integrations';
 const POPUP_WIDTH = 520;
 const POPUP_HEIGHT = 720;
 
-const currentScript =
-  (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[src*="profile-apply"]');
+const currentScript = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[src*="profile-apply"]');
 
 function defaultBase(): string | undefined {
   const fromScript = currentScript?.dataset.apiBase ? normalizeBase(currentScript.dataset.apiBase) : undefined;
@@ -131,7 +130,13 @@ function parseQuestions(value: unknown): Question[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((q): q is Question => q && isString(q.key) && isString(q.label) && ['number', 'boolean', 'text', 'select'].includes(q.type))
-    .map((q) => ({ key: q.key, label: q.label, type: q.type, required: q.required === true, options: Array.isArray(q.options) ? q.options.filter(isString) : undefined }));
+    .map((q) => ({
+      key: q.key,
+      label: q.label,
+      type: q.type,
+      required: q.required === true,
+      options: Array.isArray(q.options) ? q.options.filter(isString) : undefined,
+    }));
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -139,7 +144,14 @@ const SVG = 'http://www.w3.org/2000/svg';
 /** A person glyph, built with DOM calls (no innerHTML, so Trusted Types pages are fine). */
 function logo(): SVGSVGElement {
   const svg = document.createElementNS(SVG, 'svg');
-  for (const [k, v] of [['width', '18'], ['height', '18'], ['viewBox', '0 0 24 24'], ['aria-hidden', 'true'], ['focusable', 'false']]) svg.setAttribute(k!, v!);
+  for (const [k, v] of [
+    ['width', '18'],
+    ['height', '18'],
+    ['viewBox', '0 0 24 24'],
+    ['aria-hidden', 'true'],
+    ['focusable', 'false'],
+  ])
+    svg.setAttribute(k!, v!);
   const path = document.createElementNS(SVG, 'path');
   path.setAttribute('fill', 'currentColor');
   path.setAttribute('d', 'M12 2a5 5 0 1 1 0 10 5 5 0 0 1 0-10Zm0 12c5 0 9 2.2 9 5v3H3v-3c0-2.8 4-5 9-5Z');
@@ -262,7 +274,12 @@ export class ProfileApplyElement extends HTMLElement {
 
   /** The element's `lang`, else the page's (the nearest `lang` up the tree), else the browser's languages. */
   #negotiateLocale(): Negotiated {
-    return negotiate([this.closest('[lang]')?.getAttribute('lang'), document.documentElement.getAttribute('lang'), ...(navigator.languages ?? []), navigator.language]);
+    return negotiate([
+      this.closest('[lang]')?.getAttribute('lang'),
+      document.documentElement.getAttribute('lang'),
+      ...(navigator.languages ?? []),
+      navigator.language,
+    ]);
   }
 
   /** Switches to the candidate's language, fetching its catalog; re-renders in place once it is there. */
@@ -426,7 +443,13 @@ export class ProfileApplyElement extends HTMLElement {
     form.method = 'POST';
     form.action = `${base}/v1/connect/profile`;
     form.hidden = true;
-    const fields = { organization_id: this.#organizationId, listing_id: this.#listingId, origin: location.origin, return_to: location.href.split('#')[0]!, client_state: clientState };
+    const fields = {
+      organization_id: this.#organizationId,
+      listing_id: this.#listingId,
+      origin: location.origin,
+      return_to: location.href.split('#')[0]!,
+      client_state: clientState,
+    };
     for (const [name, value] of Object.entries(fields)) {
       const input = document.createElement('input');
       input.type = 'hidden';
@@ -528,7 +551,12 @@ export class ProfileApplyElement extends HTMLElement {
         // Said once, before any form: the first application stands.
         const appliedAt = new Date(String(earlier.applied_at));
         this.#session = undefined;
-        this.#show({ name: 'done', applicationId: earlier.application_id, duplicate: true, appliedAt: Number.isNaN(appliedAt.getTime()) ? undefined : appliedAt });
+        this.#show({
+          name: 'done',
+          applicationId: earlier.application_id,
+          duplicate: true,
+          appliedAt: Number.isNaN(appliedAt.getTime()) ? undefined : appliedAt,
+        });
         this.#setMessage();
         this.#fail('authorize', { status: 0, code: 'duplicate_application', message: '', applicationId: earlier.application_id }, false, undefined, false);
         this.#focusHeading();
@@ -663,7 +691,12 @@ export class ProfileApplyElement extends HTMLElement {
 
   // ---- HTTP ----------------------------------------------------------------------
 
-  async #request(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<{ ok: true; data: any } | { ok: false; error: ApiError }> {
+  async #request(
+    method: string,
+    url: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ ok: true; data: any } | { ok: false; error: ApiError }> {
     const response = await fetch(url, {
       method,
       mode: 'cors',
@@ -764,7 +797,11 @@ export class ProfileApplyElement extends HTMLElement {
         content = [
           this.#primaryButton(),
           view.blocked
-            ? h('div', { className: 'actions' }, h('button', { type: 'button', className: 'secondary', onclick: this.#continueInThisTab }, this.#t('continue_here')))
+            ? h(
+                'div',
+                { className: 'actions' },
+                h('button', { type: 'button', className: 'secondary', onclick: this.#continueInThisTab }, this.#t('continue_here')),
+              )
             : h('p', { className: 'hint' }, this.#t('hint')),
         ];
         break;
@@ -788,7 +825,10 @@ export class ProfileApplyElement extends HTMLElement {
         break;
       case 'unavailable': {
         const paused = view.code === 'payment_required';
-        content = [h('h3', { tabindex: '-1' }, this.#t(paused ? 'paused_title' : 'unavailable_title')), h('p', { className: 'sub' }, this.#t(errorMessage(view.code).key))];
+        content = [
+          h('h3', { tabindex: '-1' }, this.#t(paused ? 'paused_title' : 'unavailable_title')),
+          h('p', { className: 'sub' }, this.#t(errorMessage(view.code).key)),
+        ];
         break;
       }
     }
@@ -799,7 +839,9 @@ export class ProfileApplyElement extends HTMLElement {
 
   /** A message whose `{id}` placeholder is the application id, in a `<code>`. */
   #reference(applicationId: string): HTMLParagraphElement {
-    const parts = this.#i18n.parts('reference', {}, ['id']).map((part) => (typeof part === 'string' ? part : h('code', { 'data-application-id': applicationId }, applicationId)));
+    const parts = this.#i18n
+      .parts('reference', {}, ['id'])
+      .map((part) => (typeof part === 'string' ? part : h('code', { 'data-application-id': applicationId }, applicationId)));
     return h('p', { className: 'sub' }, ...parts);
   }
 
@@ -858,7 +900,13 @@ export class ProfileApplyElement extends HTMLElement {
   #form(busy: boolean): HTMLFormElement {
     const listing = this.#listing!;
     const candidate = this.#session?.candidate ?? { name: '', headline: '', profileUrl: '' };
-    const initials = candidate.name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('') || '?';
+    const initials =
+      candidate.name
+        .split(/\s+/)
+        .filter(Boolean)
+        .slice(0, 2)
+        .map((w) => w[0]!.toUpperCase())
+        .join('') || '?';
     const fields = listing.questions.map((q) => this.#field(q));
     const coverError = this.#errorText(COVER_LETTER_FIELD);
     const cover = h('textarea', {
@@ -894,16 +942,28 @@ export class ProfileApplyElement extends HTMLElement {
           ),
         ),
       ),
-      listing.questions.some((q) => q.required) && h('p', { className: 'sub note' }, listing.title ? this.#t('form_note', { title: listing.title }) : this.#t('required_note')),
+      listing.questions.some((q) => q.required) &&
+        h('p', { className: 'sub note' }, listing.title ? this.#t('form_note', { title: listing.title }) : this.#t('required_note')),
       h(
         'fieldset',
         { className: 'field', disabled: busy },
         ...fields,
-        h('div', { className: 'field' }, h('label', { for: 'f-cover' }, this.#t('cover_letter')), cover, h('p', { className: 'err', id: 'e-cover' }, coverError)),
+        h(
+          'div',
+          { className: 'field' },
+          h('label', { for: 'f-cover' }, this.#t('cover_letter')),
+          cover,
+          h('p', { className: 'err', id: 'e-cover' }, coverError),
+        ),
         h(
           'div',
           { className: 'actions' },
-          h('button', { type: 'submit', className: 'primary' }, busy && h('span', { className: 'spin', 'aria-hidden': 'true' }), busy ? this.#t('submitting') : this.#t('submit')),
+          h(
+            'button',
+            { type: 'submit', className: 'primary' },
+            busy && h('span', { className: 'spin', 'aria-hidden': 'true' }),
+            busy ? this.#t('submitting') : this.#t('submit'),
+          ),
           h('button', { type: 'button', className: 'secondary', onclick: this.#cancelForm }, this.#t('cancel')),
         ),
       ),
@@ -940,7 +1000,12 @@ export class ProfileApplyElement extends HTMLElement {
     let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
     const common = { id, name: q.key, 'aria-required': required, 'aria-invalid': invalid, 'aria-describedby': errorId, 'data-question': q.key };
     if (q.type === 'select') {
-      control = h('select', { ...common, onchange: store }, h('option', { value: '' }, this.#t('choose')), ...(q.options ?? []).map((o) => h('option', { value: o }, o)));
+      control = h(
+        'select',
+        { ...common, onchange: store },
+        h('option', { value: '' }, this.#t('choose')),
+        ...(q.options ?? []).map((o) => h('option', { value: o }, o)),
+      );
     } else if (q.type === 'number') {
       control = h('input', { ...common, type: 'text', inputmode: 'decimal', autocomplete: 'off', oninput: store });
     } else {

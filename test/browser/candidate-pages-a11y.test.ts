@@ -56,7 +56,11 @@ describe('browser: accessibility of the candidate’s pages (axe-core, 390 and 1
     const scriptUrl = `${t.baseUrl}/widgets/profile-apply.js`;
     pages = await startPageServer((url) => {
       if (url.pathname !== '/listing') return undefined;
-      const attributes: Record<string, string> = { 'organization-id': org.organizationId, 'listing-id': url.searchParams.get('listing') ?? listingId, theme: 'auto' };
+      const attributes: Record<string, string> = {
+        'organization-id': org.organizationId,
+        'listing-id': url.searchParams.get('listing') ?? listingId,
+        theme: 'auto',
+      };
       return listingPage({ scriptUrl, attributes, pageStyle: '@media (prefers-color-scheme:dark){body{background:#111;color:#eee}}' });
     });
     const settings = await t.request('PATCH', '/v1/organization/settings', {
@@ -85,7 +89,9 @@ describe('browser: accessibility of the candidate’s pages (axe-core, 390 and 1
         await page.setViewportSize(viewport);
         // Reduced motion: the widget then has no colour transitions, so axe reads settled colours.
         await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-        await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(resolve))));
+        await page.evaluate(
+          () => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => (globalThis as any).requestAnimationFrame(resolve))),
+        );
         const label = `${where} @${viewport.width}px ${colorScheme}`;
         audited.push(label);
         const result = await page.evaluate(async () => {
@@ -95,13 +101,20 @@ describe('browser: accessibility of the candidate’s pages (axe-core, 390 and 1
           return {
             violations: report.violations
               .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-              .map((v: any) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n: any) => JSON.stringify(n.target)).join(', ')}`),
+              .map(
+                (v: any) =>
+                  `${v.impact} ${v.id}: ${v.nodes
+                    .slice(0, 3)
+                    .map((n: any) => JSON.stringify(n.target))
+                    .join(', ')}`,
+              ),
             scrollWidth: root.scrollWidth,
             clientWidth: root.clientWidth,
           };
         });
         for (const violation of result.violations) findings.push({ where: label, problem: violation });
-        if (result.scrollWidth > result.clientWidth) findings.push({ where: label, problem: `horizontal overflow: ${result.scrollWidth}px in a ${result.clientWidth}px viewport` });
+        if (result.scrollWidth > result.clientWidth)
+          findings.push({ where: label, problem: `horizontal overflow: ${result.scrollWidth}px in a ${result.clientWidth}px viewport` });
       }
     }
     await page.setViewportSize(VIEWPORTS[1]!);

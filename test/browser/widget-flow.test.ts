@@ -17,7 +17,6 @@ import { artifactPath, launchChromium, listingPage, skipWithoutChromium, startPa
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { licenseProfileApply } from '../helpers/profile-flow';
 
-
 const QUESTIONS = [
   { key: 'years_experience', label: 'Years of professional experience', type: 'number', required: true },
   { key: 'work_authorization', label: 'Are you authorized to work in this country?', type: 'boolean', required: true },
@@ -63,7 +62,16 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     const render = (url: URL) => {
       if (url.pathname === '/forge') {
         // A page on another origin, opened in the widget's popup, posts a forged success.
-        const forged = { source: 'hiring-integrations', type: 'profile-apply:authorized', candidate_token: 'hic_forged', expires_at: new Date(Date.now() + 600_000).toISOString(), profile_user_id: 'usr_forged', organization_id: org.organizationId, listing_id: listingId, candidate: { name: 'Mallory', headline: '', profile_url: 'https://example.com' } };
+        const forged = {
+          source: 'hiring-integrations',
+          type: 'profile-apply:authorized',
+          candidate_token: 'hic_forged',
+          expires_at: new Date(Date.now() + 600_000).toISOString(),
+          profile_user_id: 'usr_forged',
+          organization_id: org.organizationId,
+          listing_id: listingId,
+          candidate: { name: 'Mallory', headline: '', profile_url: 'https://example.com' },
+        };
         return `<!doctype html><title>forge</title><p>forging</p><script>window.opener.postMessage(${JSON.stringify(forged)}, '*');document.title='posted';</script>`;
       }
       if (url.pathname !== '/listing') return undefined;
@@ -76,7 +84,14 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     const settings = await t.request('PATCH', '/v1/organization/settings', {
       auth: org.apiKey,
       // Redirect mode returns only to registered listing page URLs.
-      body: { profile_apply: { enabled: true, allowed_origins: [allowed.origin, new URL(t.baseUrl).origin], return_urls: [`${allowed.origin}/listing?from=board`], button_text: BUTTON_TEXT } },
+      body: {
+        profile_apply: {
+          enabled: true,
+          allowed_origins: [allowed.origin, new URL(t.baseUrl).origin],
+          return_urls: [`${allowed.origin}/listing?from=board`],
+          button_text: BUTTON_TEXT,
+        },
+      },
     });
     assert.equal(settings.status, 200, settings.text);
     await licenseProfileApply(t, org.apiKey);
@@ -163,11 +178,20 @@ describe('browser: the <profile-apply> widget, end to end', function () {
 
     // The page heard about it; no event carries the candidate token.
     const recorded = await events(page);
-    assert.deepEqual(recorded.map((e) => e.type), ['profile-apply:authorized', 'profile-apply:submitted']);
+    assert.deepEqual(
+      recorded.map((e) => e.type),
+      ['profile-apply:authorized', 'profile-apply:submitted'],
+    );
     assert.equal(recorded[0]!.detail.candidate.name, 'Ada Lovelace');
     assert.equal(recorded[0]!.detail.organizationId, org.organizationId);
     assert.match(recorded[0]!.detail.profileUserId, /^usr_/);
-    assert.deepEqual(recorded[1]!.detail, { organizationId: org.organizationId, listingId, applicationId, status: 'submitted', profileUserId: recorded[0]!.detail.profileUserId });
+    assert.deepEqual(recorded[1]!.detail, {
+      organizationId: org.organizationId,
+      listingId,
+      applicationId,
+      status: 'submitted',
+      profileUserId: recorded[0]!.detail.profileUserId,
+    });
     assert.doesNotMatch(JSON.stringify(recorded), /token|hic_/i);
 
     // The pipeline page shows it once delivered (delivery runs in the background).
@@ -186,7 +210,10 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await card.getByText(stored.body.experience_summary.current_title, { exact: false }).first().waitFor();
     await card.getByText('Within a month').waitFor();
     // The work history, newest first, with the provider's verified flag where it gave one.
-    assert.deepEqual(stored.body.work_history.map((p: { company: string }) => p.company), ['Northwind Logistics', 'Analytical Engines Foundation', 'Contoso Ltd']);
+    assert.deepEqual(
+      stored.body.work_history.map((p: { company: string }) => p.company),
+      ['Northwind Logistics', 'Analytical Engines Foundation', 'Contoso Ltd'],
+    );
     const positions = card.locator('table', { has: pipeline.getByRole('columnheader', { name: 'Company' }) }).locator('tbody tr');
     assert.deepEqual(await positions.locator('td:nth-child(2)').allTextContents(), ['Northwind Logistics', 'Analytical Engines Foundation', 'Contoso Ltd']);
     assert.deepEqual(await positions.locator('td:nth-child(5)').allTextContents(), ['Verified', '—', 'Unverified']);
@@ -238,12 +265,18 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await popup.getByRole('button', { name: 'Deny' }).waitFor();
     await popup.close();
     await liveText(page).filter({ hasText: 'The sign-in window was closed before you finished' }).waitFor({ timeout: 5_000 });
-    assert.deepEqual((await events(page)).map((e) => [e.type, e.detail.reason]), [['profile-apply:cancel', 'popup_closed']]);
+    assert.deepEqual(
+      (await events(page)).map((e) => [e.type, e.detail.reason]),
+      [['profile-apply:cancel', 'popup_closed']],
+    );
     // The button works again.
     const [second] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: BUTTON_TEXT }).click()]);
     await second.getByRole('button', { name: 'Deny' }).waitFor();
     await closing(second, () => page.getByRole('button', { name: 'Cancel' }).click());
-    assert.deepEqual((await events(page)).map((e) => e.detail.reason), ['popup_closed', 'user_cancelled']);
+    assert.deepEqual(
+      (await events(page)).map((e) => e.detail.reason),
+      ['popup_closed', 'user_cancelled'],
+    );
   });
 
   it('marks a required question left empty, per field, and submits once it is answered', async () => {
@@ -257,7 +290,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.equal(await years.getAttribute('aria-describedby'), 'e-years_experience');
     assert.equal((await focusedInWidget(page))?.name, 'years_experience', 'focus moves to the field');
     assert.equal(await liveText(page).textContent(), 'Please check the highlighted answer.');
-    assert.equal((await page.getByRole('radio', { name: 'No' }).isChecked()), true, 'other answers are kept');
+    assert.equal(await page.getByRole('radio', { name: 'No' }).isChecked(), true, 'other answers are kept');
     assert.equal((await applicationsOf('Grace Hopper')).length, 0, 'nothing was submitted');
 
     await years.fill('lots');
@@ -272,7 +305,10 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     await page.getByRole('button', { name: 'Submit application' }).click();
     await page.getByRole('heading', { name: 'Application submitted' }).waitFor({ timeout: 15_000 });
     // Counted in words that fit: Grace's profile shares skills and experience; never "0 credentials".
-    const shared = await page.locator('profile-apply').getByText(/^Shared from your profile/).textContent();
+    const shared = await page
+      .locator('profile-apply')
+      .getByText(/^Shared from your profile/)
+      .textContent();
     assert.equal(shared, 'Shared from your profile: 2 verified skills, 1 credential, and your work history.');
     const [grace] = await applicationsOf('Grace Hopper');
     assert.deepEqual(grace.answers, { years_experience: 12, work_authorization: false });
@@ -356,7 +392,9 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.equal((await applicationsOf('Katherine Johnson')).length, 1);
 
     // Reloading the page, or a planted fragment without this tab's nonce, authorizes nothing.
-    await page.goto(`${allowed.origin}/listing#profile-apply-result=${Buffer.from(JSON.stringify({ code: 'hicr_planted', client_state: 'x'.repeat(20) })).toString('base64url')}`);
+    await page.goto(
+      `${allowed.origin}/listing#profile-apply-result=${Buffer.from(JSON.stringify({ code: 'hicr_planted', client_state: 'x'.repeat(20) })).toString('base64url')}`,
+    );
     await page.getByRole('button', { name: BUTTON_TEXT }).waitFor();
     assert.deepEqual(await events(page), []);
   });
@@ -381,19 +419,41 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.notEqual(light.color, 'rgb(187, 0, 0)', 'the page colour does not leak in');
     await widget.screenshot({ path: artifactPath('widget-light.png') });
     // The widget's styles do not leak out either.
-    assert.equal(await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector('h1')).fontFamily), 'Georgia, serif');
+    assert.equal(
+      await page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector('h1')).fontFamily),
+      'Georgia, serif',
+    );
 
     await widget.evaluate((el) => el.setAttribute('theme', 'dark'));
-    const dark = await settled(() => styles(), (s) => s.button === 'rgb(147, 197, 253)');
+    const dark = await settled(
+      () => styles(),
+      (s) => s.button === 'rgb(147, 197, 253)',
+    );
     assert.equal(dark.background, 'rgb(17, 24, 39)');
     assert.equal(dark.button, 'rgb(147, 197, 253)');
     await widget.screenshot({ path: artifactPath('widget-dark.png') });
 
     await widget.evaluate((el) => el.setAttribute('theme', 'auto'));
     await page.emulateMedia({ colorScheme: 'dark' });
-    assert.equal((await settled(() => styles(), (s) => s.background === 'rgb(17, 24, 39)')).background, 'rgb(17, 24, 39)');
+    assert.equal(
+      (
+        await settled(
+          () => styles(),
+          (s) => s.background === 'rgb(17, 24, 39)',
+        )
+      ).background,
+      'rgb(17, 24, 39)',
+    );
     await page.emulateMedia({ colorScheme: 'light' });
-    assert.equal((await settled(() => styles(), (s) => s.background === 'rgb(255, 255, 255)')).background, 'rgb(255, 255, 255)');
+    assert.equal(
+      (
+        await settled(
+          () => styles(),
+          (s) => s.background === 'rgb(255, 255, 255)',
+        )
+      ).background,
+      'rgb(255, 255, 255)',
+    );
 
     await widget.evaluate((el) => el.setAttribute('button-text', 'Apply now'));
     await page.getByRole('button', { name: 'Apply now' }).waitFor();
@@ -416,11 +476,14 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     const codes = (await events(page)).map((e) => [e.type, e.detail.code]);
     assert.ok(codes.length >= 3 && codes.every(([type, code]) => type === 'profile-apply:error' && code === 'invalid_attributes'), JSON.stringify(codes));
 
-    await widget.evaluate((el, ids) => {
-      el.setAttribute('organization-id', ids.org);
-      el.setAttribute('listing-id', ids.listing);
-      el.setAttribute('theme', 'dark');
-    }, { org: org.organizationId, listing: listingId });
+    await widget.evaluate(
+      (el, ids) => {
+        el.setAttribute('organization-id', ids.org);
+        el.setAttribute('listing-id', ids.listing);
+        el.setAttribute('theme', 'dark');
+      },
+      { org: org.organizationId, listing: listingId },
+    );
     await page.getByRole('button', { name: BUTTON_TEXT }).waitFor();
     assert.equal(await widget.getAttribute('data-state'), 'idle');
   });

@@ -49,7 +49,15 @@ describe('browser: the widget in the candidate’s language', function () {
   let org: { organizationId: string; apiKey: string };
   const listings: Record<string, string> = {};
   /** The organization's and the candidate's words, not ours. */
-  const data: string[] = ['Polyglot Works', 'Ada Lovelace', 'Staff Backend Engineer · distributed systems and data pipelines', 'AL', '*', '·', ...QUESTIONS.map((q) => q.label)];
+  const data: string[] = [
+    'Polyglot Works',
+    'Ada Lovelace',
+    'Staff Backend Engineer · distributed systems and data pipelines',
+    'AL',
+    '*',
+    '·',
+    ...QUESTIONS.map((q) => q.label),
+  ];
 
   before(async function () {
     skipWithoutChromium(this);
@@ -68,7 +76,10 @@ describe('browser: the widget in the candidate’s language', function () {
       const pageLang = url.searchParams.get('page-lang');
       return listingPage({ scriptUrl, attributes }).replace('<html lang="en">', pageLang === null ? '<html>' : `<html lang="${pageLang}">`);
     });
-    const settings = await t.request('PATCH', '/v1/organization/settings', { auth: org.apiKey, body: { profile_apply: { enabled: true, allowed_origins: [pages.origin] } } });
+    const settings = await t.request('PATCH', '/v1/organization/settings', {
+      auth: org.apiKey,
+      body: { profile_apply: { enabled: true, allowed_origins: [pages.origin] } },
+    });
     assert.equal(settings.status, 200, settings.text);
     await licenseProfileApply(t, org.apiKey);
     browser = await launchChromium();
@@ -90,9 +101,15 @@ describe('browser: the widget in the candidate’s language', function () {
       const texts: string[] = [];
       const walker = w.document.createTreeWalker(root, 4 /* text */);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent.trim()) texts.push(node.textContent.trim());
-      for (const el of root.querySelectorAll('[aria-label],[title],[placeholder]')) for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) texts.push(el.getAttribute(a));
+      for (const el of root.querySelectorAll('[aria-label],[title],[placeholder]'))
+        for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) texts.push(el.getAttribute(a));
       const frame = root.querySelector('.r');
-      return { texts, lang: frame.getAttribute('lang'), dir: frame.getAttribute('dir'), overflow: w.document.documentElement.scrollWidth > w.document.documentElement.clientWidth || frame.scrollWidth > frame.clientWidth };
+      return {
+        texts,
+        lang: frame.getAttribute('lang'),
+        dir: frame.getAttribute('dir'),
+        overflow: w.document.documentElement.scrollWidth > w.document.documentElement.clientWidth || frame.scrollWidth > frame.clientWidth,
+      };
     });
 
   const button = (locale: string) => forms(CATALOGS[locale]!.button)[0]!;
@@ -135,8 +152,14 @@ describe('browser: the widget in the candidate’s language', function () {
     await page.getByRole('heading', { name: text('already_title') }).waitFor({ timeout: 15_000 });
     states.already = await rendered(page);
     const applied = await t.request('GET', `/v1/opportunities/listings/${listings[locale]}/applications?limit=1`, { auth: org.apiKey });
-    const date = await page.evaluate(([tag, at]) => new Intl.DateTimeFormat(tag, { dateStyle: 'long' }).format(new Date(at!)), [locale, applied.body.data[0].created_at as string]);
-    assert.ok(states.already.texts.some((s) => s.includes(date)), `${locale}: the first application's date as "${date}" in ${JSON.stringify(states.already.texts)}`);
+    const date = await page.evaluate(
+      ([tag, at]) => new Intl.DateTimeFormat(tag, { dateStyle: 'long' }).format(new Date(at!)),
+      [locale, applied.body.data[0].created_at as string],
+    );
+    assert.ok(
+      states.already.texts.some((s) => s.includes(date)),
+      `${locale}: the first application's date as "${date}" in ${JSON.stringify(states.already.texts)}`,
+    );
 
     await page.evaluate(() => (globalThis as any).document.querySelector('profile-apply').setAttribute('listing-id', 'job/42'));
     await page.getByRole('heading', { name: text('invalid_title') }).waitFor();
@@ -147,10 +170,15 @@ describe('browser: the widget in the candidate’s language', function () {
 
   it('renders every state in English, Spanish, French, German, Portuguese and Arabic, with no English left in the others', async () => {
     const english = await walk('en');
-    assert.ok(english.done!.texts.some((s) => /^Shared from your profile: 3 verified skills, 2 credentials, and your work history\.$/.test(s)), JSON.stringify(english.done!.texts));
+    assert.ok(
+      english.done!.texts.some((s) => /^Shared from your profile: 3 verified skills, 2 credentials, and your work history\.$/.test(s)),
+      JSON.stringify(english.done!.texts),
+    );
     for (const locale of ['es', 'fr', 'de', 'pt', 'ar']) {
       const catalog = CATALOGS[locale]!;
-      const same = new Set(Object.entries(catalog).flatMap(([key, entry]) => (JSON.stringify(entry) === JSON.stringify((en as Record<string, unknown>)[key]) ? forms(entry) : [])));
+      const same = new Set(
+        Object.entries(catalog).flatMap(([key, entry]) => (JSON.stringify(entry) === JSON.stringify((en as Record<string, unknown>)[key]) ? forms(entry) : [])),
+      );
       const states = await walk(locale);
       for (const [name, view] of Object.entries(states)) {
         assert.equal(view.lang, locale, `${locale} ${name}: lang`);

@@ -12,10 +12,14 @@ export async function licenseOf(t: TestHost, apiKey: string, licenseId: string):
 
 /** Waits until the license leaves `provisioning`. */
 export function settledLicense(t: TestHost, apiKey: string, licenseId: string, timeoutMs = 20_000): Promise<any> {
-  return waitFor(async () => {
-    const license = await licenseOf(t, apiKey, licenseId);
-    return license && SETTLED_LICENSE.includes(license.status) ? license : undefined;
-  }, `license ${licenseId} to settle`, timeoutMs);
+  return waitFor(
+    async () => {
+      const license = await licenseOf(t, apiKey, licenseId);
+      return license && SETTLED_LICENSE.includes(license.status) ? license : undefined;
+    },
+    `license ${licenseId} to settle`,
+    timeoutMs,
+  );
 }
 
 export async function subscriptionOf(t: TestHost, apiKey: string, subscriptionId: string): Promise<any> {
@@ -24,10 +28,14 @@ export async function subscriptionOf(t: TestHost, apiKey: string, subscriptionId
 }
 
 export function settledSubscription(t: TestHost, apiKey: string, subscriptionId: string, timeoutMs = 20_000): Promise<any> {
-  return waitFor(async () => {
-    const subscription = await subscriptionOf(t, apiKey, subscriptionId);
-    return subscription && subscription.status !== 'provisioning' ? subscription : undefined;
-  }, `subscription ${subscriptionId} to settle`, timeoutMs);
+  return waitFor(
+    async () => {
+      const subscription = await subscriptionOf(t, apiKey, subscriptionId);
+      return subscription && subscription.status !== 'provisioning' ? subscription : undefined;
+    },
+    `subscription ${subscriptionId} to settle`,
+    timeoutMs,
+  );
 }
 
 export function planFault(t: TestHost, plan: FaultPlan): Promise<void> {

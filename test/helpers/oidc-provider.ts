@@ -123,7 +123,11 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     }
     // oidc-provider takes client_secret_basic and client_secret_post alike for a client
     // registered with either; many providers take only the registered one, as here.
-    if (req.method === 'POST' && req.url === '/token' && /^Basic /i.test(req.headers.authorization ?? '') !== (options.tokenAuthMethod === 'client_secret_basic')) {
+    if (
+      req.method === 'POST' &&
+      req.url === '/token' &&
+      /^Basic /i.test(req.headers.authorization ?? '') !== (options.tokenAuthMethod === 'client_secret_basic')
+    ) {
       harness.tokenRequests.refused = (harness.tokenRequests.refused ?? 0) + 1;
       harness.tokenErrors.invalid_client = (harness.tokenErrors.invalid_client ?? 0) + 1;
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="token"' });
@@ -161,14 +165,22 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
             token_endpoint_auth_method: options.tokenAuthMethod,
           },
           // The resource server, which only introspects.
-          { client_id: 'profile-api', client_secret: apiClientSecret, redirect_uris: [], grant_types: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' },
+          {
+            client_id: 'profile-api',
+            client_secret: apiClientSecret,
+            redirect_uris: [],
+            grant_types: [],
+            response_types: [],
+            token_endpoint_auth_method: 'client_secret_basic',
+          },
         ],
         jwks: { keys: [signingKey] },
         cookies: { keys: [randomBytes(16).toString('hex')] },
         scopes: ['openid', 'offline_access', 'profile'],
         features: { devInteractions: { enabled: false }, introspection: { enabled: true } },
         interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
-        findAccount: async (_ctx: unknown, id: string) => (candidates.has(id) ? { accountId: id, claims: async () => ({ sub: id, name: candidates.get(id)!.name }) } : undefined),
+        findAccount: async (_ctx: unknown, id: string) =>
+          candidates.has(id) ? { accountId: id, claims: async () => ({ sub: id, name: candidates.get(id)!.name }) } : undefined,
         ttl: {
           AccessToken: () => harness.accessTokenTtlSeconds,
           AuthorizationCode: 60,
@@ -244,14 +256,22 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       return provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
     }
     if (action === 'abort') {
-      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'End-User aborted interaction' },
+        { mergeWithLastSubmission: false },
+      );
     }
     const { prompt, params, session } = details;
-    const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
     if (prompt.details.missingOIDCScope) grant.addOIDCScope(prompt.details.missingOIDCScope.join(' '));
     if (prompt.details.missingOIDCClaims) grant.addOIDCClaims(prompt.details.missingOIDCClaims);
     if (prompt.details.missingResourceScopes) {
-      for (const [indicator, scopes] of Object.entries(prompt.details.missingResourceScopes as Record<string, string[]>)) grant.addResourceScope(indicator, scopes.join(' '));
+      for (const [indicator, scopes] of Object.entries(prompt.details.missingResourceScopes as Record<string, string[]>))
+        grant.addResourceScope(indicator, scopes.join(' '));
     }
     const grantId = await grant.save();
     lastGrantOf.set(session.accountId, grantId);
@@ -270,7 +290,10 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       if (!token) return unauthorized();
       const introspection = await fetch(`${issuer}/token/introspection`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`profile-api:${apiClientSecret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`profile-api:${apiClientSecret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
       });
       const answer = (await introspection.json()) as { active?: boolean; sub?: string; token_type?: string };

@@ -40,7 +40,11 @@ export interface Hop {
   text: string;
 }
 
-export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Hop> {
+export async function browse(
+  jar: CookieJar,
+  url: string,
+  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Hop> {
   const headers: Record<string, string> = { ...init.headers };
   if (jar.size > 0) headers.cookie = jar.header();
   let body: string | undefined;
@@ -145,7 +149,10 @@ export async function runConnect(
 
 /** What an organization needs to take profile applications: the settings switched on, and the license. */
 export async function enableProfileApply(t: Pick<TestHost, 'request'>, apiKey: string, origins: string[], extra: Record<string, unknown> = {}): Promise<void> {
-  const response = await t.request('PATCH', '/v1/organization/settings', { auth: apiKey, body: { profile_apply: { enabled: true, allowed_origins: origins, ...extra } } });
+  const response = await t.request('PATCH', '/v1/organization/settings', {
+    auth: apiKey,
+    body: { profile_apply: { enabled: true, allowed_origins: origins, ...extra } },
+  });
   assert.equal(response.status, 200, response.text);
   await licenseProfileApply(t, apiKey);
 }

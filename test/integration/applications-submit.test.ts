@@ -47,9 +47,19 @@ describe('applications: submitting a profile application', function () {
       ['required number missing', { profile_user_id: ADA.id, answers: { work_authorization: true } }, 'parameter_missing', 'answers.years_experience'],
       ['required boolean missing', { profile_user_id: ADA.id, answers: { years_experience: 3 } }, 'parameter_missing', 'answers.work_authorization'],
       ['no answers at all', { profile_user_id: ADA.id }, 'parameter_missing', 'answers.years_experience'],
-      ['null for a required answer', { profile_user_id: ADA.id, answers: { ...VALID, years_experience: null } }, 'parameter_missing', 'answers.years_experience'],
+      [
+        'null for a required answer',
+        { profile_user_id: ADA.id, answers: { ...VALID, years_experience: null } },
+        'parameter_missing',
+        'answers.years_experience',
+      ],
       ['number given as string', { profile_user_id: ADA.id, answers: { ...VALID, years_experience: '7' } }, 'parameter_invalid', 'answers.years_experience'],
-      ['boolean given as string', { profile_user_id: ADA.id, answers: { ...VALID, work_authorization: 'yes' } }, 'parameter_invalid', 'answers.work_authorization'],
+      [
+        'boolean given as string',
+        { profile_user_id: ADA.id, answers: { ...VALID, work_authorization: 'yes' } },
+        'parameter_invalid',
+        'answers.work_authorization',
+      ],
       ['boolean given as number', { profile_user_id: ADA.id, answers: { ...VALID, work_authorization: 1 } }, 'parameter_invalid', 'answers.work_authorization'],
       ['select value not an option', { profile_user_id: ADA.id, answers: { ...VALID, start_date: 'Tomorrow' } }, 'parameter_invalid', 'answers.start_date'],
       ['select value of another type', { profile_user_id: ADA.id, answers: { ...VALID, start_date: 1 } }, 'parameter_invalid', 'answers.start_date'],
@@ -68,16 +78,27 @@ describe('applications: submitting a profile application', function () {
     }
 
     it('a JSON body of another type is 415, malformed JSON 400', async () => {
-      const r1 = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: acme.apiKey, rawBody: 'profile_user_id=usr_x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const r1 = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+        auth: acme.apiKey,
+        rawBody: 'profile_user_id=usr_x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(r1.status, 415);
-      const r2 = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: acme.apiKey, rawBody: '{', headers: { 'content-type': 'application/json' } });
+      const r2 = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+        auth: acme.apiKey,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(r2.status, 400);
     });
   });
 
   describe('refusals', () => {
     it('needs a credential: 401 without, 401 for a forged candidate token', async () => {
-      assert.equal((await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { body: { profile_user_id: ADA.id, answers: VALID } })).status, 401);
+      assert.equal(
+        (await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { body: { profile_user_id: ADA.id, answers: VALID } })).status,
+        401,
+      );
       const forged = await apply(listingId, { profile_user_id: ADA.id, answers: VALID }, `hic_${Buffer.from('{"v":1}').toString('base64url')}.AAAA`);
       assert.equal(forged.status, 401);
       assert.equal(forged.body.error.code, 'invalid_candidate_token');
@@ -107,7 +128,10 @@ describe('applications: submitting a profile application', function () {
     it('without the profile.accept_application license, every way in says so and nothing is written', async () => {
       const initech = await t.createOrganization('Initech');
       const listing = await t.host.listings.create({ organizationId: initech.organizationId, title: 'Initech role', questions: [] });
-      const settings = await t.request('PATCH', '/v1/organization/settings', { auth: initech.apiKey, body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } } });
+      const settings = await t.request('PATCH', '/v1/organization/settings', {
+        auth: initech.apiKey,
+        body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } },
+      });
       assert.equal(settings.status, 200, settings.text);
 
       const refused = await apply(listing.id, { profile_user_id: ADA.id, answers: {} }, initech.apiKey);
@@ -181,7 +205,10 @@ describe('applications: submitting a profile application', function () {
       for (const r of responses.filter((x) => x.status === 409)) assert.equal(r.body.error.application_id, created.body.application_id);
       assert.equal((await t.database.db('hi_profile_applications').where({ listing_id: listing.id })).length, 1);
       assert.equal((await t.database.db('hi_outbox').where({ queue: 'pipeline-delivery', job_id: `deliver-${created.body.application_id}` })).length, 1);
-      await waitFor(async () => (await t.host.pipeline.listForOrganization(acme.organizationId)).find((e) => e.applicationId === created.body.application_id), 'delivery');
+      await waitFor(
+        async () => (await t.host.pipeline.listForOrganization(acme.organizationId)).find((e) => e.applicationId === created.body.application_id),
+        'delivery',
+      );
       assert.equal((await t.host.pipeline.listForOrganization(acme.organizationId)).filter((e) => e.listingId === listing.id).length, 1);
     });
   });
@@ -215,10 +242,16 @@ describe('applications: submitting a profile application', function () {
       const page1 = await t.request('GET', `${path}?limit=2`, { auth: acme.apiKey });
       assert.equal(page1.status, 200, page1.text);
       assert.equal(page1.body.object, 'list');
-      assert.deepEqual(page1.body.data.map((a: { application_id: string }) => a.application_id), [ids[2], ids[1]]);
+      assert.deepEqual(
+        page1.body.data.map((a: { application_id: string }) => a.application_id),
+        [ids[2], ids[1]],
+      );
       assert.equal(page1.body.has_more, true);
       const page2 = await t.request('GET', `${path}?limit=2&starting_after=${ids[1]}`, { auth: acme.apiKey });
-      assert.deepEqual(page2.body.data.map((a: { application_id: string }) => a.application_id), [ids[0]]);
+      assert.deepEqual(
+        page2.body.data.map((a: { application_id: string }) => a.application_id),
+        [ids[0]],
+      );
       assert.equal(page2.body.has_more, false);
       assert.equal((await t.request('GET', `${path}?limit=0`, { auth: acme.apiKey })).status, 400);
       assert.equal((await t.request('GET', `${path}?starting_after=app_nope`, { auth: acme.apiKey })).status, 404);

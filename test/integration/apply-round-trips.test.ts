@@ -44,9 +44,11 @@ describe('applications: round trips of a warm application', function () {
   before(async () => {
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     acme = await t.createOrganization('Acme');
-    for (let i = 0; i < 3; i++) listings.push((await t.host.listings.create({ organizationId: acme.organizationId, title: `Engineer ${i}`, questions: QUESTIONS })).id);
+    for (let i = 0; i < 3; i++)
+      listings.push((await t.host.listings.create({ organizationId: acme.organizationId, title: `Engineer ${i}`, questions: QUESTIONS })).id);
     await enableProfileApply(t, acme.apiKey, [ORIGIN]);
-    for (const candidate of [ADA, GRACE, ALAN]) await runConnect(t, { organizationId: acme.organizationId, listingId: listings[0]!, origin: ORIGIN, button: `Authorize as ${candidate.name}` });
+    for (const candidate of [ADA, GRACE, ALAN])
+      await runConnect(t, { organizationId: acme.organizationId, listingId: listings[0]!, origin: ORIGIN, button: `Authorize as ${candidate.name}` });
     await waitFor(async () => Number((await t.database.db('hi_profile_snapshots').count({ n: '*' }).first())?.n ?? 0) >= 3 || undefined, 'three imports');
     // The same app behind a server that gives each request its trace.
     traced = createServer((req, res) => {
@@ -75,7 +77,10 @@ describe('applications: round trips of a warm application', function () {
   /** Applies through the traced server and returns what the request itself sent. */
   async function tracedApply(listingId: string, profileUserId: string): Promise<{ status: number; statements: string[]; redisCommands: string[] }> {
     const index = all.length;
-    const response = await request(tracedUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: acme.apiKey, body: { profile_user_id: profileUserId, answers: ANSWERS } });
+    const response = await request(tracedUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+      auth: acme.apiKey,
+      body: { profile_user_id: profileUserId, answers: ANSWERS },
+    });
     assert.equal(response.status, 201, response.text);
     const trace = all[index]!;
     return { status: response.status, statements: trace.statements, redisCommands: trace.redisCommands };

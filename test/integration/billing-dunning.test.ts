@@ -41,12 +41,21 @@ interface Observer {
 function spawnObserver(t: TestHost, organizationId: string): Promise<Observer> {
   const env = {
     PATH: process.env.PATH,
-    ...testEnv({ DATABASE_URL: t.database.url, REDIS_URL: t.config.redisUrl, QUEUE_PREFIX: t.config.queuePrefix, ENTITLEMENT_CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'warn' }),
+    ...testEnv({
+      DATABASE_URL: t.database.url,
+      REDIS_URL: t.config.redisUrl,
+      QUEUE_PREFIX: t.config.queuePrefix,
+      ENTITLEMENT_CACHE_TTL_SECONDS: '3600',
+      LOG_LEVEL: 'warn',
+    }),
     GATE_ORG: organizationId,
     GATE_HOOK: HOOK,
     GATE_PAYLOAD: JSON.stringify(PAYLOAD),
   };
-  const child: ChildProcess = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'dist/test/helpers/hook-gate-child.js')], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'dist/test/helpers/hook-gate-child.js')], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const flips: Flip[] = [];
   let output = '';
   let partial = '';
@@ -145,7 +154,10 @@ describe('billing: dunning suspends after the grace period, paying restores at o
 
   it('declined → past_due (still licensed) → suspended after grace (hooks skip, apply 402) → paid → restored', async () => {
     const org = await t.createOrganization('Dunning');
-    const clock = await t.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, { auth: t.operatorKey, body: { frozen_time: '2027-01-20T00:00:00Z' } });
+    const clock = await t.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, {
+      auth: t.operatorKey,
+      body: { frozen_time: '2027-01-20T00:00:00Z' },
+    });
     assert.equal(clock.status, 200, clock.text);
     assert.equal((await t.request('POST', '/v1/billing/payment_method', { auth: org.apiKey, body: { number: DECLINES } })).status, 200);
     await activateLicense(t, org.apiKey, ACTION);
@@ -178,12 +190,19 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     assert.equal(eventsOf(t, org.organizationId, 'organization.suspended').length, 1);
     const skipped = await fire(org.organizationId);
     assert.deepEqual([skipped.status, skipped.reason], ['skipped', 'payment_required']);
-    const apply = await t.request('POST', `/v1/opportunities/listings/${listing.id}/applications/profile`, { auth: org.apiKey, body: { profile_user_id: ADA.id, answers: { years_experience: 3, work_authorization: true } } });
+    const apply = await t.request('POST', `/v1/opportunities/listings/${listing.id}/applications/profile`, {
+      auth: org.apiKey,
+      body: { profile_user_id: ADA.id, answers: { years_experience: 3, work_authorization: true } },
+    });
     assert.equal(apply.status, 402, apply.text);
     assert.equal(apply.body.error.code, 'payment_required');
     const publicListing = await t.request('GET', `/v1/public/organizations/${org.organizationId}/listings/${listing.id}`);
     assert.equal(publicListing.status, 402, publicListing.text);
-    assert.equal((await t.request('GET', `/v1/public/organizations/${org.organizationId}/listings/listing_nope`)).status, 404, 'an unknown listing is still 404');
+    assert.equal(
+      (await t.request('GET', `/v1/public/organizations/${org.organizationId}/listings/listing_nope`)).status,
+      404,
+      'an unknown listing is still 404',
+    );
     const refused = await t.request('POST', '/v1/integrations/licenses/esign.send_offer/activate', { auth: org.apiKey });
     assert.equal(refused.status, 402, refused.text);
     assert.equal((await t.request('POST', '/v1/integrations/packages/schools/subscribe', { auth: org.apiKey })).status, 402);
@@ -208,16 +227,25 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     const hosted = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     try {
       const org = await hosted.createOrganization('Hosted');
-      await hosted.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, { auth: hosted.operatorKey, body: { frozen_time: '2027-04-10T00:00:00Z' } });
+      await hosted.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, {
+        auth: hosted.operatorKey,
+        body: { frozen_time: '2027-04-10T00:00:00Z' },
+      });
       await activateLicense(hosted, org.apiKey, ACTION);
       const card = await hosted.request('POST', '/v1/billing/payment_method', { auth: org.apiKey, body: { number: SUCCEEDS } });
       assert.equal(card.status, 409, 'payment methods live with the host');
-      const advanced = await hosted.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock/advance`, { auth: hosted.operatorKey, body: { to: '2027-05-20T00:00:00Z' } });
+      const advanced = await hosted.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock/advance`, {
+        auth: hosted.operatorKey,
+        body: { to: '2027-05-20T00:00:00Z' },
+      });
       assert.equal(advanced.body.status, 'active', 'nothing failed: the host has not reported yet');
       const [invoice] = (await hosted.request('GET', '/v1/billing/invoices', { auth: org.apiKey })).body.data;
       assert.deepEqual([invoice.status, invoice.attempt_count, invoice.number !== null], ['open', 0, true]);
       const finalized = eventsOf(hosted, org.organizationId, 'invoice.finalized');
-      assert.deepEqual(finalized.map((e) => e.payload.invoice_id), [invoice.id]);
+      assert.deepEqual(
+        finalized.map((e) => e.payload.invoice_id),
+        [invoice.id],
+      );
       await hosted.host.plugin.reportInvoicePayment!(invoice.id, { status: 'paid', reference: 'host-charge-1' });
       assert.equal((await hosted.request('GET', `/v1/billing/invoices/${invoice.id}`, { auth: org.apiKey })).body.status, 'paid');
       assert.equal(eventsOf(hosted, org.organizationId, 'invoice.paid')[0]?.payload.reference, 'host-charge-1');
@@ -228,12 +256,16 @@ describe('billing: dunning suspends after the grace period, paying restores at o
 
   it('the host reports outcomes: payment_failed makes past_due, mark_paid restores; void and uncollectible follow the state machine', async () => {
     const org = await t.createOrganization('Host reports');
-    await t.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, { auth: t.operatorKey, body: { frozen_time: '2027-05-03T00:00:00Z' } });
+    await t.request('POST', `/v1/billing/operator/organizations/${org.organizationId}/test_clock`, {
+      auth: t.operatorKey,
+      body: { frozen_time: '2027-05-03T00:00:00Z' },
+    });
     await activateLicense(t, org.apiKey, ACTION);
     await advance(org.organizationId, '2027-06-01T00:00:00Z'); // no card: the sandbox fails with no_payment_method
     const [invoice] = (await t.request('GET', '/v1/billing/invoices', { auth: org.apiKey })).body.data;
     assert.equal(invoice.last_failure, 'no_payment_method');
-    const op = (action: string, body?: object) => t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/${action}`, { auth: t.operatorKey, body: body ?? {} });
+    const op = (action: string, body?: object) =>
+      t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/${action}`, { auth: t.operatorKey, body: body ?? {} });
     assert.equal((await op('payment_failed', { reason: 'expired_card' })).body.last_failure, 'expired_card');
     // The host's own channel: a PluginInstance method.
     await t.host.plugin.reportInvoicePayment!(invoice.id, { status: 'failed', reason: 'insufficient_funds' });
@@ -246,6 +278,10 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     const again = await op('void');
     assert.equal(again.status, 409);
     assert.equal(again.body.error.code, 'invalid_invoice_state');
-    assert.equal((await t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/mark_paid`, { auth: org.apiKey, body: {} })).status, 403, 'operator only');
+    assert.equal(
+      (await t.request('POST', `/v1/billing/operator/invoices/${invoice.id}/mark_paid`, { auth: org.apiKey, body: {} })).status,
+      403,
+      'operator only',
+    );
   });
 });

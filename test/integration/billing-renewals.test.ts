@@ -26,7 +26,10 @@ const ACTION = 'hris.employee_sync'; // 2900 a month
 const SUCCEEDS = '4242424242424242';
 
 async function setClock(t: TestHost, organizationId: string, frozenTime: string): Promise<void> {
-  const response = await t.request('POST', `/v1/billing/operator/organizations/${organizationId}/test_clock`, { auth: t.operatorKey, body: { frozen_time: frozenTime } });
+  const response = await t.request('POST', `/v1/billing/operator/organizations/${organizationId}/test_clock`, {
+    auth: t.operatorKey,
+    body: { frozen_time: frozenTime },
+  });
   assert.equal(response.status, 200, response.text);
 }
 
@@ -62,7 +65,13 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     assert.equal(preview.status, 200, preview.text);
     const quote = preview.body.quote;
     // 17 of 31 days of 2900, rounded half up, plus the platform fee for January.
-    assert.deepEqual(quote.lines.map((l: any) => [l.type, l.amount]), [['action', Math.round((2900 * 17) / 31)], ['platform_fee', 4900]]);
+    assert.deepEqual(
+      quote.lines.map((l: any) => [l.type, l.amount]),
+      [
+        ['action', Math.round((2900 * 17) / 31)],
+        ['platform_fee', 4900],
+      ],
+    );
     assert.equal(quote.recurring_after, 2900 + 4900);
 
     const activated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/activate?quote=${quote.id}`, { auth: org.apiKey });
@@ -71,13 +80,21 @@ describe('billing: renewals, quotes and invoice numbers', function () {
 
     const upcoming = await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey });
     assert.equal(upcoming.status, 200, upcoming.text);
-    assert.deepEqual(upcoming.body.lines.filter((l: any) => l.proration || l.period_start.startsWith('2027-01')), quote.lines, 'the upcoming invoice carries the quoted lines');
+    assert.deepEqual(
+      upcoming.body.lines.filter((l: any) => l.proration || l.period_start.startsWith('2027-01')),
+      quote.lines,
+      'the upcoming invoice carries the quoted lines',
+    );
     assert.equal(upcoming.body.total, quote.amount + 2900 + 4900);
 
     await advance(t, org.organizationId, '2028-01-01T00:00:00Z');
     const year = await invoices(t, org.apiKey);
     assert.equal(year.length, 12);
-    assert.deepEqual(year[0].lines.filter((l: any) => l.period_start.startsWith('2027-01')), quote.lines, 'charged exactly what was quoted');
+    assert.deepEqual(
+      year[0].lines.filter((l: any) => l.period_start.startsWith('2027-01')),
+      quote.lines,
+      'charged exactly what was quoted',
+    );
     assert.equal(year[0].total, upcoming.body.total);
     for (const [i, invoice] of year.entries()) {
       assert.equal(invoice.status, 'paid', JSON.stringify(invoice));
@@ -95,7 +112,12 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     const pdf = await fetch(`${t.baseUrl}/v1/billing/invoices/${year[0].id}/document?format=pdf`, { headers: { authorization: `Bearer ${org.apiKey}` } });
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get('content-type'), 'application/pdf');
-    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
 
     const other = await t.createOrganization('Other');
     assert.equal((await t.request('GET', `/v1/billing/invoices/${year[0].id}`, { auth: other.apiKey })).status, 404, "another organization's invoice is 404");
@@ -104,11 +126,18 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     assert.equal(operatorList.body.has_more, true);
 
     // The operator CLI reads the same through the running service's operator API.
-    const cli = await promisify(execFile)(process.execPath, [path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js'), 'invoices', 'list', '--org', org.organizationId, '--json'], {
-      env: { PATH: process.env.PATH, ...testEnv({ BASE_URL: t.baseUrl, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' }) } as NodeJS.ProcessEnv,
-      timeout: 30_000,
-    });
-    assert.deepEqual(JSON.parse(cli.stdout).data.map((i: { number: string }) => i.number), [...year].reverse().map((i) => i.number));
+    const cli = await promisify(execFile)(
+      process.execPath,
+      [path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js'), 'invoices', 'list', '--org', org.organizationId, '--json'],
+      {
+        env: { PATH: process.env.PATH, ...testEnv({ BASE_URL: t.baseUrl, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' }) } as NodeJS.ProcessEnv,
+        timeout: 30_000,
+      },
+    );
+    assert.deepEqual(
+      JSON.parse(cli.stdout).data.map((i: { number: string }) => i.number),
+      [...year].reverse().map((i) => i.number),
+    );
   });
 
   it('a quote is honoured from its own instant, and refused once something changed or for another change', async () => {
@@ -118,7 +147,11 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     await settledLicense(t, org.apiKey, activated.body.id);
     await advance(t, org.organizationId, '2027-08-11T00:00:00Z');
     const quote = (await t.request('GET', `/v1/integrations/billing/preview?deactivate=${ACTION}`, { auth: org.apiKey })).body.quote;
-    assert.deepEqual(quote.lines.map((l: any) => l.amount), [-(2900 - Math.round((2900 * 10) / 31))], '21 of 31 days credited');
+    assert.deepEqual(
+      quote.lines.map((l: any) => l.amount),
+      [-(2900 - Math.round((2900 * 10) / 31))],
+      '21 of 31 days credited',
+    );
 
     const wrong = await t.request('POST', '/v1/integrations/licenses/esign.send_offer/activate?quote=' + quote.id, { auth: org.apiKey });
     assert.equal(wrong.status, 400, wrong.text);
@@ -129,7 +162,10 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     const deactivated = await t.request('POST', `/v1/integrations/licenses/${ACTION}/deactivate?quote=${quote.id}`, { auth: org.apiKey });
     assert.equal(deactivated.status, 200, deactivated.text);
     const upcoming = (await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey })).body;
-    assert.deepEqual(upcoming.lines.filter((l: any) => l.amount < 0), quote.lines);
+    assert.deepEqual(
+      upcoming.lines.filter((l: any) => l.amount < 0),
+      quote.lines,
+    );
 
     const again = await t.request('GET', `/v1/integrations/billing/preview?activate=${ACTION}`, { auth: org.apiKey });
     await t.request('POST', '/v1/integrations/licenses/esign.send_offer/activate', { auth: org.apiKey });
@@ -145,7 +181,13 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     await advance(t, org.organizationId, '2027-09-16T00:00:00Z'); // half of September left
     const quote = await t.request('GET', '/v1/billing/quote?switch_from=schools&switch_to=healthcare', { auth: org.apiKey });
     assert.equal(quote.status, 200, quote.text);
-    assert.deepEqual(quote.body.lines.map((l: any) => [l.key, l.amount]), [['schools', -3450], ['healthcare', 2950]]);
+    assert.deepEqual(
+      quote.body.lines.map((l: any) => [l.key, l.amount]),
+      [
+        ['schools', -3450],
+        ['healthcare', 2950],
+      ],
+    );
     assert.equal(quote.body.recurring_after, 5900);
     const switched = await t.request('POST', `/v1/integrations/packages/schools/switch?to=healthcare&quote=${quote.body.id}`, { auth: org.apiKey });
     assert.equal(switched.status, 200, switched.text);
@@ -154,7 +196,11 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     // September from the 1st (subscribed then), the switch's two quoted lines, October in advance.
     assert.deepEqual(upcoming.lines.filter((l: any) => l.proration).slice(1), quote.body.lines);
     assert.equal(upcoming.subtotal, 6900 - 3450 + 2950 + 5900);
-    assert.equal((await t.request('POST', '/v1/integrations/packages/schools/switch?to=healthcare', { auth: org.apiKey })).status, 404, 'no longer subscribed to schools');
+    assert.equal(
+      (await t.request('POST', '/v1/integrations/packages/schools/switch?to=healthcare', { auth: org.apiKey })).status,
+      404,
+      'no longer subscribed to schools',
+    );
   });
 
   it('the renewal job run by two plugin activations at once makes one invoice per period, and catches up after downtime', async () => {
@@ -213,7 +259,10 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     const account = await t.database.db('hi_billing_accounts').where({ organization_id: org.organizationId }).first();
     assert.ok(account?.next_action_at, 'the account is back on the renewal schedule');
     const upcoming = (await t.request('GET', '/v1/billing/invoices/upcoming', { auth: org.apiKey })).body;
-    assert.ok(upcoming.lines.some((l: any) => l.key === ACTION && !l.proration && l.amount === 2900), JSON.stringify(upcoming.lines));
+    assert.ok(
+      upcoming.lines.some((l: any) => l.key === ACTION && !l.proration && l.amount === 2900),
+      JSON.stringify(upcoming.lines),
+    );
   });
 
   it('with Redis, the renewal job is a BullMQ job scheduler, and a queued run renews what is due', async function () {
@@ -224,7 +273,10 @@ describe('billing: renewals, quotes and invoice numbers', function () {
     const queue = new Queue('billing-renewal', { connection, prefix: t.config.queuePrefix });
     try {
       const schedulers = await queue.getJobSchedulers();
-      assert.ok(schedulers.some((s) => s.key === 'billing-renewal' && Number(s.every) === t.config.billingRenewalIntervalSeconds * 1000), JSON.stringify(schedulers));
+      assert.ok(
+        schedulers.some((s) => s.key === 'billing-renewal' && Number(s.every) === t.config.billingRenewalIntervalSeconds * 1000),
+        JSON.stringify(schedulers),
+      );
       // A run of the job, taken by this installation's BullMQ worker, renews what is due.
       const org = await t.createOrganization('Queued');
       await setClock(t, org.organizationId, '2027-10-20T00:00:00Z');
@@ -236,7 +288,10 @@ describe('billing: renewals, quotes and invoice numbers', function () {
         const list = await invoices(t, org.apiKey);
         return list.length === 3 ? list : undefined;
       }, 'the queued renewal to make three invoices');
-      assert.deepEqual(made.map((i) => i.period_start.slice(0, 7)), ['2027-11', '2027-12', '2028-01']);
+      assert.deepEqual(
+        made.map((i) => i.period_start.slice(0, 7)),
+        ['2027-11', '2027-12', '2028-01'],
+      );
     } finally {
       await queue.close();
       await connection.quit();

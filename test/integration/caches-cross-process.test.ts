@@ -57,7 +57,13 @@ async function spawnB(t: TestHost): Promise<ProcessB> {
 
 async function secondActivation(t: TestHost): Promise<ProcessB> {
   const host: StandaloneHost = await createStandaloneHost({
-    config: testConfig({ DATABASE_URL: t.database.url, BASE_URL: t.baseUrl, QUEUE_PREFIX: t.config.queuePrefix, ENTITLEMENT_CACHE_TTL_SECONDS: '3600', RATE_LIMIT_PER_MINUTE: '0' }),
+    config: testConfig({
+      DATABASE_URL: t.database.url,
+      BASE_URL: t.baseUrl,
+      QUEUE_PREFIX: t.config.queuePrefix,
+      ENTITLEMENT_CACHE_TTL_SECONDS: '3600',
+      RATE_LIMIT_PER_MINUTE: '0',
+    }),
     logger: testLogger(),
     db: t.database.db,
     runWorkers: false,
@@ -98,18 +104,25 @@ describe('caches: another API process refuses within 1 second of a change', func
   const separateProcess = usingRedis() && usingPostgres();
   /** ADA already applied: B answers 409 while it accepts, the refusal's code once it sees a change. Writes nothing. */
   const probeB = (apiKey = acme.apiKey) =>
-    request(b.baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: apiKey, body: { profile_user_id: ADA.id, answers: ANSWERS } });
+    request(b.baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+      auth: apiKey,
+      body: { profile_user_id: ADA.id, answers: ANSWERS },
+    });
 
   before(async () => {
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', ENTITLEMENT_CACHE_TTL_SECONDS: '3600' } });
     acme = await t.createOrganization('Acme');
     listingId = (await t.host.listings.create({ organizationId: acme.organizationId, title: 'Engineer', questions: QUESTIONS })).id;
     await enableProfileApply(t, acme.apiKey, [ORIGIN]);
-    for (const candidate of [ADA, GRACE]) await runConnect(t, { organizationId: acme.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${candidate.name}` });
+    for (const candidate of [ADA, GRACE])
+      await runConnect(t, { organizationId: acme.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${candidate.name}` });
     await waitFor(async () => Number((await t.database.db('hi_profile_snapshots').count({ n: '*' }).first())?.n ?? 0) >= 2 || undefined, 'two imports');
     b = separateProcess ? await spawnB(t) : await secondActivation(t);
     // B applies once: its caches now hold the key, the listing, the settings and the license.
-    const first = await request(b.baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: acme.apiKey, body: { profile_user_id: ADA.id, answers: ANSWERS } });
+    const first = await request(b.baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+      auth: acme.apiKey,
+      body: { profile_user_id: ADA.id, answers: ANSWERS },
+    });
     assert.equal(first.status, 201, first.text);
     assert.equal((await probeB()).status, 409);
   });
@@ -152,7 +165,11 @@ describe('caches: another API process refuses within 1 second of a change', func
     if (!separateProcess) return this.skip(); // the CLI cannot run beside an embedded server
     const read = () => request(b.baseUrl, 'GET', '/v1/organization', { auth: acme.apiKey });
     assert.equal((await read()).status, 200);
-    const cli = startProcess('cli', ['node', BIN, 'key', 'revoke', '--key', acme.apiKey], testEnv({ DATABASE_URL: t.database.url, REDIS_URL: t.config.redisUrl, QUEUE_PREFIX: t.config.queuePrefix }));
+    const cli = startProcess(
+      'cli',
+      ['node', BIN, 'key', 'revoke', '--key', acme.apiKey],
+      testEnv({ DATABASE_URL: t.database.url, REDIS_URL: t.config.redisUrl, QUEUE_PREFIX: t.config.queuePrefix }),
+    );
     const refusedAt = await firstAnswer(read, 'invalid_api_key', 20_000);
     const exit = await cli.exited;
     assert.equal(exit.code, 0, cli.output());

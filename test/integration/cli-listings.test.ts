@@ -30,7 +30,12 @@ describe('operator CLI: listing commands', function () {
   after(() => database?.drop());
 
   it('create, get, update, close, reopen, list', async () => {
-    const created = await createListing(listings, { org: ORG, title: 'Nurse', questions: '[{"key":"shifts","label":"Night shifts?","type":"boolean","required":true}]', externalId: 'ats-9' });
+    const created = await createListing(listings, {
+      org: ORG,
+      title: 'Nurse',
+      questions: '[{"key":"shifts","label":"Night shifts?","type":"boolean","required":true}]',
+      externalId: 'ats-9',
+    });
     const id = (created.value as { listing_id: string }).listing_id;
     assert.match(id, /^listing_/);
     const got = (await getListing(listings, { org: ORG, id })).value as { external_id: string; questions: unknown[] };
@@ -43,7 +48,10 @@ describe('operator CLI: listing commands', function () {
     assert.equal(((await listListings(listings, { org: ORG, status: 'open' })).value as { data: unknown[] }).data.length, 0);
     assert.equal(((await setListingStatus(listings, { org: ORG, id }, 'open')).value as { status: string }).status, 'open');
     const list = (await listListings(listings, { org: ORG, externalId: 'ats-9' })).value as { data: { id: string }[] };
-    assert.deepEqual(list.data.map((l) => l.id), [id]);
+    assert.deepEqual(
+      list.data.map((l) => l.id),
+      [id],
+    );
     await assert.rejects(getListing(listings, { org: 'org_someoneElse00000000001', id }), /No such listing/);
   });
 
@@ -66,7 +74,11 @@ describe('operator CLI: listing commands', function () {
     }
     const env = testEnv({ DATABASE_URL: database.url });
     const cli = (...args: string[]) => {
-      const result = spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
+      const result = spawnSync(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       rememberSecretsIn(result.stdout);
       appendChildLog(result.stderr);
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -15,7 +15,11 @@ describe('operator CLI', function () {
   let env: Record<string, string | undefined>;
 
   const cli = (...args: string[]) => {
-    const result = spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     rememberSecretsIn(result.stdout);
     appendChildLog(result.stderr);
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };

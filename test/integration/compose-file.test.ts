@@ -118,7 +118,9 @@ describe('docker compose file and Dockerfile', function () {
     assert.deepEqual([...referenced].filter((v) => !documented.has(v)).sort(), [], 'referenced but not in docker/.env.example');
     assert.deepEqual([...documented].filter((v) => !referenced.has(v)).sort(), [], 'in docker/.env.example but unused');
     // Each variable (or a run of related ones) has a comment above it.
-    const lines = readFileSync(ENV_EXAMPLE, 'utf8').split('\n').map((l) => l.trim());
+    const lines = readFileSync(ENV_EXAMPLE, 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     for (const name of documented) {
       let j = lines.findIndex((l) => l.startsWith(`${name}=`)) - 1;
       while (j >= 0 && /^[A-Z][A-Z0-9_]*=/.test(lines[j]!)) j--;
@@ -140,7 +142,9 @@ describe('docker compose file and Dockerfile', function () {
   });
 
   it('has a multi-stage Dockerfile: production dependencies only, non-root, node healthcheck', () => {
-    const text = readFileSync(DOCKERFILE, 'utf8').replace(/^\s*#.*\n/gm, '').replace(/\\\n\s*/g, ' '); // no comments; continued lines joined
+    const text = readFileSync(DOCKERFILE, 'utf8')
+      .replace(/^\s*#.*\n/gm, '')
+      .replace(/\\\n\s*/g, ' '); // no comments; continued lines joined
     const stages = text.split(/^FROM\s/m).slice(1);
     assert.ok(stages.length >= 2, 'multi-stage');
     const [build, runtime] = [stages[0]!, stages[stages.length - 1]!];
@@ -158,7 +162,10 @@ describe('docker compose file and Dockerfile', function () {
     const buildScript: string = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).scripts.build;
     const copied = [...build.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
     for (const file of buildScript.match(/[\w./-]+\.(?:js|json)\b/g) ?? []) {
-      assert.ok(copied.some((c) => file === c || file.startsWith(`${c.replace(/\/$/, '')}/`)), `${file} (used by npm run build) is copied into the build stage`);
+      assert.ok(
+        copied.some((c) => file === c || file.startsWith(`${c.replace(/\/$/, '')}/`)),
+        `${file} (used by npm run build) is copied into the build stage`,
+      );
     }
     const ignore = readFileSync(path.join(PACKAGE_ROOT, 'docker/Dockerfile.dockerignore'), 'utf8');
     for (const excluded of ['node_modules', 'docker/.env', '.git']) assert.ok(ignore.includes(excluded), `${excluded} stays out of the build context`);

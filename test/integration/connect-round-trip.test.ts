@@ -46,7 +46,10 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     assert.match(run.consent.text, /<strong>Acme<\/strong> wants to read your profile/);
     assert.match(run.consent.text, /For your application to <strong>Backend Engineer<\/strong>, through <strong>Hiring Integrations<\/strong>/);
     assert.match(run.consent.text, /skills and whether each is verified/);
-    assert.deepEqual([...run.consentForm.buttons.keys()], ['Authorize as Ada Lovelace', 'Authorize as Grace Hopper', 'Authorize as Alan Turing', 'Authorize as Katherine Johnson', 'Deny']);
+    assert.deepEqual(
+      [...run.consentForm.buttons.keys()],
+      ['Authorize as Ada Lovelace', 'Authorize as Grace Hopper', 'Authorize as Alan Turing', 'Authorize as Katherine Johnson', 'Deny'],
+    );
     assert.equal(run.callbackUrl!.searchParams.get('state'), auth.searchParams.get('state'));
 
     // Back at the callback: a page that posts to exactly the listing page's origin.
@@ -103,12 +106,25 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     assert.equal(applied.body.experience_summary.current_title, 'Staff Engineer');
     assert.equal(applied.body.experience_summary.current_company, 'Northwind Logistics');
     assert.equal(applied.body.profile_url, `${t.baseUrl}/sandbox/profiles/${ADA.id}`);
-    assert.deepEqual(Object.keys(applied.body).sort(), ['application_id', 'experience_summary', 'imported_credentials', 'imported_skills', 'profile_url', 'status']);
+    assert.deepEqual(Object.keys(applied.body).sort(), [
+      'application_id',
+      'experience_summary',
+      'imported_credentials',
+      'imported_skills',
+      'profile_url',
+      'status',
+    ]);
 
     // Delivered to the host pipeline, announced on the hook bus.
-    const entry = await waitFor(async () => (await t.host.pipeline.listForOrganization(org.organizationId)).find((e) => e.applicationId === applied.body.application_id), 'pipeline delivery');
+    const entry = await waitFor(
+      async () => (await t.host.pipeline.listForOrganization(org.organizationId)).find((e) => e.applicationId === applied.body.application_id),
+      'pipeline delivery',
+    );
     assert.deepEqual(entry.application.importedSkills, ['TypeScript', 'PostgreSQL', 'Go']);
-    await waitFor(async () => t.host.hooks.recent.find((e) => e.hook === 'application.submitted' && e.payload.application_id === applied.body.application_id), 'application.submitted');
+    await waitFor(
+      async () => t.host.hooks.recent.find((e) => e.hook === 'application.submitted' && e.payload.application_id === applied.body.application_id),
+      'application.submitted',
+    );
 
     // The candidate token is for this listing and candidate only.
     const other = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
@@ -156,7 +172,10 @@ describe('connect: OAuth round trip through grant against the sandbox', function
       origin,
       button: `Authorize as ${GRACE.name}`,
       tamper: async () => {
-        const removed = await t.request('PATCH', '/v1/organization/settings', { auth: other.apiKey, body: { profile_apply: { allowed_origins: ['https://elsewhere.example'] } } });
+        const removed = await t.request('PATCH', '/v1/organization/settings', {
+          auth: other.apiKey,
+          body: { profile_apply: { allowed_origins: ['https://elsewhere.example'] } },
+        });
         assert.equal(removed.status, 200, removed.text);
       },
     });
@@ -167,7 +186,13 @@ describe('connect: OAuth round trip through grant against the sandbox', function
   });
 
   it('a callback in a browser without the flow cookie cannot complete', async () => {
-    const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Authorize as Katherine Johnson', tamper: () => undefined });
+    const run = await runConnect(t, {
+      organizationId: org.organizationId,
+      listingId,
+      origin,
+      button: 'Authorize as Katherine Johnson',
+      tamper: () => undefined,
+    });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
     // Another browser (no cookie) presenting a fresh code and state gets nowhere.
     const second = await runConnectStartOnly(t, org.organizationId, listingId, origin);
@@ -180,10 +205,7 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Deny' });
     assert.equal(run.callbackUrl!.searchParams.get('error'), 'access_denied');
     assert.equal(run.result?.target_origin, origin);
-    assert.deepEqual(
-      { type: run.result?.message.type, code: run.result?.message.code },
-      { type: 'profile-apply:error', code: 'consent_denied' },
-    );
+    assert.deepEqual({ type: run.result?.message.type, code: run.result?.message.code }, { type: 'profile-apply:error', code: 'consent_denied' });
   });
 
   describe('redirect mode (the browser blocked the popup)', () => {
@@ -201,10 +223,20 @@ describe('connect: OAuth round trip through grant against the sandbox', function
       return { page: `${url.origin}${url.pathname}${url.search}`, result: JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) };
     };
     const exchange = (code: string, clientState: string, from = origin) =>
-      browse(new CookieJar(), `${t.baseUrl}/v1/connect/profile/result`, { method: 'POST', form: { code, client_state: clientState }, headers: { origin: from } });
+      browse(new CookieJar(), `${t.baseUrl}/v1/connect/profile/result`, {
+        method: 'POST',
+        form: { code, client_state: clientState },
+        headers: { origin: from },
+      });
 
     it('authorizes and returns to the listing page with a single-use code (no token in the URL), exchanged once by the page for the result', async () => {
-      const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Authorize as Alan Turing', redirect: { returnTo, clientState: CLIENT_STATE } });
+      const run = await runConnect(t, {
+        organizationId: org.organizationId,
+        listingId,
+        origin,
+        button: 'Authorize as Alan Turing',
+        redirect: { returnTo, clientState: CLIENT_STATE },
+      });
       assert.equal(run.start.status, 302, run.start.text.slice(0, 200));
       assert.equal(run.callback?.status, 200);
       assert.equal(run.callback?.headers.get('cache-control'), 'no-store');
@@ -235,11 +267,20 @@ describe('connect: OAuth round trip through grant against the sandbox', function
       assert.equal(JSON.parse(again.text).error.code, 'invalid_result_code');
       // The stored result holds no token.
       assert.doesNotMatch(JSON.stringify(await t.database.db('hi_connect_results').select('*')), /hic_/);
-      assert.equal((await t.database.db('hi_candidate_authorizations').where({ organization_id: org.organizationId, profile_user_id: 'usr_sbx2Alan5Turing' })).length, 1);
+      assert.equal(
+        (await t.database.db('hi_candidate_authorizations').where({ organization_id: org.organizationId, profile_user_id: 'usr_sbx2Alan5Turing' })).length,
+        1,
+      );
     });
 
     it('a denied consent returns to the page as consent_denied', async () => {
-      const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: 'Deny', redirect: { returnTo, clientState: CLIENT_STATE } });
+      const run = await runConnect(t, {
+        organizationId: org.organizationId,
+        listingId,
+        origin,
+        button: 'Deny',
+        redirect: { returnTo, clientState: CLIENT_STATE },
+      });
       const { result } = fromFragment(run.callback?.text);
       const exchanged = JSON.parse((await exchange(result.code, CLIENT_STATE)).text);
       assert.deepEqual({ type: exchanged.type, code: exchanged.code }, { type: 'profile-apply:error', code: 'consent_denied' });
@@ -251,7 +292,11 @@ describe('connect: OAuth round trip through grant against the sandbox', function
         { what: 'a link (GET), even to a registered URL', method: 'GET', fields: { return_to: returnTo, client_state: CLIENT_STATE } },
         { what: 'a POST from another page', method: 'POST', fields: { return_to: returnTo, client_state: CLIENT_STATE }, from: 'https://evil.example' },
         { what: 'a POST without Origin', method: 'POST', fields: { return_to: returnTo, client_state: CLIENT_STATE }, from: '' },
-        { what: 'an unregistered page on the origin (an open redirect there)', method: 'POST', fields: { return_to: `${origin}/redirect?to=https://evil.example`, client_state: CLIENT_STATE } },
+        {
+          what: 'an unregistered page on the origin (an open redirect there)',
+          method: 'POST',
+          fields: { return_to: `${origin}/redirect?to=https://evil.example`, client_state: CLIENT_STATE },
+        },
         { what: 'the registered page with another query', method: 'POST', fields: { return_to: `${origin}/jobs/42?ref=other`, client_state: CLIENT_STATE } },
         { what: 'another origin', method: 'POST', fields: { return_to: 'https://evil.example/jobs', client_state: CLIENT_STATE } },
         { what: 'javascript:', method: 'POST', fields: { return_to: 'javascript:alert(1)', client_state: CLIENT_STATE } },
@@ -297,7 +342,15 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     const redirectUri = `${t.baseUrl}/v1/connect/profile/callback`;
     const jar = new CookieJar();
     const code = async () => {
-      const query = new URLSearchParams({ response_type: 'code', client_id: 'hiring-integrations-sandbox', redirect_uri: redirectUri, state: 's1', code_challenge: challenge, code_challenge_method: 'S256', scope: 'profile skills' });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'hiring-integrations-sandbox',
+        redirect_uri: redirectUri,
+        state: 's1',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        scope: 'profile skills',
+      });
       const page = await browse(jar, `${t.baseUrl}/sandbox/oauth/authorize?${query}`);
       const form = (await import('../helpers/profile-flow')).parseConsentForm(page.text, t.baseUrl);
       const button = form.buttons.get('Authorize as Grace Hopper')!;
@@ -307,7 +360,17 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     const { deriveKey } = await import('../../src/security/key-derivation');
     const secret = deriveKey(t.config.secretKey, 'sandbox-client-secret').toString('base64url');
     const exchange = (form: Record<string, string>) =>
-      fetch(`${t.baseUrl}/sandbox/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'hiring-integrations-sandbox', client_secret: secret, redirect_uri: redirectUri, ...form }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      fetch(`${t.baseUrl}/sandbox/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: 'hiring-integrations-sandbox',
+          client_secret: secret,
+          redirect_uri: redirectUri,
+          ...form,
+        }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
     const wrongVerifier = await exchange({ code: await code(), code_verifier: randomBytes(32).toString('base64url') });
     assert.deepEqual([wrongVerifier.status, wrongVerifier.body.error], [400, 'invalid_grant']);
@@ -326,22 +389,47 @@ describe('connect: OAuth round trip through grant against the sandbox', function
     assert.deepEqual([badClient.status, badClient.body.error], [401, 'invalid_client']);
 
     // The profile API: scopes limit what it answers; refresh_token works.
-    const profile = await fetch(`${t.baseUrl}/sandbox/v1/profile`, { headers: { authorization: `Bearer ${ok.body.access_token}` } }).then((r) => r.json() as any);
+    const profile = await fetch(`${t.baseUrl}/sandbox/v1/profile`, { headers: { authorization: `Bearer ${ok.body.access_token}` } }).then(
+      (r) => r.json() as any,
+    );
     assert.equal(profile.id, 'usr_sbx4Grace9Hopper');
     assert.ok(profile.skills.length > 0);
     assert.deepEqual(profile.positions, [], 'the experience scope was not granted');
-    const refreshed = await fetch(`${t.baseUrl}/sandbox/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ok.body.refresh_token, client_id: 'hiring-integrations-sandbox', client_secret: secret }) }).then((r) => r.json() as any);
+    const refreshed = await fetch(`${t.baseUrl}/sandbox/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: ok.body.refresh_token,
+        client_id: 'hiring-integrations-sandbox',
+        client_secret: secret,
+      }),
+    }).then((r) => r.json() as any);
     assert.match(refreshed.access_token, /^sbxat_/);
     const unauthorized = await fetch(`${t.baseUrl}/sandbox/v1/profile`, { headers: { authorization: 'Bearer sbxat_forged.sig' } });
     assert.equal(unauthorized.status, 401);
   });
 
   it('an unregistered redirect_uri is shown an error, never redirected to', async () => {
-    const query = new URLSearchParams({ response_type: 'code', client_id: 'hiring-integrations-sandbox', redirect_uri: 'https://evil.example/cb', state: 's', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'hiring-integrations-sandbox',
+      redirect_uri: 'https://evil.example/cb',
+      state: 's',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     const page = await browse(new CookieJar(), `${t.baseUrl}/sandbox/oauth/authorize?${query}`);
     assert.equal(page.status, 400);
     assert.equal(page.location, undefined);
-    const plain = new URLSearchParams({ response_type: 'code', client_id: 'hiring-integrations-sandbox', redirect_uri: `${t.baseUrl}/v1/connect/profile/callback`, state: 's', code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' });
+    const plain = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'hiring-integrations-sandbox',
+      redirect_uri: `${t.baseUrl}/v1/connect/profile/callback`,
+      state: 's',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'plain',
+    });
     const noPkce = await browse(new CookieJar(), `${t.baseUrl}/sandbox/oauth/authorize?${plain}`);
     assert.equal(noPkce.status, 302);
     assert.equal(new URL(noPkce.location!).searchParams.get('error'), 'invalid_request');

@@ -73,13 +73,21 @@ describe('connect: starting the popup', function () {
 
   it('the callback may land on another API process than the start (sessions in the database)', async () => {
     // A second process of the same deployment: same database, same BASE_URL and secret.
-    const second = await createStandaloneHost({ config: testConfig({ DATABASE_URL: t.database.url, BASE_URL: t.baseUrl }), logger: testLogger(), db: t.database.db, runWorkers: false });
+    const second = await createStandaloneHost({
+      config: testConfig({ DATABASE_URL: t.database.url, BASE_URL: t.baseUrl }),
+      logger: testLogger(),
+      db: t.database.db,
+      runWorkers: false,
+    });
     const server = createServer(second.app).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const secondUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const jar = new CookieJar();
-      const begun = await browse(jar, `${t.baseUrl}/v1/connect/profile?${new URLSearchParams({ organization_id: org.organizationId, listing_id: listingId, origin: ORIGIN })}`);
+      const begun = await browse(
+        jar,
+        `${t.baseUrl}/v1/connect/profile?${new URLSearchParams({ organization_id: org.organizationId, listing_id: listingId, origin: ORIGIN })}`,
+      );
       const consent = await browse(jar, new URL(begun.location!).toString());
       const form = parseConsentForm(consent.text, t.baseUrl);
       const button = form.buttons.get(`Authorize as ${ADA.name}`)!;

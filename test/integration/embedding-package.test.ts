@@ -85,11 +85,25 @@ describe('embedding: the packed package in a fixture ATS', function () {
   describe('the package', () => {
     it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, README, LICENSE) and no sources, tests or benchmarks', () => {
       const files = packed.files.map((f) => f.path);
-      for (const required of ['package.json', 'README.md', 'LICENSE', 'plugin.manifest.json', 'bin/hiring-integrations.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/widgets/profile-apply.js']) {
+      for (const required of [
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'plugin.manifest.json',
+        'bin/hiring-integrations.js',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/widgets/profile-apply.js',
+      ]) {
         assert.ok(files.includes(required), required);
       }
       assert.ok(files.some((f) => /^dist\/migrations\/\d+_organizations\.js$/.test(f)));
-      const stray = files.filter((f) => /^(test|bench|src|jobs|migrations|dist\/test|dist\/bench|docker)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.map') && !f.startsWith('dist/widgets/'));
+      const stray = files.filter(
+        (f) =>
+          /^(test|bench|src|jobs|migrations|dist\/test|dist\/bench|docker)\//.test(f) ||
+          (f.endsWith('.ts') && !f.endsWith('.d.ts')) ||
+          (f.endsWith('.map') && !f.startsWith('dist/widgets/')),
+      );
       assert.deepEqual(stray, []);
       assert.ok(!files.some((f) => /^dist\/migrations\/.*\.d\.ts$/.test(f)), 'no migration declarations for knex to trip on');
     });
@@ -119,7 +133,15 @@ describe('embedding: the packed package in a fixture ATS', function () {
       const probe = `const m = require('hiring-integrations'); console.log(JSON.stringify(Object.keys(m).sort()));`;
       const cjs = JSON.parse((await run(process.execPath, ['-e', probe], { cwd: dir })).stdout) as string[];
       for (const name of ['activate', 'defineConfig', 'migrate', 'HOST_CONTRACT_VERSION', 'ConfigError', 'isListingId']) assert.ok(cjs.includes(name), name);
-      const esm = await run(process.execPath, ['--input-type=module', '-e', `import { activate, defineConfig, migrate } from 'hiring-integrations'; console.log([activate, defineConfig, migrate].map((f) => typeof f).join())`], { cwd: dir });
+      const esm = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { activate, defineConfig, migrate } from 'hiring-integrations'; console.log([activate, defineConfig, migrate].map((f) => typeof f).join())`,
+        ],
+        { cwd: dir },
+      );
       assert.equal(esm.stdout.trim(), 'function,function,function');
       await assert.rejects(run(process.execPath, ['-e', `require('hiring-integrations/dist/src/plugin.js')`], { cwd: dir }), /ERR_PACKAGE_PATH_NOT_EXPORTED/);
       const manifest = await run(process.execPath, ['-e', `console.log(require('hiring-integrations/plugin.manifest.json').entry)`], { cwd: dir });
@@ -140,7 +162,18 @@ describe('embedding: the packed package in a fixture ATS', function () {
       this.timeout(90_000);
       writeFileSync(
         path.join(dir, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['typed-host.mts', 'typed-worker.cts'] }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            target: 'es2022',
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+          },
+          files: ['typed-host.mts', 'typed-worker.cts'],
+        }),
       );
       const tsc = path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
       const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir }).catch((error: { stdout: string }) => error);
@@ -199,7 +232,10 @@ describe('embedding: the packed package in a fixture ATS', function () {
       const { rows } = await db.raw(`select table_name from information_schema.tables where table_schema = current_schema() order by 1`);
       const tables = rows.map((r: { table_name: string }) => r.table_name) as string[];
       assert.ok(tables.includes('hi_knex_migrations') && tables.includes('ats_listings'), tables.join(','));
-      assert.deepEqual(tables.filter((t) => !t.startsWith('hi_') && !t.startsWith('ats_')), []);
+      assert.deepEqual(
+        tables.filter((t) => !t.startsWith('hi_') && !t.startsWith('ats_')),
+        [],
+      );
     });
 
     it("keeps the ATS's own /healthz; the plugin's health is where the ATS mounted it, nothing at the root", async () => {
@@ -232,7 +268,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.equal(me.body.id, created.body.organization_id);
     });
 
-    it("a candidate applies through the connect flow; the worker delivers it with its imported profile to the ATS pipeline and application.submitted to its bus", async () => {
+    it('a candidate applies through the connect flow; the worker delivers it with its imported profile to the ATS pipeline and application.submitted to its bus', async () => {
       const tenant = (await ats('POST', '/tenants', { name: 'Acme Careers' })).body;
       rememberSecret(tenant.api_key);
       const questions = [{ key: 'years_experience', label: 'Years of experience', type: 'number', required: true }];
@@ -244,7 +280,10 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.equal(listing.status, 200, listing.text);
       assert.equal(listing.body.id, listingId);
 
-      const connect = await runConnect({ baseUrl: pluginUrl }, { organizationId: tenant.organization_id, listingId, origin: atsUrl, button: `Authorize as ${ADA.name}` });
+      const connect = await runConnect(
+        { baseUrl: pluginUrl },
+        { organizationId: tenant.organization_id, listingId, origin: atsUrl, button: `Authorize as ${ADA.name}` },
+      );
       assert.match(connect.start.headers.get('set-cookie') ?? '', new RegExp(`Path=${MOUNT_PATH}/v1/connect`, 'i'));
       assert.ok(connect.authorizeUrl.toString().startsWith(`${pluginUrl}/sandbox/oauth/authorize`), connect.authorizeUrl.toString());
       assert.equal(connect.authorizeUrl.searchParams.get('redirect_uri'), `${pluginUrl}/v1/connect/profile/callback`);
@@ -258,7 +297,10 @@ describe('embedding: the packed package in a fixture ATS', function () {
       });
       assert.equal(applied.status, 201, applied.text);
 
-      const delivered = await waitFor(() => db('ats_applications').where({ application_id: applied.body.application_id }).first(), 'delivery to the ATS pipeline');
+      const delivered = await waitFor(
+        () => db('ats_applications').where({ application_id: applied.body.application_id }).first(),
+        'delivery to the ATS pipeline',
+      );
       assert.equal(delivered.listing_id, listingId);
       assert.equal(delivered.organization_id, tenant.organization_id);
       assert.deepEqual(delivered.skills, applied.body.imported_skills);
@@ -266,7 +308,10 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.deepEqual(delivered.experience, applied.body.experience_summary);
       assert.deepEqual(delivered.answers, { years_experience: 9 });
       assert.ok(delivered.profile_url.startsWith(`${pluginUrl}/sandbox/profiles/`), delivered.profile_url);
-      const event = await waitFor(() => db('ats_events').where({ name: 'application.submitted', organization_id: tenant.organization_id }).first(), 'application.submitted on the bus');
+      const event = await waitFor(
+        () => db('ats_events').where({ name: 'application.submitted', organization_id: tenant.organization_id }).first(),
+        'application.submitted on the bus',
+      );
       assert.equal(event.process, 'worker', 'published where the job ran');
       assert.equal(event.payload.application_id, applied.body.application_id);
     });
@@ -276,8 +321,17 @@ describe('embedding: the packed package in a fixture ATS', function () {
       rememberSecret(tenant.api_key);
       const activated = await pluginRequest('POST', '/v1/integrations/licenses/video_meetings.create_meeting_link/activate', { auth: tenant.api_key });
       assert.ok([200, 202].includes(activated.status), activated.text);
-      await waitFor(async () => (await pluginRequest('GET', '/v1/integrations/licenses?action_key=video_meetings.create_meeting_link', { auth: tenant.api_key })).body.data[0]?.status === 'active', 'the license');
-      const interview = (id: string) => ({ interview_id: id, candidate: { name: 'Ada Lovelace', email: 'ada@example.com' }, starts_at: new Date(Date.now() + 86_400_000).toISOString() });
+      await waitFor(
+        async () =>
+          (await pluginRequest('GET', '/v1/integrations/licenses?action_key=video_meetings.create_meeting_link', { auth: tenant.api_key })).body.data[0]
+            ?.status === 'active',
+        'the license',
+      );
+      const interview = (id: string) => ({
+        interview_id: id,
+        candidate: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        starts_at: new Date(Date.now() + 86_400_000).toISOString(),
+      });
 
       const emitted = await ats('POST', `/tenants/${tenant.tenant_id}/interviews`, interview('int-bus'));
       assert.equal(emitted.status, 200, emitted.text);
@@ -298,7 +352,14 @@ describe('embedding: the packed package in a fixture ATS', function () {
       await own.db.destroy();
       const port = await freePort();
       const publicUrl = `http://127.0.0.1:${port}`;
-      const env = { DATABASE_URL: own.url, REDIS_URL: process.env.REDIS_URL, SECRET_KEY: testSecrets().SECRET_KEY, PUBLIC_URL: publicUrl, PORT: String(port), QUEUE_PREFIX: uniqueQueuePrefix() };
+      const env = {
+        DATABASE_URL: own.url,
+        REDIS_URL: process.env.REDIS_URL,
+        SECRET_KEY: testSecrets().SECRET_KEY,
+        PUBLIC_URL: publicUrl,
+        PORT: String(port),
+        QUEUE_PREFIX: uniqueQueuePrefix(),
+      };
       const processes: AppProcess[] = [];
       try {
         const migrating = startProcess('readme-migrate', ['node', 'host.js', 'migrate'], env, { cwd: dir });
@@ -329,14 +390,20 @@ describe('embedding: the packed package in a fixture ATS', function () {
       await own.db.destroy();
       try {
         const cli = path.join(dir, 'node_modules', '.bin', 'hiring-integrations');
-        const { stdout } = await run(cli, ['migrate'], { cwd: dir, env: { PATH: process.env.PATH, DATABASE_URL: own.url, SECRET_KEY: testSecrets().SECRET_KEY, LOG_LEVEL: 'warn' } });
+        const { stdout } = await run(cli, ['migrate'], {
+          cwd: dir,
+          env: { PATH: process.env.PATH, DATABASE_URL: own.url, SECRET_KEY: testSecrets().SECRET_KEY, LOG_LEVEL: 'warn' },
+        });
         assert.match(stdout, /migrations applied/);
         const check = knex({ client: 'pg', connection: own.url, pool: { min: 0, max: 1 } });
         try {
           const { rows } = await check.raw(`select table_name from information_schema.tables where table_schema = current_schema()`);
           const tables = rows.map((r: { table_name: string }) => r.table_name) as string[];
           assert.ok(tables.includes('hi_organizations'), tables.join(','));
-          assert.deepEqual(tables.filter((t) => !t.startsWith('hi_')), []);
+          assert.deepEqual(
+            tables.filter((t) => !t.startsWith('hi_')),
+            [],
+          );
         } finally {
           await check.destroy();
         }

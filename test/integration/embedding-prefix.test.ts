@@ -10,7 +10,17 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { activate, defineConfig, HOST_CONTRACT_VERSION, migrate, type HookBus, type HookListener, type Listing, type PipelineApplication, type PluginInstance } from '../../src/index';
+import {
+  activate,
+  defineConfig,
+  HOST_CONTRACT_VERSION,
+  migrate,
+  type HookBus,
+  type HookListener,
+  type Listing,
+  type PipelineApplication,
+  type PluginInstance,
+} from '../../src/index';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { rememberSecret, testLogger } from '../helpers/log-capture';
 import { ADA, enableProfileApply, GRACE, KATHERINE, runConnect, waitFor } from '../helpers/profile-flow';
@@ -55,7 +65,14 @@ describe('embedding in process: any mount path, the host’s own listing ids', f
     app.get('/healthz', (_req, res) => res.json({ host: 'own' }));
     plugin = await activate({
       contractVersion: HOST_CONTRACT_VERSION,
-      config: defineConfig({ baseUrl: hostUrl, mountPath: MOUNT_PATH, secretKey: TEST_SECRET_KEY, redisUrl: process.env.REDIS_URL, queuePrefix: uniqueQueuePrefix(), nodeEnv: 'test' }),
+      config: defineConfig({
+        baseUrl: hostUrl,
+        mountPath: MOUNT_PATH,
+        secretKey: TEST_SECRET_KEY,
+        redisUrl: process.env.REDIS_URL,
+        queuePrefix: uniqueQueuePrefix(),
+        nodeEnv: 'test',
+      }),
       logger: testLogger(),
       hooks,
       database: database.db,
@@ -79,7 +96,10 @@ describe('embedding in process: any mount path, the host’s own listing ids', f
   });
 
   it('mounts every router under the mount path and nothing at the host’s root', async () => {
-    assert.ok(plugin.routers.every((r) => r.mountPath.startsWith(`${MOUNT_PATH}/`)), JSON.stringify(plugin.routers));
+    assert.ok(
+      plugin.routers.every((r) => r.mountPath.startsWith(`${MOUNT_PATH}/`)),
+      JSON.stringify(plugin.routers),
+    );
     assert.deepEqual(plugin.operations.map((o) => o.name).sort(), ['health', 'jobs-dashboard', 'metrics']);
     assert.deepEqual((await request(hostUrl, 'GET', '/healthz')).body, { host: 'own' });
     assert.equal((await request(pluginUrl, 'GET', '/healthz')).status, 404);
@@ -103,7 +123,10 @@ describe('embedding in process: any mount path, the host’s own listing ids', f
       assert.equal((await request(pluginUrl, 'GET', `/v1/public/organizations/${organization.id}/listings/${encodeURIComponent(id)}`)).status, 200);
 
       const candidate = shape === 'a UUID' ? ADA : shape === 'an integer' ? GRACE : KATHERINE;
-      const run = await runConnect({ baseUrl: pluginUrl }, { organizationId: organization.id, listingId: id, origin, button: `Authorize as ${candidate.name}` });
+      const run = await runConnect(
+        { baseUrl: pluginUrl },
+        { organizationId: organization.id, listingId: id, origin, button: `Authorize as ${candidate.name}` },
+      );
       assert.match(run.start.headers.getSetCookie().join('\n'), new RegExp(`Path=${MOUNT_PATH}/v1/connect`));
       assert.equal(run.authorizeUrl.searchParams.get('redirect_uri'), `${pluginUrl}/v1/connect/profile/callback`);
       assert.equal(run.result?.message.type, 'profile-apply:authorized', run.callback?.text.slice(0, 400));
@@ -117,7 +140,10 @@ describe('embedding in process: any mount path, the host’s own listing ids', f
       const entry = await waitFor(async () => delivered.find((a) => a.applicationId === applied.body.application_id), 'delivery to the host pipeline');
       assert.equal(entry.listingId, id);
       assert.ok(entry.profileUrl.startsWith(`${pluginUrl}/sandbox/profiles/`), entry.profileUrl);
-      await waitFor(async () => events.some((e) => e.hook === 'application.submitted' && e.payload.application_id === applied.body.application_id), 'application.submitted');
+      await waitFor(
+        async () => events.some((e) => e.hook === 'application.submitted' && e.payload.application_id === applied.body.application_id),
+        'application.submitted',
+      );
     });
   }
 

@@ -61,7 +61,10 @@ function spawnObserver(t: TestHost, organizationId: string): Promise<GateObserve
     GATE_HOOK: HOOK,
     GATE_PAYLOAD: JSON.stringify(PAYLOAD),
   };
-  const child: ChildProcess = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'dist/test/helpers/hook-gate-child.js')], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'dist/test/helpers/hook-gate-child.js')], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const observations: Observation[] = [];
   let output = '';
   let partial = '';

@@ -28,7 +28,11 @@ describe('error model over HTTP', () => {
   });
 
   it('400 for malformed JSON', async () => {
-    assertError(await t.request('POST', '/v1/organizations', { auth: t.operatorKey, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    assertError(
+      await t.request('POST', '/v1/organizations', { auth: t.operatorKey, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
   });
 
   it('400 naming the invalid, missing or unknown parameter', async () => {
@@ -63,18 +67,35 @@ describe('error model over HTTP', () => {
     assert.deepEqual(replay.body, { ...first.body, api_key: null });
     const stored = await t.database.db('hi_idempotency_keys').where({ key: 'create-org-1' }).first();
     assert.ok(!JSON.stringify(stored).includes(first.body.api_key), 'the plaintext key was stored');
-    assertError(await t.request('POST', '/v1/organizations', { auth: t.operatorKey, body: { name: 'Twice' }, headers }), 409, 'idempotency_key_reused', 'Idempotency-Key');
+    assertError(
+      await t.request('POST', '/v1/organizations', { auth: t.operatorKey, body: { name: 'Twice' }, headers }),
+      409,
+      'idempotency_key_reused',
+      'Idempotency-Key',
+    );
     const count = await t.database.db('hi_organizations').where({ name: 'Once' }).count<{ count: string }[]>('* as count');
     assert.equal(Number(count[0]!.count), 1);
   });
 
   it('413 for a body over the limit, before it is parsed', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(t.config.bodyLimitBytes + 10) });
-    assertError(await t.request('POST', '/v1/organizations', { auth: t.operatorKey, rawBody: big, headers: { 'content-type': 'application/json' } }), 413, 'body_too_large');
+    assertError(
+      await t.request('POST', '/v1/organizations', { auth: t.operatorKey, rawBody: big, headers: { 'content-type': 'application/json' } }),
+      413,
+      'body_too_large',
+    );
   });
 
   it('415 for a body that is not JSON', async () => {
-    assertError(await t.request('POST', '/v1/organizations', { auth: t.operatorKey, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    assertError(
+      await t.request('POST', '/v1/organizations', {
+        auth: t.operatorKey,
+        rawBody: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('429 with Retry-After once the rate limit is spent', async () => {

@@ -22,7 +22,8 @@ describe('events: written with their cause', function () {
   });
   after(() => t?.close());
 
-  const message = (key: string) => eventMessage({ organizationId: org.organizationId, type: 'license.activated', data: { license_id: key }, dedupeKey: `test:${key}` });
+  const message = (key: string) =>
+    eventMessage({ organizationId: org.organizationId, type: 'license.activated', data: { license_id: key }, dedupeKey: `test:${key}` });
   const count = async (table: string, where: Record<string, unknown> = {}) => Number((await t.database.db(table).where(where).count({ n: '*' }).first())!.n);
 
   it('a rolled-back change leaves no event and no delivery; a committed one has both', async () => {
@@ -61,6 +62,9 @@ describe('events: written with their cause', function () {
     await Promise.all(Array.from({ length: 30 }, (_, i) => t.database.db.transaction((trx) => writeOutbox(trx, [message(`concurrent-${i}`)]))));
     const rows = await t.database.db('hi_events').where({ organization_id: org.organizationId }).orderBy('sequence');
     assert.equal(rows.length, before + 30);
-    assert.deepEqual(rows.map((r) => Number(r.sequence)), rows.map((_, i) => i + 1));
+    assert.deepEqual(
+      rows.map((r) => Number(r.sequence)),
+      rows.map((_, i) => i + 1),
+    );
   });
 });

@@ -19,7 +19,9 @@ interface Operation {
 
 async function rowCounts(db: Database): Promise<string> {
   const tables: { table_name: string }[] = (
-    await db.raw(`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like '%knex_migrations%' order by 1`)
+    await db.raw(
+      `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like '%knex_migrations%' order by 1`,
+    )
   ).rows;
   // Stores that legitimately change on reads or rejections are left out, and so are the
   // tables only job processors write (they change on their own time, after an accepted
@@ -33,17 +35,53 @@ async function rowCounts(db: Database): Promise<string> {
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', '..', '%', '%00', '../../etc/passwd', 'org_', 'listing_', 'usr_', 'app_', 'a.b', 'A.B', 'profile.accept_application', '\u0000', '😀', 'x'.repeat(300)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '..',
+    '%',
+    '%00',
+    '../../etc/passwd',
+    'org_',
+    'listing_',
+    'usr_',
+    'app_',
+    'a.b',
+    'A.B',
+    'profile.accept_application',
+    '\u0000',
+    '😀',
+    'x'.repeat(300),
+  ),
 );
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const body = fc.oneof(
   fc.record({ kind: fc.constant('json' as const), value: jsonValue }),
-  fc.record({ kind: fc.constant('object' as const), value: fc.dictionary(fc.oneof(text, fc.constantFrom('profile_user_id', 'cover_letter', 'answers', 'name', 'profile_apply', 'action_key')), jsonValue, { maxKeys: 5 }) }),
-  fc.record({ kind: fc.constant('raw' as const), value: fc.oneof(fc.string(), fc.constantFrom('{', '{"a":', 'null', '[]', '"str"', '\u0000', '{"__proto__":{"x":1}}')) }),
+  fc.record({
+    kind: fc.constant('object' as const),
+    value: fc.dictionary(fc.oneof(text, fc.constantFrom('profile_user_id', 'cover_letter', 'answers', 'name', 'profile_apply', 'action_key')), jsonValue, {
+      maxKeys: 5,
+    }),
+  }),
+  fc.record({
+    kind: fc.constant('raw' as const),
+    value: fc.oneof(fc.string(), fc.constantFrom('{', '{"a":', 'null', '[]', '"str"', '\u0000', '{"__proto__":{"x":1}}')),
+  }),
   fc.constant({ kind: 'none' as const, value: undefined }),
 );
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', undefined);
-const query = fc.dictionary(fc.oneof(text, fc.constantFrom('limit', 'starting_after', 'organization_id', 'listing_id', 'origin', 'activate', 'subscribe')), text, { maxKeys: 3 });
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  undefined,
+);
+const query = fc.dictionary(
+  fc.oneof(text, fc.constantFrom('limit', 'starting_after', 'organization_id', 'listing_id', 'origin', 'activate', 'subscribe')),
+  text,
+  { maxKeys: 3 },
+);
 
 describe('fuzzing every endpoint', function () {
   this.timeout(600_000);
@@ -72,28 +110,36 @@ describe('fuzzing every endpoint', function () {
         text.map((s) => s.replace(/[\r\n]/g, '')),
       );
       await fc.assert(
-        fc.asyncProperty(fc.array(text, { minLength: 3, maxLength: 3 }), query, body, contentType, auth, fc.option(text), async (params, q, b, type, key, idem) => {
-          let i = 0;
-          const path = operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[i++ % params.length]!) || 'x');
-          const search = new URLSearchParams(q).toString();
-          const headers: Record<string, string> = {};
-          if (type) headers['content-type'] = type;
-          if (key !== undefined) headers.authorization = /^[\x20-\x7e]*$/.test(key) ? `Bearer ${key}` : 'Bearer x';
-          if (idem !== null && /^[\x20-\x7e]*$/.test(idem)) headers['idempotency-key'] = idem;
-          const rawBody = b.kind === 'none' ? undefined : b.kind === 'raw' ? b.value : JSON.stringify(b.value);
-          const before = await rowCounts(t.database.db);
-          const response = await t.request(operation.method, `${path}${search ? `?${search}` : ''}`, {
-            rawBody: operation.method === 'GET' ? undefined : rawBody,
-            headers,
-          });
-          assert.ok(response.status < 500, `${operation.method} ${path} → ${response.status} ${response.text.slice(0, 300)}`);
-          if (response.status >= 400) {
-            if (response.headers.get('content-type')?.includes('json')) {
-              assert.equal(typeof response.body?.error?.code, 'string', response.text.slice(0, 200));
+        fc.asyncProperty(
+          fc.array(text, { minLength: 3, maxLength: 3 }),
+          query,
+          body,
+          contentType,
+          auth,
+          fc.option(text),
+          async (params, q, b, type, key, idem) => {
+            let i = 0;
+            const path = operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[i++ % params.length]!) || 'x');
+            const search = new URLSearchParams(q).toString();
+            const headers: Record<string, string> = {};
+            if (type) headers['content-type'] = type;
+            if (key !== undefined) headers.authorization = /^[\x20-\x7e]*$/.test(key) ? `Bearer ${key}` : 'Bearer x';
+            if (idem !== null && /^[\x20-\x7e]*$/.test(idem)) headers['idempotency-key'] = idem;
+            const rawBody = b.kind === 'none' ? undefined : b.kind === 'raw' ? b.value : JSON.stringify(b.value);
+            const before = await rowCounts(t.database.db);
+            const response = await t.request(operation.method, `${path}${search ? `?${search}` : ''}`, {
+              rawBody: operation.method === 'GET' ? undefined : rawBody,
+              headers,
+            });
+            assert.ok(response.status < 500, `${operation.method} ${path} → ${response.status} ${response.text.slice(0, 300)}`);
+            if (response.status >= 400) {
+              if (response.headers.get('content-type')?.includes('json')) {
+                assert.equal(typeof response.body?.error?.code, 'string', response.text.slice(0, 200));
+              }
+              assert.equal(await rowCounts(t.database.db), before, `${operation.method} ${path} → ${response.status} wrote a row`);
             }
-            assert.equal(await rowCounts(t.database.db), before, `${operation.method} ${path} → ${response.status} wrote a row`);
-          }
-        }),
+          },
+        ),
         { numRuns: RUNS, endOnFailure: true },
       );
     }
@@ -113,12 +159,33 @@ describe('fuzzing every endpoint', function () {
     { method: 'GET', path: '/widgets/profile-apply.js' },
   ];
   const oauthQuery = fc.dictionary(
-    fc.oneof(text, fc.constantFrom('organization_id', 'listing_id', 'origin', 'return_to', 'client_state', 'state', 'code', 'error', 'client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'scope')),
+    fc.oneof(
+      text,
+      fc.constantFrom(
+        'organization_id',
+        'listing_id',
+        'origin',
+        'return_to',
+        'client_state',
+        'state',
+        'code',
+        'error',
+        'client_id',
+        'redirect_uri',
+        'response_type',
+        'code_challenge',
+        'code_challenge_method',
+        'scope',
+      ),
+    ),
     fc.oneof(text, fc.constantFrom('S256', 'plain', 'code', 'token', 'https://jobs.example.com', 'http://127.0.0.1', 'javascript:alert(1)', 'access_denied')),
     { maxKeys: 6 },
   );
   const formBody = fc.dictionary(
-    fc.oneof(text, fc.constantFrom('request', 'user_id', 'decision', 'grant_type', 'code', 'code_verifier', 'redirect_uri', 'client_id', 'client_secret', 'refresh_token')),
+    fc.oneof(
+      text,
+      fc.constantFrom('request', 'user_id', 'decision', 'grant_type', 'code', 'code_verifier', 'redirect_uri', 'client_id', 'client_secret', 'refresh_token'),
+    ),
     fc.oneof(text, fc.constantFrom('authorization_code', 'refresh_token', 'allow', 'deny', 'usr_sbx7Ada2Lovelace')),
     { maxKeys: 6 },
   );
@@ -139,7 +206,8 @@ describe('fuzzing every endpoint', function () {
           const before = await rowCounts(t.database.db);
           const response = await t.request(endpoint.method, `${endpoint.path}${search ? `?${search}` : ''}`, { rawBody, headers });
           assert.ok(response.status < 500, `${endpoint.method} ${endpoint.path}?${search} → ${response.status} ${response.text.slice(0, 300)}`);
-          if (response.status >= 400) assert.equal(await rowCounts(t.database.db), before, `${endpoint.method} ${endpoint.path} → ${response.status} wrote a row`);
+          if (response.status >= 400)
+            assert.equal(await rowCounts(t.database.db), before, `${endpoint.method} ${endpoint.path} → ${response.status} wrote a row`);
         }),
         { numRuns: RUNS, endOnFailure: true },
       );
@@ -148,20 +216,29 @@ describe('fuzzing every endpoint', function () {
   });
 
   it('the host hook endpoint never answers 5xx and never writes a row when it rejects', async () => {
-    const hooks = fc.oneof(text.map(encodeURIComponent), fc.constantFrom('interview.scheduled', 'interview.rescheduled', 'interview.canceled', 'offer.created', 'candidate.hired', 'nothing.happened'));
+    const hooks = fc.oneof(
+      text.map(encodeURIComponent),
+      fc.constantFrom('interview.scheduled', 'interview.rescheduled', 'interview.canceled', 'offer.created', 'candidate.hired', 'nothing.happened'),
+    );
     const organization = fc.oneof(text, fc.constant((await t.request('GET', '/v1/organization', { auth: orgKey })).body.id as string));
     const payload = fc.oneof(
       jsonValue,
       fc.record({
         interview_id: fc.oneof(text, fc.constant('int_1')),
         starts_at: fc.oneof(text, fc.constant('2031-01-01T10:00:00Z')),
-        candidate: fc.oneof(jsonValue, fc.record({ name: text, email: fc.oneof(text, fc.constant('a@b.example')), phone: fc.oneof(text, fc.constant('+15555550100')) })),
+        candidate: fc.oneof(
+          jsonValue,
+          fc.record({ name: text, email: fc.oneof(text, fc.constant('a@b.example')), phone: fc.oneof(text, fc.constant('+15555550100')) }),
+        ),
       }),
     );
     await fc.assert(
       fc.asyncProperty(hooks, organization, payload, fc.boolean(), async (hook, organizationId, data, wrapped) => {
         const before = await rowCounts(t.database.db);
-        const response = await t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: wrapped ? { organization_id: organizationId, payload: data } : data });
+        const response = await t.request('POST', `/host/v1/hooks/${hook}`, {
+          auth: t.operatorKey,
+          body: wrapped ? { organization_id: organizationId, payload: data } : data,
+        });
         assert.ok(response.status < 500, `hook ${hook} → ${response.status} ${response.text.slice(0, 300)}`);
         if (response.status >= 400) assert.equal(await rowCounts(t.database.db), before, `hook ${hook} → ${response.status} wrote a row`);
       }),

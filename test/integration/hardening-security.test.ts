@@ -40,7 +40,11 @@ describe('hardening: security findings', function () {
       assert.equal(response.body.error.code, 'invalid_request');
       // Depth 32 is parsed and judged on its merits (here: not a valid name).
       const nested = '['.repeat(31) + ']'.repeat(31);
-      const ok = await t.request('POST', '/v1/organizations', { auth: t.operatorKey, rawBody: `{"name":${nested}}`, headers: { 'content-type': 'application/json' } });
+      const ok = await t.request('POST', '/v1/organizations', {
+        auth: t.operatorKey,
+        rawBody: `{"name":${nested}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(ok.status, 400);
       assert.equal(ok.body.error.code, 'parameter_invalid', ok.text);
       // And nested brackets inside strings are text, not depth.
@@ -51,11 +55,19 @@ describe('hardening: security findings', function () {
 
   describe('the idempotency store holds no secret', () => {
     it('POST /v1/organizations with an Idempotency-Key stores its answer without the api_key', async () => {
-      const created = await t.request('POST', '/v1/organizations', { auth: t.operatorKey, body: { name: 'Keyed' }, headers: { 'idempotency-key': 'org-keyed-1' } });
+      const created = await t.request('POST', '/v1/organizations', {
+        auth: t.operatorKey,
+        body: { name: 'Keyed' },
+        headers: { 'idempotency-key': 'org-keyed-1' },
+      });
       assert.equal(created.status, 201);
       const dump = JSON.stringify(await t.database.db('hi_idempotency_keys').select('*'));
       assert.ok(!dump.includes(created.body.api_key), 'the plaintext API key is in hi_idempotency_keys');
-      const replay = await t.request('POST', '/v1/organizations', { auth: t.operatorKey, body: { name: 'Keyed' }, headers: { 'idempotency-key': 'org-keyed-1' } });
+      const replay = await t.request('POST', '/v1/organizations', {
+        auth: t.operatorKey,
+        body: { name: 'Keyed' },
+        headers: { 'idempotency-key': 'org-keyed-1' },
+      });
       assert.equal(replay.status, 201);
       assert.equal(replay.body.id, created.body.id);
       assert.equal(replay.body.api_key, null);
@@ -64,8 +76,23 @@ describe('hardening: security findings', function () {
     it('idempotency rows older than 24 hours are pruned', async () => {
       const db = t.database.db;
       const old = new Date(Date.now() - 25 * 3600_000);
-      await db('hi_idempotency_keys').insert({ scope: 'org:org_old', key: 'k-old', request_hash: 'x', response_status: 201, response_body: '{}', created_at: old, completed_at: old });
-      await db('hi_idempotency_keys').insert({ scope: 'org:org_old', key: 'k-new', request_hash: 'x', response_status: 201, response_body: '{}', created_at: new Date() });
+      await db('hi_idempotency_keys').insert({
+        scope: 'org:org_old',
+        key: 'k-old',
+        request_hash: 'x',
+        response_status: 201,
+        response_body: '{}',
+        created_at: old,
+        completed_at: old,
+      });
+      await db('hi_idempotency_keys').insert({
+        scope: 'org:org_old',
+        key: 'k-new',
+        request_hash: 'x',
+        response_status: 201,
+        response_body: '{}',
+        created_at: new Date(),
+      });
       assert.ok((await new KnexIdempotencyStore(db).prune()) >= 1);
       const left = (await db('hi_idempotency_keys').where({ scope: 'org:org_old' }).select('key')).map((r) => r.key);
       assert.deepEqual(left, ['k-new']);
@@ -89,7 +116,7 @@ describe('hardening: security findings', function () {
       assert.equal(byCurrent.status, 201, byCurrent.text);
     });
 
-    it('an organization revokes its own key at once with DELETE /v1/organization/api_keys/{prefix}; another organization\'s prefix is 404', async () => {
+    it("an organization revokes its own key at once with DELETE /v1/organization/api_keys/{prefix}; another organization's prefix is 404", async () => {
       const org = await t.createOrganization('Revoking Org');
       const other = await t.createOrganization('Other Org');
       const rotated = await t.request('POST', '/v1/organization/api_keys/rotate', { auth: org.apiKey, body: {} });
@@ -119,7 +146,10 @@ describe('hardening: security findings', function () {
       const listing = await t.host.listings.create({ organizationId, title: 'Tickets', questions: QUESTIONS });
       const jar = new CookieJar();
       // The sandbox's authorize page directly, as grant would send the browser there.
-      const connect = await browse(jar, `${t.baseUrl}/v1/connect/profile?${new URLSearchParams({ organization_id: organizationId, listing_id: listing.id, origin: 'https://jobs.hardening.example' })}`);
+      const connect = await browse(
+        jar,
+        `${t.baseUrl}/v1/connect/profile?${new URLSearchParams({ organization_id: organizationId, listing_id: listing.id, origin: 'https://jobs.hardening.example' })}`,
+      );
       let authorize: URL;
       if (connect.status === 302) authorize = new URL(connect.location!, t.baseUrl);
       else {
@@ -127,7 +157,14 @@ describe('hardening: security findings', function () {
         authorize = new URL(`${t.baseUrl}/sandbox/oauth/authorize`);
         const registration = await import('../../src/sandbox/sandbox-client');
         const reg = registration.sandboxRegistration(t.config);
-        authorize.search = new URLSearchParams({ client_id: reg.clientId, redirect_uri: reg.redirectUri, response_type: 'code', state: 's', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' }).toString();
+        authorize.search = new URLSearchParams({
+          client_id: reg.clientId,
+          redirect_uri: reg.redirectUri,
+          response_type: 'code',
+          state: 's',
+          code_challenge: 'a'.repeat(43),
+          code_challenge_method: 'S256',
+        }).toString();
       }
       const consent = await browse(jar, authorize.toString());
       assert.equal(consent.status, 200, consent.text.slice(0, 200));
@@ -143,7 +180,15 @@ describe('hardening: security findings', function () {
     it('expired authorization codes and ticket claims are pruned', async () => {
       const db = t.database.db;
       const past = new Date(Date.now() - 3600_000);
-      await db('hi_sandbox_authorization_codes').insert({ code_hash: 'expired-code', client_id: 'c', redirect_uri: 'r', code_challenge: 'x', user_id: 'u', scope: 's', expires_at: past });
+      await db('hi_sandbox_authorization_codes').insert({
+        code_hash: 'expired-code',
+        client_id: 'c',
+        redirect_uri: 'r',
+        code_challenge: 'x',
+        user_id: 'u',
+        scope: 's',
+        expires_at: past,
+      });
       await db('hi_sandbox_consent_tickets').insert({ id: 'expired-ticket', expires_at: past });
       assert.ok((await new SandboxConsentTickets(db).pruneExpired()) >= 2);
       assert.equal((await db('hi_sandbox_authorization_codes').where({ code_hash: 'expired-code' })).length, 0);

@@ -45,7 +45,10 @@ describe('hooks: license gate over the operator endpoint', function () {
     const reminder = response.body.outcomes.find((o: any) => o.handler === 'interview-reminder');
     assert.equal(reminder.result.job_id, `reminder-email-${acme.organizationId}-int_100-1`);
     const rows = await t.database.db('hi_interview_reminders').where({ organization_id: acme.organizationId, interview_id: 'int_100' }).orderBy('channel');
-    assert.deepEqual(rows.map((r: any) => `${r.channel} ${r.status}`), ['email scheduled', 'sms scheduled']);
+    assert.deepEqual(
+      rows.map((r: any) => `${r.channel} ${r.status}`),
+      ['email scheduled', 'sms scheduled'],
+    );
     const deliveries = await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId, connector: 'video_meetings' });
     assert.equal(deliveries.length, 1);
     assert.equal(t.host.hooks.recent.filter((e) => e.organizationId === acme.organizationId && e.hook === 'interview.meeting_link_created').length, 1);
@@ -75,7 +78,12 @@ describe('hooks: license gate over the operator endpoint', function () {
     assert.deepEqual(first.body.handled, ['esign-offer']);
     const again = await fire('offer.created', acme.organizationId, offer);
     assert.equal(again.body.outcomes[0].result.envelope_id, first.body.outcomes[0].result.envelope_id);
-    const hired = await fire('candidate.hired', acme.organizationId, { candidate_id: 'cand_7', candidate: { name: 'Ada Lovelace', email: 'ada@example.com' }, job_title: 'Engineer', start_date: '2030-04-01' });
+    const hired = await fire('candidate.hired', acme.organizationId, {
+      candidate_id: 'cand_7',
+      candidate: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      job_title: 'Engineer',
+      start_date: '2030-04-01',
+    });
     assert.deepEqual(hired.body.handled, ['hris-employee-sync']);
     assert.match(hired.body.outcomes[0].result.employee_id, /^emp_/);
     const rows = await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId }).whereIn('connector', ['esign', 'hris']);
@@ -123,10 +131,17 @@ describe('hooks: license gate over the operator endpoint', function () {
     const catalog = await t.request('GET', '/v1/integrations/catalog', { auth: acme.apiKey });
     assert.equal(catalog.status, 200);
     const actions = catalog.body.groups.flatMap((g: any) => g.actions);
-    const withHandler = actions.filter((a: any) => a.has_hook_handler).map((a: any) => a.key).sort();
+    const withHandler = actions
+      .filter((a: any) => a.has_hook_handler)
+      .map((a: any) => a.key)
+      .sort();
     assert.deepEqual(withHandler, [...GATED_ACTIONS].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');
-    assert.deepEqual(reminder.hook_handlers.map((h: any) => h.name).sort(), ['interview-reminder', 'interview-reminder-cancel', 'interview-reminder-reschedule']);
+    assert.deepEqual(reminder.hook_handlers.map((h: any) => h.name).sort(), [
+      'interview-reminder',
+      'interview-reminder-cancel',
+      'interview-reminder-reschedule',
+    ]);
     const profile = actions.find((a: any) => a.key === 'profile.accept_application');
     assert.equal(profile.has_hook_handler, false);
     assert.deepEqual(profile.hook_handlers, []);
@@ -150,14 +165,17 @@ describe('hooks: license gate over the operator endpoint', function () {
     assert.deepEqual((await fire('offer.created', acme.organizationId, offer('off_c'))).body.handled, ['esign-offer']);
   });
 
-  it('deactivating a reminder action cancels the organization\'s pending reminders of that channel', async () => {
+  it("deactivating a reminder action cancels the organization's pending reminders of that channel", async () => {
     await fire('interview.scheduled', acme.organizationId, interview('int_400'));
     const off = await t.request('POST', '/v1/integrations/licenses/sms.interview_reminder/deactivate', { auth: acme.apiKey });
     assert.equal(off.status, 200, off.text);
     const sms = await t.database.db('hi_interview_reminders').where({ organization_id: acme.organizationId, interview_id: 'int_400', channel: 'sms' }).first();
     assert.equal(sms.status, 'canceled');
     assert.equal(sms.reason, 'license_deactivated');
-    const email = await t.database.db('hi_interview_reminders').where({ organization_id: acme.organizationId, interview_id: 'int_400', channel: 'email' }).first();
+    const email = await t.database
+      .db('hi_interview_reminders')
+      .where({ organization_id: acme.organizationId, interview_id: 'int_400', channel: 'email' })
+      .first();
     assert.equal(email.status, 'scheduled');
   });
 });

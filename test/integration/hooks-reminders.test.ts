@@ -53,16 +53,27 @@ describe('hooks: interview reminders on the queue', function () {
     const response = await fire('interview.scheduled', interview('int_1', startsAt));
     assert.deepEqual(response.body.handled, ['interview-reminder', 'sms-interview-reminder']);
     assert.equal((await deliveries('email').where('idempotency_key', 'like', '%int_1%')).length, 0, 'not before it is due');
-    const rows = await waitFor(async () => {
-      const found = await deliveries('email').where('idempotency_key', 'like', '%int_1%');
-      return found.length > 0 ? found : undefined;
-    }, 'the email reminder', 10_000);
+    const rows = await waitFor(
+      async () => {
+        const found = await deliveries('email').where('idempotency_key', 'like', '%int_1%');
+        return found.length > 0 ? found : undefined;
+      },
+      'the email reminder',
+      10_000,
+    );
     assert.ok(Date.now() >= startsAt.getTime() - 50);
     const request = typeof rows[0].request === 'string' ? JSON.parse(rows[0].request) : rows[0].request;
     assert.equal(request.to.email, 'ada@example.com');
     assert.match(request.text, /Onsite interview/);
-    await waitFor(async () => ((await deliveries('sms').where('idempotency_key', 'like', '%int_1%')).length > 0 ? true : undefined), 'the SMS reminder', 10_000);
-    await waitFor(async () => (t.host.hooks.recent.some((e) => e.hook === 'interview.reminder_sent' && (e.payload as any).interview_id === 'int_1') ? true : undefined), 'interview.reminder_sent');
+    await waitFor(
+      async () => ((await deliveries('sms').where('idempotency_key', 'like', '%int_1%')).length > 0 ? true : undefined),
+      'the SMS reminder',
+      10_000,
+    );
+    await waitFor(
+      async () => (t.host.hooks.recent.some((e) => e.hook === 'interview.reminder_sent' && (e.payload as any).interview_id === 'int_1') ? true : undefined),
+      'interview.reminder_sent',
+    );
     await sleep(300);
     assert.equal((await deliveries('email').where('idempotency_key', 'like', '%int_1%')).length, 1);
     const row = await t.database.db('hi_interview_reminders').where({ organization_id: acme.organizationId, interview_id: 'int_1', channel: 'email' }).first();
@@ -71,7 +82,10 @@ describe('hooks: interview reminders on the queue', function () {
 
   /** The reminder's job left the outbox for the queue (the hook's write and the queue add are apart). */
   const relayed = (jobId: string) =>
-    waitFor(async () => (await t.database.db('hi_outbox').where({ job_id: jobId }).whereNotNull('dispatched_at').first()) ?? undefined, `${jobId} on the queue`);
+    waitFor(
+      async () => (await t.database.db('hi_outbox').where({ job_id: jobId }).whereNotNull('dispatched_at').first()) ?? undefined,
+      `${jobId} on the queue`,
+    );
 
   it('a rescheduled interview moves its reminder job: the old one is gone, the new one is due at the new time', async () => {
     const first = new Date(Date.now() + 1500);
@@ -91,15 +105,22 @@ describe('hooks: interview reminders on the queue', function () {
       assert.equal(await queue.getJob(oldJob), undefined, 'the old job was removed from BullMQ');
       const job = (await queue.getJob(newJob))!;
       assert.equal(await job.getState(), 'delayed');
-      assert.ok(Math.abs(job.timestamp + job.delay - moved.getTime()) < 250, `due at ${new Date(job.timestamp + job.delay).toISOString()}, expected ${moved.toISOString()}`);
+      assert.ok(
+        Math.abs(job.timestamp + job.delay - moved.getTime()) < 250,
+        `due at ${new Date(job.timestamp + job.delay).toISOString()}, expected ${moved.toISOString()}`,
+      );
     }
     // Past the original time: nothing was sent.
     await sleep(first.getTime() - Date.now() + 800);
     assert.equal((await deliveries('email').where('idempotency_key', 'like', '%int_2%')).length, 0, 'nothing at the old time');
-    const rows = await waitFor(async () => {
-      const found = await deliveries('email').where('idempotency_key', 'like', '%int_2%');
-      return found.length > 0 ? found : undefined;
-    }, 'the moved reminder', 10_000);
+    const rows = await waitFor(
+      async () => {
+        const found = await deliveries('email').where('idempotency_key', 'like', '%int_2%');
+        return found.length > 0 ? found : undefined;
+      },
+      'the moved reminder',
+      10_000,
+    );
     assert.ok(Date.now() >= moved.getTime() - 50, 'sent at the new time');
     assert.equal(rows.length, 1);
     assert.equal(rows[0].idempotency_key, newJob);

@@ -11,8 +11,10 @@ describe('licensing: billing preview', function () {
   this.timeout(60_000);
   let t: TestHost;
   const preview = (apiKey: string, query = '') => t.request('GET', `/v1/integrations/billing/preview${query}`, { auth: apiKey });
-  const activate = async (apiKey: string, key: string) => settledLicense(t, apiKey, (await t.request('POST', `/v1/integrations/licenses/${key}/activate`, { auth: apiKey })).body.id);
-  const subscribe = async (apiKey: string, slug: string) => settledSubscription(t, apiKey, (await t.request('POST', `/v1/integrations/packages/${slug}/subscribe`, { auth: apiKey })).body.id);
+  const activate = async (apiKey: string, key: string) =>
+    settledLicense(t, apiKey, (await t.request('POST', `/v1/integrations/licenses/${key}/activate`, { auth: apiKey })).body.id);
+  const subscribe = async (apiKey: string, slug: string) =>
+    settledSubscription(t, apiKey, (await t.request('POST', `/v1/integrations/packages/${slug}/subscribe`, { auth: apiKey })).body.id);
   const amounts = (bill: { lines: { type: string; action_key?: string; package?: string; amount: number }[] }) =>
     bill.lines.map((l) => `${l.type}:${l.action_key ?? l.package ?? ''}=${l.amount}`);
 
@@ -41,7 +43,11 @@ describe('licensing: billing preview', function () {
     await activate(apiKey, 'background_checks.license_verification');
     await activate(apiKey, 'background_checks.compliance_tracking');
     const body = (await preview(apiKey)).body;
-    assert.deepEqual(amounts(body.current), ['platform_fee:=4900', 'action:background_checks.compliance_tracking=2900', 'action:background_checks.license_verification=3900']);
+    assert.deepEqual(amounts(body.current), [
+      'platform_fee:=4900',
+      'action:background_checks.compliance_tracking=2900',
+      'action:background_checks.license_verification=3900',
+    ]);
     assert.equal(body.current.total, 4900 + 2900 + 3900);
     assert.deepEqual(body.suggestion, {
       package: 'healthcare',
@@ -80,7 +86,12 @@ describe('licensing: billing preview', function () {
 
     await activate(apiKey, 'esign.send_offer');
     const mixed = (await preview(apiKey)).body;
-    assert.deepEqual(amounts(mixed.current), ['package:temp-agencies=6900', 'platform_fee:=4900', 'action:esign.send_offer=1900', 'action:payouts.instant_pay=0']);
+    assert.deepEqual(amounts(mixed.current), [
+      'package:temp-agencies=6900',
+      'platform_fee:=4900',
+      'action:esign.send_offer=1900',
+      'action:payouts.instant_pay=0',
+    ]);
     assert.equal(mixed.current.total, 6900 + 4900 + 1900);
 
     // Subscribing to a second package that also has instant pay adds its price only.

@@ -25,7 +25,14 @@ const CATEGORIES: Record<string, string> = {
 };
 
 /** Keys other areas (hooks, the apply gate) rely on. */
-const CONTRACT_KEYS = ['profile.accept_application', 'notifications.interview_reminder', 'sms.interview_reminder', 'video_meetings.create_meeting_link', 'esign.send_offer', 'hris.employee_sync'];
+const CONTRACT_KEYS = [
+  'profile.accept_application',
+  'notifications.interview_reminder',
+  'sms.interview_reminder',
+  'video_meetings.create_meeting_link',
+  'esign.send_offer',
+  'hris.employee_sync',
+];
 
 const PACKAGES: Record<string, string[]> = {
   schools: ['profile.accept_application', 'hris.volunteer_management', 'background_checks.credentialing'],
@@ -80,7 +87,10 @@ describe('licensing: catalog and packages', function () {
     for (const pkg of list.data) {
       assert.equal(pkg.object, 'package');
       assert.match(pkg.slug, /^[a-z0-9]+(-[a-z0-9]+)*$/);
-      assert.deepEqual(pkg.actions.map((a: { key: string }) => a.key), PACKAGES[pkg.slug]);
+      assert.deepEqual(
+        pkg.actions.map((a: { key: string }) => a.key),
+        PACKAGES[pkg.slug],
+      );
       assert.equal(pkg.status, 'active');
       assert.ok(Number.isSafeInteger(pkg.price.amount));
       const alaCarte = 4900 + pkg.actions.reduce((sum: number, a: { price: { amount: number } }) => sum + a.price.amount, 0);
@@ -121,9 +131,17 @@ describe('licensing: catalog and packages', function () {
     });
     assert.equal(created.status, 201, created.text);
     assert.match(created.body.id, /^pkg_/);
-    assert.deepEqual(created.body.actions.map((a: { key: string }) => a.key), ['payouts.instant_pay', 'esign.send_agreement']);
+    assert.deepEqual(
+      created.body.actions.map((a: { key: string }) => a.key),
+      ['payouts.instant_pay', 'esign.send_agreement'],
+    );
 
-    const duplicate = await op('POST', '/packages', { slug: 'staffing-plus', name: 'Again', price: { amount: 1, currency: 'USD' }, actions: ['sms.two_factor_auth'] });
+    const duplicate = await op('POST', '/packages', {
+      slug: 'staffing-plus',
+      name: 'Again',
+      price: { amount: 1, currency: 'USD' },
+      actions: ['sms.two_factor_auth'],
+    });
     assert.equal(duplicate.status, 409);
     assert.equal(duplicate.body.error.code, 'package_exists');
 
@@ -135,7 +153,11 @@ describe('licensing: catalog and packages', function () {
       [{ slug: 'x', name: 'X', price: { amount: 1, currency: 'USD' }, actions: [] }, 'parameter_invalid', 'actions'],
       [{ slug: 'x', name: 'X', price: { amount: 1, currency: 'USD' }, actions: ['sms.nope'] }, 'unknown_action', 'actions.0'],
       [{ slug: 'x', name: 'X', price: { amount: 1, currency: 'USD' }, actions: ['sms.two_factor_auth', 'BAD'] }, 'invalid_action_key', 'actions.1'],
-      [{ slug: 'x', name: 'X', price: { amount: 1, currency: 'USD' }, actions: ['sms.two_factor_auth', 'sms.two_factor_auth'] }, 'parameter_invalid', 'actions'],
+      [
+        { slug: 'x', name: 'X', price: { amount: 1, currency: 'USD' }, actions: ['sms.two_factor_auth', 'sms.two_factor_auth'] },
+        'parameter_invalid',
+        'actions',
+      ],
     ];
     for (const [body, code, param] of refusals) {
       const response = await op('POST', '/packages', body);
@@ -147,7 +169,10 @@ describe('licensing: catalog and packages', function () {
     const patched = await op('PATCH', '/packages/staffing-plus', { price: { amount: 3900, currency: 'USD' }, actions: ['payouts.instant_pay'] });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.price.amount, 3900);
-    assert.deepEqual(patched.body.actions.map((a: { key: string }) => a.key), ['payouts.instant_pay']);
+    assert.deepEqual(
+      patched.body.actions.map((a: { key: string }) => a.key),
+      ['payouts.instant_pay'],
+    );
     assert.equal((await op('PATCH', '/packages/unknown-pkg', { name: 'x' })).status, 404);
 
     const archived = await op('POST', '/packages/staffing-plus/archive');
@@ -167,9 +192,22 @@ describe('licensing: catalog and packages', function () {
         version: 2,
         currency: 'USD',
         platform_fee: { amount: 4900, currency: 'USD' },
-        groups: [{ key: 'assessments', name: 'Assessments', description: 'Skills tests.', actions: [{ key: 'assessments.send_test', name: 'Send a test', description: 'Send a skills test.', price: { amount: 1500, currency: 'USD' } }] }],
+        groups: [
+          {
+            key: 'assessments',
+            name: 'Assessments',
+            description: 'Skills tests.',
+            actions: [{ key: 'assessments.send_test', name: 'Send a test', description: 'Send a skills test.', price: { amount: 1500, currency: 'USD' } }],
+          },
+        ],
         packages: [
-          { slug: 'tech-hiring', name: 'Tech hiring', description: 'Tests and offers', price: { amount: 2500, currency: 'USD' }, actions: ['assessments.send_test', 'esign.send_offer'] },
+          {
+            slug: 'tech-hiring',
+            name: 'Tech hiring',
+            description: 'Tests and offers',
+            price: { amount: 2500, currency: 'USD' },
+            actions: ['assessments.send_test', 'esign.send_offer'],
+          },
           { slug: 'entertainment', name: 'Overwritten?', description: 'No', price: { amount: 1, currency: 'USD' }, actions: ['assessments.send_test'] },
         ],
       },

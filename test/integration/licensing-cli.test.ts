@@ -19,7 +19,11 @@ describe('licensing: catalog sync CLI', function () {
   const dir = mkdtempSync(path.join(tmpdir(), 'hi-catalog-'));
 
   const cli = (...args: string[]) => {
-    const result = spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     appendChildLog(result.stderr);
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   };
@@ -56,26 +60,62 @@ describe('licensing: catalog sync CLI', function () {
         currency: 'USD',
         platform_fee: { amount: 4900, currency: 'USD' },
         groups: [
-          { key: 'sms', name: 'SMS', description: 'SMS reminders and two-factor authentication.', actions: [{ key: 'sms.two_factor_auth', name: 'Two-factor authentication', description: 'Codes by SMS.', price: { amount: 1200, currency: 'USD' } }] },
-          { key: 'assessments', name: 'Assessments', description: 'Skills tests.', actions: [{ key: 'assessments.send_test', name: 'Send a test', description: 'A skills test.', price: { amount: 1500, currency: 'USD' } }] },
+          {
+            key: 'sms',
+            name: 'SMS',
+            description: 'SMS reminders and two-factor authentication.',
+            actions: [
+              { key: 'sms.two_factor_auth', name: 'Two-factor authentication', description: 'Codes by SMS.', price: { amount: 1200, currency: 'USD' } },
+            ],
+          },
+          {
+            key: 'assessments',
+            name: 'Assessments',
+            description: 'Skills tests.',
+            actions: [{ key: 'assessments.send_test', name: 'Send a test', description: 'A skills test.', price: { amount: 1500, currency: 'USD' } }],
+          },
         ],
-        packages: [{ slug: 'tech-hiring', name: 'Tech hiring', description: 'Tests and offers.', price: { amount: 2900, currency: 'USD' }, actions: ['assessments.send_test', 'esign.send_offer'] }],
+        packages: [
+          {
+            slug: 'tech-hiring',
+            name: 'Tech hiring',
+            description: 'Tests and offers.',
+            price: { amount: 2900, currency: 'USD' },
+            actions: ['assessments.send_test', 'esign.send_offer'],
+          },
+        ],
       }),
     );
     const result = cli('catalog', 'sync', '--file', file);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /catalog version 2 synced: 2 groups, 2 actions, new packages: tech-hiring/);
-    const [sms, pkg] = await query(async (db) => [await db('hi_catalog_actions').where({ key: 'sms.two_factor_auth' }).first(), await db('hi_packages').where({ slug: 'tech-hiring' }).first()]);
+    const [sms, pkg] = await query(async (db) => [
+      await db('hi_catalog_actions').where({ key: 'sms.two_factor_auth' }).first(),
+      await db('hi_packages').where({ slug: 'tech-hiring' }).first(),
+    ]);
     assert.equal(sms.price_amount, 1200);
     assert.equal(pkg.price_amount, 2900);
   });
 
   it('refuses unreadable, malformed and inconsistent documents with exit 2 and one line', () => {
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ version: 3, currency: 'USD', platform_fee: { amount: 4900, currency: 'USD' }, groups: [], packages: [{ slug: 'x', name: 'X', description: '', price: { amount: 1, currency: 'USD' }, actions: ['nope.nothing'] }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        version: 3,
+        currency: 'USD',
+        platform_fee: { amount: 4900, currency: 'USD' },
+        groups: [],
+        packages: [{ slug: 'x', name: 'X', description: '', price: { amount: 1, currency: 'USD' }, actions: ['nope.nothing'] }],
+      }),
+    );
     const notJson = path.join(dir, 'not.json');
     writeFileSync(notJson, '{');
-    for (const [file, message] of [[path.join(dir, 'missing.json'), /cannot read/], [notJson, /not valid JSON/], [bad, /unknown action nope\.nothing/]] as const) {
+    for (const [file, message] of [
+      [path.join(dir, 'missing.json'), /cannot read/],
+      [notJson, /not valid JSON/],
+      [bad, /unknown action nope\.nothing/],
+    ] as const) {
       const result = cli('catalog', 'sync', '--file', file);
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);

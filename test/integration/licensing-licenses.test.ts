@@ -47,7 +47,10 @@ describe('licensing: licenses', function () {
     const records = await t.database.db('hi_sandbox_provisionings').where({ license_id: license.id });
     assert.equal(records.length, 1);
     assert.equal(records[0].group_key, 'profile');
-    await waitFor(async () => eventsOf(t, acme.organizationId, 'license.activated').some((e) => e.payload.license_id === license.id) || undefined, 'license.activated');
+    await waitFor(
+      async () => eventsOf(t, acme.organizationId, 'license.activated').some((e) => e.payload.license_id === license.id) || undefined,
+      'license.activated',
+    );
     const event = eventsOf(t, acme.organizationId, 'license.activated').find((e) => e.payload.license_id === license.id)!;
     assert.equal(event.payload.action_key, 'profile.accept_application');
     assert.equal(event.payload.entitled, true);
@@ -104,7 +107,13 @@ describe('licensing: licenses', function () {
   });
 
   it('a provisioner failing twice then succeeding ends active after three attempts', async () => {
-    await planFault(t, { organizationId: acme.organizationId, actionKey: 'notifications.interview_reminder', kind: 'transient', times: 2, reason: 'webhook endpoint timed out' });
+    await planFault(t, {
+      organizationId: acme.organizationId,
+      actionKey: 'notifications.interview_reminder',
+      kind: 'transient',
+      times: 2,
+      reason: 'webhook endpoint timed out',
+    });
     const response = await activate(t, 'notifications.interview_reminder', acme.apiKey);
     assert.equal(response.status, 202);
     const settled = await settledLicense(t, acme.apiKey, response.body.id);
@@ -116,7 +125,13 @@ describe('licensing: licenses', function () {
   });
 
   it('a provisioner that always fails ends failed with the reason after every attempt, then a new activation starts afresh', async () => {
-    await planFault(t, { organizationId: acme.organizationId, actionKey: 'sms.interview_reminder', kind: 'transient', times: null, reason: 'SMS gateway down' });
+    await planFault(t, {
+      organizationId: acme.organizationId,
+      actionKey: 'sms.interview_reminder',
+      kind: 'transient',
+      times: null,
+      reason: 'SMS gateway down',
+    });
     const response = await activate(t, 'sms.interview_reminder', acme.apiKey);
     const failed = await settledLicense(t, acme.apiKey, response.body.id, 40_000);
     assert.equal(failed.status, 'failed');
@@ -189,7 +204,10 @@ describe('licensing: licenses', function () {
     const all = (await t.request('GET', '/v1/integrations/licenses', { auth: acme.apiKey })).body;
     assert.equal(all.object, 'list');
     const created = all.data.map((l: { created_at: string }) => Date.parse(l.created_at));
-    assert.deepEqual(created, [...created].sort((a, b) => b - a));
+    assert.deepEqual(
+      created,
+      [...created].sort((a, b) => b - a),
+    );
     const failed = (await t.request('GET', '/v1/integrations/licenses?status=failed', { auth: acme.apiKey })).body.data;
     assert.ok(failed.length >= 2 && failed.every((l: { status: string }) => l.status === 'failed'));
     const bad = await t.request('GET', '/v1/integrations/licenses?status=sleeping', { auth: acme.apiKey });
@@ -200,8 +218,22 @@ describe('licensing: licenses', function () {
   it('a provisioning job that runs twice provisions once', async () => {
     const [license] = (await t.request('GET', '/v1/integrations/licenses?action_key=profile.accept_application', { auth: acme.apiKey })).body.data;
     // The same job again under another id (a re-drive by hand, a duplicate delivery).
-    await t.database.db('hi_outbox').insert({ queue: 'license-provisioning', name: 'provision', job_id: `provision-${license.id}-again`, data: JSON.stringify({ license_id: license.id, step: 'provision' }) });
-    await waitFor(async () => (await t.database.db('hi_outbox').where({ job_id: `provision-${license.id}-again` }).first())?.dispatched_at, 'relay');
+    await t.database.db('hi_outbox').insert({
+      queue: 'license-provisioning',
+      name: 'provision',
+      job_id: `provision-${license.id}-again`,
+      data: JSON.stringify({ license_id: license.id, step: 'provision' }),
+    });
+    await waitFor(
+      async () =>
+        (
+          await t.database
+            .db('hi_outbox')
+            .where({ job_id: `provision-${license.id}-again` })
+            .first()
+        )?.dispatched_at,
+      'relay',
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await t.database.db('hi_sandbox_provisionings').where({ license_id: license.id })).length, 1);
     assert.equal((await licenseOf(t, acme.apiKey, license.id)).activated_at, license.activated_at);

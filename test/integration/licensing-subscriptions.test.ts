@@ -35,7 +35,11 @@ describe('licensing: package subscriptions', function () {
     assert.equal(sub.package, 'schools');
     assert.equal(sub.status, 'provisioning');
     assert.deepEqual(sub.price, { amount: 6900, currency: 'USD' });
-    assert.deepEqual(sub.licenses.map((l: { action_key: string }) => l.action_key).sort(), ['background_checks.credentialing', 'hris.volunteer_management', 'profile.accept_application']);
+    assert.deepEqual(sub.licenses.map((l: { action_key: string }) => l.action_key).sort(), [
+      'background_checks.credentialing',
+      'hris.volunteer_management',
+      'profile.accept_application',
+    ]);
     for (const license of sub.licenses) {
       assert.equal(license.source, 'package');
       assert.equal(license.package, 'schools');
@@ -51,16 +55,27 @@ describe('licensing: package subscriptions', function () {
   });
 
   it("a provisioning job run again after a crash between a license's transition and its follow-ups settles the subscription", async () => {
-    const [sub] = (await t.request('GET', '/v1/integrations/subscriptions', { auth: org.apiKey })).body.data.filter((s: { package: string }) => s.package === 'schools');
+    const [sub] = (await t.request('GET', '/v1/integrations/subscriptions', { auth: org.apiKey })).body.data.filter(
+      (s: { package: string }) => s.package === 'schools',
+    );
     assert.equal(sub.status, 'active');
     // The state a worker leaves when it dies after the license's update, before settling the parent.
     await t.database.db('hi_subscriptions').where({ id: sub.id }).update({ status: 'provisioning', activated_at: null });
     const license = sub.licenses[0];
     const eventsBefore = eventsOf(t, org.organizationId, 'license.activated').filter((e) => e.payload.license_id === license.id).length;
-    await t.database.db('hi_outbox').insert({ queue: 'license-provisioning', name: 'provision', job_id: `provision-${license.id}-recovered`, data: JSON.stringify({ license_id: license.id, step: 'provision' }) });
+    await t.database.db('hi_outbox').insert({
+      queue: 'license-provisioning',
+      name: 'provision',
+      job_id: `provision-${license.id}-recovered`,
+      data: JSON.stringify({ license_id: license.id, step: 'provision' }),
+    });
     const settled = await settledSubscription(t, org.apiKey, sub.id);
     assert.equal(settled.status, 'active');
-    assert.equal(eventsOf(t, org.organizationId, 'license.activated').filter((e) => e.payload.license_id === license.id).length, eventsBefore + 1, 'the event is told again (at least once)');
+    assert.equal(
+      eventsOf(t, org.organizationId, 'license.activated').filter((e) => e.payload.license_id === license.id).length,
+      eventsBefore + 1,
+      'the event is told again (at least once)',
+    );
     assert.equal((await t.database.db('hi_sandbox_provisionings').where({ license_id: license.id })).length, 1, 'nothing is provisioned twice');
   });
 
@@ -85,7 +100,13 @@ describe('licensing: package subscriptions', function () {
   });
 
   it('one failing license fails the whole subscription with its reason and deactivates the others', async () => {
-    await planFault(t, { organizationId: org.organizationId, actionKey: 'background_checks.compliance_tracking', kind: 'permanent', times: 1, reason: 'state board API refused the account' });
+    await planFault(t, {
+      organizationId: org.organizationId,
+      actionKey: 'background_checks.compliance_tracking',
+      kind: 'permanent',
+      times: 1,
+      reason: 'state board API refused the account',
+    });
     const sub = (await subscribe(t, 'healthcare', org.apiKey)).body;
     const settled = await settledSubscription(t, org.apiKey, sub.id);
     assert.equal(settled.status, 'failed');
@@ -110,7 +131,13 @@ describe('licensing: package subscriptions', function () {
 
   it('a failed subscription can be canceled (failed → canceled)', async () => {
     const other = await t.createOrganization('Clinic');
-    await planFault(t, { organizationId: other.organizationId, actionKey: 'background_checks.license_verification', kind: 'permanent', times: 1, reason: 'no' });
+    await planFault(t, {
+      organizationId: other.organizationId,
+      actionKey: 'background_checks.license_verification',
+      kind: 'permanent',
+      times: 1,
+      reason: 'no',
+    });
     const sub = (await subscribe(t, 'healthcare', other.apiKey)).body;
     assert.equal((await settledSubscription(t, other.apiKey, sub.id)).status, 'failed');
     const canceled = await unsubscribe(t, 'healthcare', other.apiKey);
@@ -127,7 +154,10 @@ describe('licensing: package subscriptions', function () {
     const canceled = await unsubscribe(t, 'restaurants', other.apiKey);
     assert.equal(canceled.status, 200);
     assert.equal(canceled.body.status, 'canceled');
-    assert.ok(canceled.body.licenses.every((l: { status: string }) => l.status === 'deactivated'), JSON.stringify(canceled.body.licenses));
+    assert.ok(
+      canceled.body.licenses.every((l: { status: string }) => l.status === 'deactivated'),
+      JSON.stringify(canceled.body.licenses),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const later = await subscriptionOf(t, other.apiKey, sub.id);
     assert.equal(later.status, 'canceled', 'a late child result does not revive it');
@@ -151,7 +181,10 @@ describe('licensing: package subscriptions', function () {
     assert.equal(await repo.hasActive(diner.organizationId, 'hris.pos_sync'), true, 'still held à la carte');
     assert.equal(await repo.hasActive(diner.organizationId, 'scheduling.shift_scheduling'), false);
     const licenses = (await t.request('GET', '/v1/integrations/licenses?status=active', { auth: diner.apiKey })).body.data;
-    assert.deepEqual(licenses.map((l: { id: string }) => l.id), [alaCarte.id]);
+    assert.deepEqual(
+      licenses.map((l: { id: string }) => l.id),
+      [alaCarte.id],
+    );
 
     // Torn down: the package-only actions; kept: the one still held à la carte.
     const shift = sub.licenses.find((l: { action_key: string }) => l.action_key === 'scheduling.shift_scheduling');
@@ -181,7 +214,9 @@ describe('licensing: package subscriptions', function () {
     assert.equal(refused.body.error.code, 'package_archived');
     assert.equal((await t.database.db('hi_subscriptions').where({ organization_id: other.organizationId })).length, 0);
 
-    const existing = (await t.request('GET', '/v1/integrations/subscriptions', { auth: org.apiKey })).body.data.find((s: { package: string }) => s.package === 'schools');
+    const existing = (await t.request('GET', '/v1/integrations/subscriptions', { auth: org.apiKey })).body.data.find(
+      (s: { package: string }) => s.package === 'schools',
+    );
     assert.equal(existing.status, 'active');
     assert.equal((await subscribe(t, 'schools', org.apiKey)).status, 200, 'the live subscription still answers');
     assert.equal(await repo.hasActive(org.organizationId, 'profile.accept_application'), true);

@@ -24,7 +24,13 @@ describe('listings API', function () {
   after(() => t?.close());
 
   it('creates, reads, updates, closes and reopens a listing', async () => {
-    const created = await as('POST', '/v1/listings', { title: ' Nurse ', description: 'Night shifts', location: 'Lyon', questions: QUESTIONS, external_id: 'ats-1' });
+    const created = await as('POST', '/v1/listings', {
+      title: ' Nurse ',
+      description: 'Night shifts',
+      location: 'Lyon',
+      questions: QUESTIONS,
+      external_id: 'ats-1',
+    });
     assert.equal(created.status, 201, created.text);
     assert.match(created.body.id, /^listing_/);
     assert.equal(created.body.object, 'listing');
@@ -51,29 +57,55 @@ describe('listings API', function () {
 
   it('lists newest first with cursor pagination and filters status and external_id', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await as('POST', '/v1/listings', { title: `Role ${i}`, status: i % 2 ? 'closed' : 'open', external_id: `list-${i}` })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await as('POST', '/v1/listings', { title: `Role ${i}`, status: i % 2 ? 'closed' : 'open', external_id: `list-${i}` })).body.id);
     const page1 = await as('GET', '/v1/listings?limit=2');
     assert.equal(page1.body.object, 'list');
-    assert.deepEqual(page1.body.data.map((l: { id: string }) => l.id), [ids[4], ids[3]]);
+    assert.deepEqual(
+      page1.body.data.map((l: { id: string }) => l.id),
+      [ids[4], ids[3]],
+    );
     assert.equal(page1.body.has_more, true);
     const page2 = await as('GET', `/v1/listings?limit=2&starting_after=${ids[3]}`);
-    assert.deepEqual(page2.body.data.map((l: { id: string }) => l.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      page2.body.data.map((l: { id: string }) => l.id),
+      [ids[2], ids[1]],
+    );
     const closed = await as('GET', '/v1/listings?status=closed&limit=100');
     assert.ok(closed.body.data.every((l: { status: string }) => l.status === 'closed'));
     assert.ok(closed.body.data.some((l: { id: string }) => l.id === ids[1]));
     const byExternal = await as('GET', '/v1/listings?external_id=list-2');
-    assert.deepEqual(byExternal.body.data.map((l: { id: string }) => l.id), [ids[2]]);
+    assert.deepEqual(
+      byExternal.body.data.map((l: { id: string }) => l.id),
+      [ids[2]],
+    );
     assert.equal((await as('GET', '/v1/listings?limit=100', undefined, globex.apiKey)).body.data.length, 0);
   });
 
   it('upserts by external_id: 20 concurrent upserts of one id leave one listing', async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => as('PUT', '/v1/listings/external/req-42', { title: `Welder v${i}`, questions: [{ key: 'certified', label: 'Certified?', type: 'boolean', required: true }] })),
+      Array.from({ length: 20 }, (_, i) =>
+        as('PUT', '/v1/listings/external/req-42', {
+          title: `Welder v${i}`,
+          questions: [{ key: 'certified', label: 'Certified?', type: 'boolean', required: true }],
+        }),
+      ),
     );
-    assert.ok(results.every((r) => r.status === 200 || r.status === 201), results.map((r) => r.text).join('\n'));
+    assert.ok(
+      results.every((r) => r.status === 200 || r.status === 201),
+      results.map((r) => r.text).join('\n'),
+    );
     assert.equal(results.filter((r) => r.status === 201).length, 1, 'exactly one created');
     assert.equal(new Set(results.map((r) => r.body.id)).size, 1, 'one listing id');
-    assert.equal(await t.database.db('host_listings').where({ organization_id: acme.organizationId, external_id: 'req-42' }).count({ n: '*' }).first().then((r) => Number(r!.n)), 1);
+    assert.equal(
+      await t.database
+        .db('host_listings')
+        .where({ organization_id: acme.organizationId, external_id: 'req-42' })
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n)),
+      1,
+    );
     const again = await as('PUT', '/v1/listings/external/req-42', { title: 'Welder', status: 'closed' });
     assert.equal(again.status, 200);
     assert.equal(again.body.title, 'Welder');
@@ -89,9 +121,29 @@ describe('listings API', function () {
     const cases: [string, string, unknown, number, string, string | undefined][] = [
       ['POST', '/v1/listings', {}, 400, 'parameter_missing', 'title'],
       ['POST', '/v1/listings', { title: '   ' }, 400, 'parameter_invalid', 'title'],
-      ['POST', '/v1/listings', { title: 'x', questions: [{ key: 'a', label: 'A', type: 'select', required: true }] }, 400, 'parameter_invalid', 'questions.0.options'],
+      [
+        'POST',
+        '/v1/listings',
+        { title: 'x', questions: [{ key: 'a', label: 'A', type: 'select', required: true }] },
+        400,
+        'parameter_invalid',
+        'questions.0.options',
+      ],
       ['POST', '/v1/listings', { title: 'x', questions: [{ key: 'Bad Key', label: 'A', type: 'text' }] }, 400, 'parameter_invalid', 'questions.0.key'],
-      ['POST', '/v1/listings', { title: 'x', questions: [{ key: 'a', label: 'A', type: 'text' }, { key: 'a', label: 'B', type: 'text' }] }, 400, 'parameter_invalid', 'questions'],
+      [
+        'POST',
+        '/v1/listings',
+        {
+          title: 'x',
+          questions: [
+            { key: 'a', label: 'A', type: 'text' },
+            { key: 'a', label: 'B', type: 'text' },
+          ],
+        },
+        400,
+        'parameter_invalid',
+        'questions',
+      ],
       ['POST', '/v1/listings', { title: 'x', salary: 1 }, 400, 'parameter_unknown', 'salary'],
       ['POST', '/v1/listings', { title: 'x', status: 'draft' }, 400, 'parameter_invalid', 'status'],
       ['POST', '/v1/listings', { title: 'x', external_id: 'list-0' }, 409, 'listing_exists', 'external_id'],
@@ -127,11 +179,17 @@ describe('listings API', function () {
     const run = await runConnect(t, { organizationId: acme.organizationId, listingId: listing.id, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
     const answers = { years_experience: 7, work_authorization: true, start_date: 'Immediately' };
-    const applied = await as('POST', `/v1/opportunities/listings/${listing.id}/applications/profile`, { profile_user_id: ADA.id, answers, cover_letter: 'Hello' });
+    const applied = await as('POST', `/v1/opportunities/listings/${listing.id}/applications/profile`, {
+      profile_user_id: ADA.id,
+      answers,
+      cover_letter: 'Hello',
+    });
     assert.equal(applied.status, 201, applied.text);
 
     // Questions change: the submitted application keeps its answers, reads still work.
-    const changed = await as('PATCH', `/v1/listings/${listing.id}`, { questions: [{ key: 'clearance', label: 'Security clearance', type: 'boolean', required: true }] });
+    const changed = await as('PATCH', `/v1/listings/${listing.id}`, {
+      questions: [{ key: 'clearance', label: 'Security clearance', type: 'boolean', required: true }],
+    });
     assert.equal(changed.status, 200, changed.text);
     const read = await as('GET', `/v1/opportunities/applications/${applied.body.application_id}`);
     assert.equal(read.status, 200, read.text);
@@ -148,7 +206,10 @@ describe('listings API', function () {
 
     await as('POST', `/v1/listings/${listing.id}/close`);
     assert.equal((await t.request('GET', publicPath)).status, 404);
-    const refused = await as('POST', `/v1/opportunities/listings/${listing.id}/applications/profile`, { profile_user_id: ADA.id, answers: { clearance: true } });
+    const refused = await as('POST', `/v1/opportunities/listings/${listing.id}/applications/profile`, {
+      profile_user_id: ADA.id,
+      answers: { clearance: true },
+    });
     assert.equal(refused.status, 410, refused.text);
     assert.equal(refused.body.error.code, 'listing_closed');
     await as('POST', `/v1/listings/${listing.id}/reopen`);

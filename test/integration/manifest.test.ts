@@ -37,10 +37,7 @@ describe('plugin manifest', () => {
   });
 
   it('names exactly the routers the plugin mounts, at the same paths', () => {
-    assert.deepEqual(
-      t.host.plugin.routers.map((r) => `${r.name} ${r.mountPath}`).sort(),
-      manifest.routers.map((r) => `${r.name} ${r.mountPath}`).sort(),
-    );
+    assert.deepEqual(t.host.plugin.routers.map((r) => `${r.name} ${r.mountPath}`).sort(), manifest.routers.map((r) => `${r.name} ${r.mountPath}`).sort());
   });
 
   it('names exactly the hook handlers the plugin registers, with their gating actions', () => {
@@ -64,7 +61,13 @@ describe('plugin manifest', () => {
       SETTINGS.map((s) => ({ ...s })),
     );
     // Settings only the standalone host reads are marked, and are exactly those defineConfig leaves out.
-    assert.deepEqual(manifest.config.filter((s) => s.standaloneOnly).map((s) => s.env).sort(), [...STANDALONE_ONLY_SETTINGS].sort());
+    assert.deepEqual(
+      manifest.config
+        .filter((s) => s.standaloneOnly)
+        .map((s) => s.env)
+        .sort(),
+      [...STANDALONE_ONLY_SETTINGS].sort(),
+    );
     const source = readFileSync(path.join(PACKAGE_ROOT, 'src/config.ts'), 'utf8');
     for (const setting of manifest.config) assert.ok(source.includes(`'${setting.env}'`), setting.env);
   });

@@ -20,7 +20,10 @@ function upAndDown(label: string, open: () => Promise<{ db: Database; close(): P
       const all = await tables(db);
       for (const table of ['hi_organizations', 'hi_api_keys', 'hi_idempotency_keys', 'host_listings']) assert.ok(all.includes(table), table);
       // Namespaced: every plugin table carries the plugin prefix.
-      assert.ok(all.filter((t) => !t.startsWith('host_')).every((t) => t.startsWith('hi_')), all.join(','));
+      assert.ok(
+        all.filter((t) => !t.startsWith('host_')).every((t) => t.startsWith('hi_')),
+        all.join(','),
+      );
 
       const reverted = await migrateRollbackAll(db);
       assert.equal(reverted.length, applied.length);

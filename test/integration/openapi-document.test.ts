@@ -82,7 +82,10 @@ describe('OpenAPI document', function () {
       assert.ok(doc.paths[path][method].responses['402'], `${method} ${path} declares 402`);
     }
     for (const action of ['activate', 'deactivate']) {
-      assert.ok(doc.paths[`/v1/integrations/licenses/{action_key}/${action}`].post.parameters.some((p: any) => p.name === 'quote'), `${action} takes a quote`);
+      assert.ok(
+        doc.paths[`/v1/integrations/licenses/{action_key}/${action}`].post.parameters.some((p: any) => p.name === 'quote'),
+        `${action} takes a quote`,
+      );
     }
     assert.ok(doc.tags.some((t: any) => t.name === 'billing' && t.description));
   });

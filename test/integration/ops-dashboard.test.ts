@@ -71,7 +71,12 @@ describe('job dashboard', function () {
       const response = await t.request('GET', '/operator/jobs/api/queues', { auth: t.operatorKey });
       assert.equal(response.status, 200);
       const names = (response.body.queues as Array<{ name: string }>).map((q) => q.name).sort();
-      assert.deepEqual(names, loadManifest().queues.map((q) => q.name).sort());
+      assert.deepEqual(
+        names,
+        loadManifest()
+          .queues.map((q) => q.name)
+          .sort(),
+      );
     });
 
     it('refuses state-changing calls from another origin, accepts them from its own', async function () {
@@ -82,7 +87,9 @@ describe('job dashboard', function () {
       assert.equal(foreign.body.error.code, 'cross_origin_refused');
       const crossSite = await t.request('PUT', '/operator/jobs/api/queues/pause', { headers: { authorization, 'sec-fetch-site': 'cross-site' } });
       assert.equal(crossSite.status, 403);
-      const own = await t.request('PUT', '/operator/jobs/api/queues/resume', { headers: { authorization, origin: t.baseUrl, 'sec-fetch-site': 'same-origin' } });
+      const own = await t.request('PUT', '/operator/jobs/api/queues/resume', {
+        headers: { authorization, origin: t.baseUrl, 'sec-fetch-site': 'same-origin' },
+      });
       assert.equal(own.status, 200, own.text);
     });
   });

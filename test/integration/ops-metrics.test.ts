@@ -97,9 +97,7 @@ describe('metrics', function () {
   });
 
   describe('jobs, on both queue adapters', () => {
-    const definitions = new Map<string, QueueDefinition>([
-      ['metered', { name: 'metered', concurrency: 2, attempts: 2, backoffMs: 10 }],
-    ]);
+    const definitions = new Map<string, QueueDefinition>([['metered', { name: 'metered', concurrency: 2, attempts: 2, backoffMs: 10 }]]);
     const processor: JobProcessor<{ outcome: string }> = {
       queue: 'metered',
       async process(job) {
@@ -159,7 +157,9 @@ describe('metrics', function () {
           let text = '';
           for (;;) {
             text = await metrics.text();
-            const processed = ['completed', 'retry', 'failed'].map((outcome) => sample(text, 'hiring_integrations_jobs_processed_total', { queue: 'metered', outcome }) ?? 0);
+            const processed = ['completed', 'retry', 'failed'].map(
+              (outcome) => sample(text, 'hiring_integrations_jobs_processed_total', { queue: 'metered', outcome }) ?? 0,
+            );
             if (processed[0] === 2 && processed[1] === 1 && processed[2] === 2) break;
             if (Date.now() > deadline) assert.fail(`jobs not processed as expected: ${processed}\n${text}`);
             await new Promise((r) => setTimeout(r, 50));

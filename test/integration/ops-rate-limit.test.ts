@@ -36,7 +36,9 @@ describe('rate limits', function () {
   describe(`in one process (${usingRedis() ? 'Redis' : 'memory'} store)`, () => {
     let t: TestHost;
     before(async () => {
-      t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_PUBLIC_PER_MINUTE: '3', RATE_LIMIT_CONNECT_PER_MINUTE: '3', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '3' } });
+      t = await startTestHost({
+        env: { RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_PUBLIC_PER_MINUTE: '3', RATE_LIMIT_CONNECT_PER_MINUTE: '3', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '3' },
+      });
     });
     after(() => t?.close());
 
@@ -114,7 +116,11 @@ describe('rate limits', function () {
       assert.equal(limited.status, 429, 'the correct key is refused too: guessing is not confirmed');
       assert.equal(limited.body.error.code, 'rate_limited');
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
-      assert.equal((await t.request('GET', '/v1/organization', { auth: org.apiKey, headers: { 'x-forwarded-for': '198.51.100.2' } })).status, 200, 'another IP is not held back');
+      assert.equal(
+        (await t.request('GET', '/v1/organization', { auth: org.apiKey, headers: { 'x-forwarded-for': '198.51.100.2' } })).status,
+        200,
+        'another IP is not held back',
+      );
     });
 
     it('are counted per key prefix too, whichever IPs the guesses come from', async () => {
@@ -189,7 +195,13 @@ describe('rate limits', function () {
       const stalled = createRedis('redis://127.0.0.1:1', 'client');
       stalled.on('error', () => undefined);
       const lines: string[] = [];
-      const logger = { error: (_o: object, m: string) => lines.push(`error ${m}`), info: (_o: object, m: string) => lines.push(`info ${m}`), warn: () => undefined, debug: () => undefined, child: () => logger } as unknown as Logger;
+      const logger = {
+        error: (_o: object, m: string) => lines.push(`error ${m}`),
+        info: (_o: object, m: string) => lines.push(`info ${m}`),
+        warn: () => undefined,
+        debug: () => undefined,
+        child: () => logger,
+      } as unknown as Logger;
       try {
         const store = new RedisRateLimitStore(stalled, 'hi-test:ratelimit', 200);
         const health = new StoreHealth(logger, store);
@@ -213,7 +225,11 @@ describe('rate limits', function () {
           const auths = [];
           for (let i = 0; i < 4; i++) auths.push((await fetch(`${base}/private`, { headers: { authorization: 'Bearer hik_aaaaaaaaaaaa_x' } })).status);
           assert.deepEqual(auths, [401, 401, 429, 429], 'failed authentications stay limited (in memory) during the outage');
-          assert.deepEqual(lines.filter((l) => l.includes('rate-limit store')), ['error rate-limit store unavailable: limits fail open, failed authentications are counted in memory'], 'logged once');
+          assert.deepEqual(
+            lines.filter((l) => l.includes('rate-limit store')),
+            ['error rate-limit store unavailable: limits fail open, failed authentications are counted in memory'],
+            'logged once',
+          );
         } finally {
           server.close();
         }

@@ -36,7 +36,16 @@ async function processEnv(database: TestDatabase | undefined, service: 'api' | '
   const secrets = testSecrets();
   if (!database?.url) {
     // Embedded mode: the same command on PGlite and in-process jobs.
-    return { env: { NODE_ENV: 'development', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hi-shutdown-')), HOST: '127.0.0.1', LOG_LEVEL: 'info', OPERATOR_API_KEY: secrets.OPERATOR_API_KEY } as Record<string, string>, secrets };
+    return {
+      env: {
+        NODE_ENV: 'development',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hi-shutdown-')),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        OPERATOR_API_KEY: secrets.OPERATOR_API_KEY,
+      } as Record<string, string>,
+      secrets,
+    };
   }
   const env = {
     ...serviceEnvironment(readCompose().services[service]!, { ...readEnvExample(), ...secrets }),
@@ -114,7 +123,10 @@ describe('graceful shutdown', function () {
     const worker = startProcess('worker', containerArgv('worker'), { ...env, WORKER_HTTP_PORT: String(port), WORKER_CONCURRENCY: '3' });
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, worker);
     const started = await worker.waitForLog((l) => l.msg === 'worker started');
-    assert.ok((started.queues as Array<{ concurrency: number }>).every((q) => q.concurrency === 3), 'WORKER_CONCURRENCY overrides every queue');
+    assert.ok(
+      (started.queues as Array<{ concurrency: number }>).every((q) => q.concurrency === 3),
+      'WORKER_CONCURRENCY overrides every queue',
+    );
     assert.equal(runHealthcheck(readCompose().services.worker!.healthcheck!.test!, { WORKER_HTTP_PORT: String(port) }), true);
     const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${secrets.OPERATOR_API_KEY}` } });
     assert.equal(metrics.status, 200);
@@ -153,7 +165,13 @@ describe('graceful shutdown', function () {
       });
       const make = () => {
         const connection = createRedis(process.env.REDIS_URL!, 'client');
-        const queue = new BullmqJobQueue({ connection, workerConnection: () => createRedis(process.env.REDIS_URL!, 'worker'), prefix, definitions, logger: testLogger() });
+        const queue = new BullmqJobQueue({
+          connection,
+          workerConnection: () => createRedis(process.env.REDIS_URL!, 'worker'),
+          prefix,
+          definitions,
+          logger: testLogger(),
+        });
         return { queue, connection };
       };
       const first = make();
@@ -171,7 +189,10 @@ describe('graceful shutdown', function () {
         const deadline = Date.now() + 20_000;
         while (runs.size < 24 && Date.now() < deadline) await sleep(50);
         assert.equal(runs.size, 24, 'no job lost');
-        assert.ok([...runs.values()].every((n) => n === 1), 'no job ran twice');
+        assert.ok(
+          [...runs.values()].every((n) => n === 1),
+          'no job ran twice',
+        );
       } finally {
         await second.queue.close();
         await first.connection.quit();

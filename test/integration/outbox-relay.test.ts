@@ -31,17 +31,35 @@ describe('outbox relay', () => {
   after(() => database?.drop());
 
   const adapters: [string, () => { queue: InlineJobQueue | BullmqJobQueue; close(): Promise<void> }][] = [
-    ['in-process', () => {
-      const queue = new InlineJobQueue(definitions, logger);
-      return { queue, close: () => queue.close() };
-    }],
+    [
+      'in-process',
+      () => {
+        const queue = new InlineJobQueue(definitions, logger);
+        return { queue, close: () => queue.close() };
+      },
+    ],
   ];
   if (usingRedis()) {
-    adapters.push(['BullMQ', () => {
-      const connection = createRedis(process.env.REDIS_URL!, 'client');
-      const queue = new BullmqJobQueue({ connection, workerConnection: () => createRedis(process.env.REDIS_URL!, 'worker'), prefix: uniqueQueuePrefix(), definitions, logger });
-      return { queue, close: async () => { await queue.close(); await connection.quit(); } };
-    }]);
+    adapters.push([
+      'BullMQ',
+      () => {
+        const connection = createRedis(process.env.REDIS_URL!, 'client');
+        const queue = new BullmqJobQueue({
+          connection,
+          workerConnection: () => createRedis(process.env.REDIS_URL!, 'worker'),
+          prefix: uniqueQueuePrefix(),
+          definitions,
+          logger,
+        });
+        return {
+          queue,
+          close: async () => {
+            await queue.close();
+            await connection.quit();
+          },
+        };
+      },
+    ]);
   } else {
     it('BullMQ (skipped: REDIS_URL is not set, embedded mode)');
   }
@@ -55,17 +73,26 @@ describe('outbox relay', () => {
       const relay = new OutboxRelay(database.db, queue, logger, { pollMs: 50, batchSize: 10 });
       const tag = `${label}-${Date.now()}`;
       await database.db.transaction((trx) =>
-        writeOutbox(trx, Array.from({ length: 15 }, (_, i) => ({ queue: 'echo', name: 'echo', data: { i, tag }, jobId: `${tag}-${i}` }))),
+        writeOutbox(
+          trx,
+          Array.from({ length: 15 }, (_, i) => ({ queue: 'echo', name: 'echo', data: { i, tag }, jobId: `${tag}-${i}` })),
+        ),
       );
       assert.equal(await relay.dispatchPending(), 10);
       // A crash between add and mark would re-add; the job id makes that a no-op.
-      await database.db('hi_outbox').whereIn('job_id', [`${tag}-0`, `${tag}-1`]).update({ dispatched_at: null });
+      await database
+        .db('hi_outbox')
+        .whereIn('job_id', [`${tag}-0`, `${tag}-1`])
+        .update({ dispatched_at: null });
       const stop = relay.start();
       await until(() => seen.length >= 15);
       await new Promise((r) => setTimeout(r, 200));
       await stop();
       assert.equal(seen.length, 15);
-      assert.deepEqual(seen.map((j) => (j.data as { i: number }).i).sort((a, b) => a - b), Array.from({ length: 15 }, (_, i) => i));
+      assert.deepEqual(
+        seen.map((j) => (j.data as { i: number }).i).sort((a, b) => a - b),
+        Array.from({ length: 15 }, (_, i) => i),
+      );
       const pending = await database.db('hi_outbox').whereNull('dispatched_at').count<{ c: string }[]>('* as c');
       assert.equal(Number(pending[0]!.c), 0);
       await close();

@@ -123,7 +123,11 @@ describe('profile import: the apply endpoint waits for an on-demand import only 
 
     const held = await t.request('POST', '/sandbox/faults', { auth: t.operatorKey, body: { target: 'profile', mode: 'slow', delay_ms: 1500, times: 1 } });
     assert.equal(held.status, 201, held.text);
-    const apply = () => t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: org.apiKey, body: { profile_user_id: ADA.id, answers: VALID } });
+    const apply = () =>
+      t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+        auth: org.apiKey,
+        body: { profile_user_id: ADA.id, answers: VALID },
+      });
     const started = Date.now();
     const slow = await apply();
     assert.equal(slow.status, 503, slow.text);

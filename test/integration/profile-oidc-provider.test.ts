@@ -16,7 +16,12 @@ import { request, startTestHost, type TestHost } from '../helpers/test-host';
 
 const ORIGIN = 'https://jobs.curie.example';
 const ANSWERS = { years_experience: 12, work_authorization: true };
-const PIERRE: Candidate = { ...MARIE, id: 'usr_oidc2Pierre3Curie', name: 'Pierre Curie', positions: [{ title: 'Professor', company: 'Sorbonne', start_date: '2012-01-01', end_date: null }] };
+const PIERRE: Candidate = {
+  ...MARIE,
+  id: 'usr_oidc2Pierre3Curie',
+  name: 'Pierre Curie',
+  positions: [{ title: 'Professor', company: 'Sorbonne', start_date: '2012-01-01', end_date: null }],
+};
 /** A provider account whose profile id is not a usr_ id: an answer we refuse. */
 const NOBODY: Candidate = { ...MARIE, id: 'mcurie-42', name: 'M. Curie', positions: [] };
 const IRENE: Candidate = { ...MARIE, id: 'usr_oidc3Irene4Joliot', name: 'Irène Joliot-Curie', positions: [] };
@@ -42,7 +47,8 @@ async function openSite(env: Record<string, string>, listings = 1): Promise<Site
   const t = await startTestHost({ env });
   const org = await t.createOrganization('Curie Labs');
   const ids: string[] = [];
-  for (let i = 0; i < listings; i++) ids.push((await t.host.listings.create({ organizationId: org.organizationId, title: `Physicist ${i}`, questions: QUESTIONS })).id);
+  for (let i = 0; i < listings; i++)
+    ids.push((await t.host.listings.create({ organizationId: org.organizationId, title: `Physicist ${i}`, questions: QUESTIONS })).id);
   await enableProfileApply(t, org.apiKey, [ORIGIN]);
   return { t, org, listings: ids };
 }
@@ -57,15 +63,28 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
     let site: Site;
     /** On PostgreSQL, a second API process (its own plugin activation and pool) over the same database. */
     let second: { host: StandaloneHost; server: Server; url: string } | undefined;
-    const authorization = (id: string) => site.t.database.db('hi_candidate_authorizations').where({ organization_id: site.org.organizationId, profile_user_id: id }).first();
-    const snapshot = (id: string) => site.t.database.db('hi_profile_snapshots').where({ organization_id: site.org.organizationId, profile_user_id: id }).first();
+    const authorization = (id: string) =>
+      site.t.database.db('hi_candidate_authorizations').where({ organization_id: site.org.organizationId, profile_user_id: id }).first();
+    const snapshot = (id: string) =>
+      site.t.database.db('hi_profile_snapshots').where({ organization_id: site.org.organizationId, profile_user_id: id }).first();
     /** The snapshot is a day old, so the next apply must import (and so use the token). */
     const ageSnapshot = (id: string) =>
-      site.t.database.db('hi_profile_snapshots').where({ organization_id: site.org.organizationId, profile_user_id: id }).update({ imported_at: new Date(Date.now() - 25 * 3600_000) });
+      site.t.database
+        .db('hi_profile_snapshots')
+        .where({ organization_id: site.org.organizationId, profile_user_id: id })
+        .update({ imported_at: new Date(Date.now() - 25 * 3600_000) });
     const apply = (listingId: string, id: string, baseUrl = site.t.baseUrl) =>
-      request(baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: site.org.apiKey, body: { profile_user_id: id, answers: ANSWERS } });
+      request(baseUrl, 'POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+        auth: site.org.apiKey,
+        body: { profile_user_id: id, answers: ANSWERS },
+      });
     const connect = async (candidate: Candidate) => {
-      const run = await connectThroughProvider(site.t.baseUrl, { organizationId: site.org.organizationId, listingId: site.listings[0]!, origin: ORIGIN, login: candidate.id });
+      const run = await connectThroughProvider(site.t.baseUrl, {
+        organizationId: site.org.organizationId,
+        listingId: site.listings[0]!,
+        origin: ORIGIN,
+        login: candidate.id,
+      });
       assert.equal(run.result?.message.type, 'profile-apply:authorized', JSON.stringify(run.result?.message));
       await waitFor(() => snapshot(candidate.id), `the import of ${candidate.name}`);
       return run;
@@ -148,7 +167,14 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       const applied = await apply(site.listings[0]!, MARIE.id);
       assert.equal(applied.status, 201, applied.text);
       // SPEC 4.1 keeps its exact shape.
-      assert.deepEqual(Object.keys(applied.body).sort(), ['application_id', 'experience_summary', 'imported_credentials', 'imported_skills', 'profile_url', 'status']);
+      assert.deepEqual(Object.keys(applied.body).sort(), [
+        'application_id',
+        'experience_summary',
+        'imported_credentials',
+        'imported_skills',
+        'profile_url',
+        'status',
+      ]);
       assert.deepEqual(applied.body.imported_skills, ['Radiochemistry', 'Spectroscopy']);
       assert.equal(applied.body.experience_summary.current_company, 'University of Paris');
       const expected = [
@@ -161,9 +187,15 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       assert.deepEqual(read.body.work_history, expected);
       const list = await site.t.request('GET', `/v1/opportunities/listings/${site.listings[0]}/applications`, { auth: site.org.apiKey });
       assert.deepEqual(list.body.data.find((a: { application_id: string }) => a.application_id === id).work_history, expected);
-      const delivered = await waitFor(async () => (await site.t.host.pipeline.listForOrganization(site.org.organizationId)).find((e) => e.applicationId === id), 'pipeline delivery');
+      const delivered = await waitFor(
+        async () => (await site.t.host.pipeline.listForOrganization(site.org.organizationId)).find((e) => e.applicationId === id),
+        'pipeline delivery',
+      );
       assert.deepEqual(delivered.application.workHistory, expected);
-      const event = await waitFor(async () => site.t.host.hooks.recent.find((e) => e.hook === 'application.submitted' && e.payload.application_id === id), 'application.submitted');
+      const event = await waitFor(
+        async () => site.t.host.hooks.recent.find((e) => e.hook === 'application.submitted' && e.payload.application_id === id),
+        'application.submitted',
+      );
       assert.deepEqual(event.payload.work_history, expected);
     });
 
@@ -194,7 +226,10 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       // Still authorized: the rotated refresh token was stored and works (we take the
       // token for expired rather than wait for it again).
       await ageSnapshot(PIERRE.id);
-      await site.t.database.db('hi_candidate_authorizations').where({ profile_user_id: PIERRE.id }).update({ access_token_expires_at: new Date(Date.now() - 1000) });
+      await site.t.database
+        .db('hi_candidate_authorizations')
+        .where({ profile_user_id: PIERRE.id })
+        .update({ access_token_expires_at: new Date(Date.now() - 1000) });
       const later = await apply(site.listings[2]!, PIERRE.id);
       assert.equal(later.status, 201, later.text);
       assert.equal((oidc.tokenRequests.refresh_token ?? 0) - before, 2, 'refreshed with the rotated refresh token');
@@ -212,7 +247,10 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       assert.equal(applied.body.error.code, 'profile_not_authorized');
       assert.ok((oidc.tokenErrors.invalid_grant ?? 0) >= 1, 'the provider refused the refresh');
       assert.equal(await authorization(IRENE.id), undefined, 'the authorization is ended');
-      assert.ok(log().some((line) => line.includes('refused the refresh token') && line.includes(IRENE.id)), 'logged');
+      assert.ok(
+        log().some((line) => line.includes('refused the refresh token') && line.includes(IRENE.id)),
+        'logged',
+      );
       // Nothing more is asked of the provider for it.
       const again = await apply(site.listings[1]!, IRENE.id);
       assert.equal(again.body.error.code, 'profile_not_authorized');
@@ -259,14 +297,22 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
     it('the provider takes only client_secret_post', async () => {
       const response = await fetch(`${oidc.issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${oidc.clientId}:${oidc.clientSecret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${oidc.clientId}:${oidc.clientSecret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x' }).toString(),
       });
       assert.equal(response.status, 401);
     });
 
     it('connects with client_secret_post and imports through the profile mapping', async () => {
-      const run = await connectThroughProvider(site.t.baseUrl, { organizationId: site.org.organizationId, listingId: site.listings[0]!, origin: ORIGIN, login: MARIE.id });
+      const run = await connectThroughProvider(site.t.baseUrl, {
+        organizationId: site.org.organizationId,
+        listingId: site.listings[0]!,
+        origin: ORIGIN,
+        login: MARIE.id,
+      });
       assert.equal(run.result?.message.type, 'profile-apply:authorized', JSON.stringify(run.result?.message));
       assert.equal(run.result?.message.candidate.name, MARIE.name);
       assert.equal(run.authorizeUrl.searchParams.get('scope'), 'openid profile');
@@ -276,7 +322,9 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       });
       assert.equal(applied.status, 201, applied.text);
       assert.deepEqual(applied.body.imported_skills, ['Radiochemistry', 'Spectroscopy']);
-      assert.deepEqual(applied.body.imported_credentials, [{ title: 'Nobel Prize in Physics', issuer: 'Royal Swedish Academy of Sciences', verified: true, issued_at: '1903-12-10' }]);
+      assert.deepEqual(applied.body.imported_credentials, [
+        { title: 'Nobel Prize in Physics', issuer: 'Royal Swedish Academy of Sciences', verified: true, issued_at: '1903-12-10' },
+      ]);
       assert.equal(applied.body.profile_url, `https://profiles.example/${MARIE.id}`);
       const read = await site.t.request('GET', `/v1/opportunities/applications/${applied.body.application_id}`, { auth: site.org.apiKey });
       assert.deepEqual(
@@ -291,7 +339,12 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
 
     it('a profile answer we refuse: provider_error for the candidate, the provider’s field named in the log, nothing stored', async () => {
       const log = logFrom();
-      const run = await connectThroughProvider(site.t.baseUrl, { organizationId: site.org.organizationId, listingId: site.listings[0]!, origin: ORIGIN, login: NOBODY.id });
+      const run = await connectThroughProvider(site.t.baseUrl, {
+        organizationId: site.org.organizationId,
+        listingId: site.listings[0]!,
+        origin: ORIGIN,
+        login: NOBODY.id,
+      });
       assert.equal(run.result?.message.code, 'provider_error');
       const lines = log().filter((l) => l.includes('unusable answer'));
       assert.equal(lines.length, 1, 'logged once');
@@ -301,7 +354,12 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
 
     it('a provider refusing our client: a distinct code for the candidate, an operator-facing log line', async () => {
       const log = logFrom();
-      const run = await connectThroughProvider(misconfigured.t.baseUrl, { organizationId: misconfigured.org.organizationId, listingId: misconfigured.listings[0]!, origin: ORIGIN, login: MARIE.id });
+      const run = await connectThroughProvider(misconfigured.t.baseUrl, {
+        organizationId: misconfigured.org.organizationId,
+        listingId: misconfigured.listings[0]!,
+        origin: ORIGIN,
+        login: MARIE.id,
+      });
       assert.equal(run.result?.message.type, 'profile-apply:error');
       assert.equal(run.result?.message.code, 'provider_client_rejected');
       assert.doesNotMatch(run.result!.message.message, /client_secret|invalid_client/i, 'the candidate is not told the configuration details');

@@ -101,7 +101,9 @@ describe('profile provider client (token endpoint, profile API, discovery)', fun
       json(res, 200, { access_token: 'at-1', token_type: 'bearer', expires_in: 60, refresh_token: 'rt-2' });
     };
     const tokens = await client().provider.refresh('rt-1');
-    const [id, secret] = Buffer.from(seen.auth!.replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
+    const [id, secret] = Buffer.from(seen.auth!.replace(/^Basic /, ''), 'base64')
+      .toString('utf8')
+      .split(':');
     const decode = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
     assert.equal(decode(id!), 'our client');
     assert.equal(decode(secret!), SECRET);
@@ -193,7 +195,13 @@ describe('profile provider client (token endpoint, profile API, discovery)', fun
       json(res, 200, { access_token: 'at', token_type: 'Bearer' });
     };
     const discovered = { issuer: url, authorizeUrl: undefined, tokenUrl: undefined, profileUrl: undefined };
-    document = { issuer: url, authorization_endpoint: `${url}/a`, token_endpoint: `${url}/t`, userinfo_endpoint: `${url}/me`, token_endpoint_auth_methods_supported: ['client_secret_basic'] };
+    document = {
+      issuer: url,
+      authorization_endpoint: `${url}/a`,
+      token_endpoint: `${url}/t`,
+      userinfo_endpoint: `${url}/me`,
+      token_endpoint_auth_methods_supported: ['client_secret_basic'],
+    };
     const { provider } = client(discovered);
     assert.deepEqual(await provider.endpoints(), { authorizeUrl: `${url}/a`, tokenUrl: `${url}/t`, profileUrl: `${url}/me` });
     await provider.refresh('rt');

@@ -59,7 +59,9 @@ describe('profile apply: public listing and CORS', () => {
   it('answers preflights of the apply endpoint for allowed origins only', async () => {
     const path = `/v1/opportunities/listings/${listingId}/applications/profile`;
     const preflight = (origin: string) =>
-      t.request('OPTIONS', path, { headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' } });
+      t.request('OPTIONS', path, {
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' },
+      });
     const ok = await preflight(ORIGIN);
     assert.equal(ok.status, 204);
     assert.equal(ok.headers.get('access-control-allow-origin'), ORIGIN);

@@ -35,7 +35,10 @@ describe('profile: the refresh lock', function () {
   it('in-process: one holder per key at a time, a failing holder releases it', async () => {
     const lock = new InProcessLock();
     assert.equal(await overlap([lock], 8, 'k'), 1);
-    await assert.rejects(lock.run('k', async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      lock.run('k', async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.equal(await lock.run('k', async () => 'next'), 'next');
   });
 

@@ -28,7 +28,8 @@ describe('reliability: a worker killed mid-job', function () {
 
   before(function () {
     if (!usingRedis() || !process.env.DATABASE_URL) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs DATABASE_URL and REDIS_URL; worker processes share PostgreSQL and Redis, embedded mode)';
+      for (const test of this.test!.parent!.tests)
+        test.title += ' (skipped: needs DATABASE_URL and REDIS_URL; worker processes share PostgreSQL and Redis, embedded mode)';
       this.skip();
     }
   });
@@ -74,7 +75,10 @@ describe('reliability: a worker killed mid-job', function () {
     const organizationId: string = created.body.organization_id ?? created.body.organization?.id ?? created.body.id;
     const apiKey: string = created.body.api_key;
     const listing = await new ListingsStore(database.db).create({ organizationId, title: 'Nurse', questions: QUESTIONS });
-    const settings = await request(baseUrl, 'PATCH', '/v1/organization/settings', { auth: apiKey, body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } } });
+    const settings = await request(baseUrl, 'PATCH', '/v1/organization/settings', {
+      auth: apiKey,
+      body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } },
+    });
     assert.equal(settings.status, 200, settings.text);
     // A worker provisions the license applications need, then leaves.
     const provisioner = startProcess('worker-0', ['node', BIN, 'worker'], env);
@@ -85,10 +89,16 @@ describe('reliability: a worker killed mid-job', function () {
     // The candidate connects; no worker runs yet, so the import job waits in the queue.
     const run = await runConnect(t, { organizationId, listingId: listing.id, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
-    const jobRow = await waitFor(async () => database!.db('hi_outbox').where({ queue: 'profile-import' }).whereNotNull('dispatched_at').first(), 'the import job in the queue');
+    const jobRow = await waitFor(
+      async () => database!.db('hi_outbox').where({ queue: 'profile-import' }).whereNotNull('dispatched_at').first(),
+      'the import job in the queue',
+    );
 
     // The provider will hold the import's profile request (once), long enough to kill the worker.
-    const fault = await request(baseUrl, 'POST', '/sandbox/faults', { auth: operatorKey, body: { target: 'profile', mode: 'timeout', delay_ms: 30_000, times: 1 } });
+    const fault = await request(baseUrl, 'POST', '/sandbox/faults', {
+      auth: operatorKey,
+      body: { target: 'profile', mode: 'timeout', delay_ms: 30_000, times: 1 },
+    });
     assert.equal(fault.status, 201, fault.text);
 
     const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
@@ -99,12 +109,22 @@ describe('reliability: a worker killed mid-job', function () {
       // Mid-job: the job is active and its profile request has reached the provider.
       await waitFor(async () => (await queue.getJob(jobRow.job_id))?.isActive(), 'the job to be active on worker 1');
       await waitFor(async () => {
-        const faults = await request(baseUrl, 'POST', '/sandbox/faults', { auth: operatorKey, body: { target: 'token', mode: 'status', status: 503, times: 1 } });
+        const faults = await request(baseUrl, 'POST', '/sandbox/faults', {
+          auth: operatorKey,
+          body: { target: 'token', mode: 'status', status: 503, times: 1 },
+        });
         // (Reading the fault list needs a write; a token fault is harmless: no token request follows.)
         const list = faults.body?.data as Array<{ target: string }> | undefined;
         return list && !list.some((f) => f.target === 'profile');
       }, 'the held profile request');
-      assert.equal(await database.db('hi_profile_snapshots').where({ organization_id: organizationId }).count<{ n: string }[]>('* as n').then((r) => Number(r[0]!.n)), 0);
+      assert.equal(
+        await database
+          .db('hi_profile_snapshots')
+          .where({ organization_id: organizationId })
+          .count<{ n: string }[]>('* as n')
+          .then((r) => Number(r[0]!.n)),
+        0,
+      );
       const killed = await first.stop('SIGKILL');
       assert.equal(killed.signal, 'SIGKILL');
       await request(baseUrl, 'DELETE', '/sandbox/faults', { auth: operatorKey });
@@ -112,10 +132,14 @@ describe('reliability: a worker killed mid-job', function () {
       // Another worker recovers the stalled job and finishes it.
       const second = startProcess('worker-2', ['node', BIN, 'worker'], env);
       processes.push(second);
-      const job = (await waitFor(async () => {
-        const j = await queue.getJob(jobRow.job_id);
-        return j && (await j.isCompleted()) ? j : undefined;
-      }, 'the job to complete on worker 2', 30_000)) as Job;
+      const job = (await waitFor(
+        async () => {
+          const j = await queue.getJob(jobRow.job_id);
+          return j && (await j.isCompleted()) ? j : undefined;
+        },
+        'the job to complete on worker 2',
+        30_000,
+      )) as Job;
 
       // Once: one snapshot, one authorization, one job, recovered from one stall.
       const snapshots = await database.db('hi_profile_snapshots').where({ organization_id: organizationId });

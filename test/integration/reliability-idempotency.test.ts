@@ -43,7 +43,9 @@ describe('reliability: idempotent retries after failures', function () {
     await db.raw(`create trigger hi_test_fail_complete before update on hi_idempotency_keys for each row
       when (new.response_status is not null) execute function hi_test_fail_once('hi_test_fail_complete')`);
     // Creating the application fails: nothing is created (500).
-    await db.raw(`create trigger hi_test_fail_apply before insert on hi_profile_applications for each row execute function hi_test_fail_once('hi_test_fail_apply')`);
+    await db.raw(
+      `create trigger hi_test_fail_apply before insert on hi_profile_applications for each row execute function hi_test_fail_once('hi_test_fail_apply')`,
+    );
   });
   after(() => t?.close());
 
@@ -65,7 +67,14 @@ describe('reliability: idempotent retries after failures', function () {
     assert.equal(retry.status, 201, retry.text);
     assert.equal(retry.headers.get('idempotent-replayed'), 'true');
     assert.equal(retry.body.application_id, created[0].id);
-    assert.deepEqual(Object.keys(retry.body).sort(), ['application_id', 'experience_summary', 'imported_credentials', 'imported_skills', 'profile_url', 'status']);
+    assert.deepEqual(Object.keys(retry.body).sort(), [
+      'application_id',
+      'experience_summary',
+      'imported_credentials',
+      'imported_skills',
+      'profile_url',
+      'status',
+    ]);
     // And from now on it is an ordinary replay.
     const again = await apply(listing.id, ADA.id, 'lost-answer-1');
     assert.equal(again.status, 201);
@@ -91,11 +100,25 @@ describe('reliability: idempotent retries after failures', function () {
     const scope = `org:${organizationId}`;
     const db = t.database.db;
     // What a killed API process leaves behind: a key begun seconds ago, never answered.
-    await db('hi_idempotency_keys').insert({ scope, key: 'dead-1', request_hash: requestHash('POST', path, body), created_at: new Date(), owner: 'a0a0a0a0a0a0:dead', locked_until: new Date(Date.now() - 1000) });
+    await db('hi_idempotency_keys').insert({
+      scope,
+      key: 'dead-1',
+      request_hash: requestHash('POST', path, body),
+      created_at: new Date(),
+      owner: 'a0a0a0a0a0a0:dead',
+      locked_until: new Date(Date.now() - 1000),
+    });
     const retry = await t.request('POST', path, { auth: apiKey, body, headers: { 'idempotency-key': 'dead-1' } });
     assert.equal(retry.status, 201, retry.text);
     // Another process still working on its request: the key is in use.
-    await db('hi_idempotency_keys').insert({ scope, key: 'live-1', request_hash: requestHash('POST', path, { ...body, profile_user_id: GRACE.id }), created_at: new Date(), owner: 'b1b1b1b1b1b1:live', locked_until: new Date(Date.now() + 10_000) });
+    await db('hi_idempotency_keys').insert({
+      scope,
+      key: 'live-1',
+      request_hash: requestHash('POST', path, { ...body, profile_user_id: GRACE.id }),
+      created_at: new Date(),
+      owner: 'b1b1b1b1b1b1:live',
+      locked_until: new Date(Date.now() + 10_000),
+    });
     const busy = await t.request('POST', path, { auth: apiKey, body: { ...body, profile_user_id: GRACE.id }, headers: { 'idempotency-key': 'live-1' } });
     assert.equal(busy.status, 409, busy.text);
     assert.equal(busy.body.error.code, 'idempotency_key_in_use');

@@ -72,7 +72,10 @@ describe('reliability: PostgreSQL stopped during applications and license activa
       const run = await runConnect(host, { organizationId, listingId: listings[0]!, origin: ORIGIN, button: `Authorize as ${candidate.name}` });
       assert.equal(run.result?.message.type, 'profile-apply:authorized');
     }
-    await waitFor(async () => (await host.database.db('hi_profile_snapshots').where({ organization_id: organizationId })).length === candidates.length, 'the imports');
+    await waitFor(
+      async () => (await host.database.db('hi_profile_snapshots').where({ organization_id: organizationId })).length === candidates.length,
+      'the imports',
+    );
 
     const planned: Planned[] = [];
     for (const listingId of listings) {
@@ -85,7 +88,9 @@ describe('reliability: PostgreSQL stopped during applications and license activa
         });
       }
     }
-    ACTIONS.forEach((action, i) => planned.splice(i * 3, 0, { kind: 'activation', path: `/v1/integrations/licenses/${action}/activate`, key: `activate-${action}` }));
+    ACTIONS.forEach((action, i) =>
+      planned.splice(i * 3, 0, { kind: 'activation', path: `/v1/integrations/licenses/${action}/activate`, key: `activate-${action}` }),
+    );
 
     // Clients: four at a time, each retrying its request with the same key until it succeeds.
     const answers: HttpResponse[] = [];
@@ -131,13 +136,21 @@ describe('reliability: PostgreSQL stopped during applications and license activa
       assert.ok(Number(response.headers.get('retry-after')) > 0, 'Retry-After');
     }
     const unexpected = answers.filter((r) => ![200, 201, 202, 503].includes(r.status));
-    assert.deepEqual(unexpected.map((r) => `${r.status} ${r.text.slice(0, 200)}`), [], 'only successes and 503s');
+    assert.deepEqual(
+      unexpected.map((r) => `${r.status} ${r.text.slice(0, 200)}`),
+      [],
+      'only successes and 503s',
+    );
 
     // Every application delivered exactly once.
     const db = host.database.db;
     const applicationIds = planned.filter((p) => p.kind === 'application').map((p) => final.get(p.key)!.body.application_id as string);
     assert.equal(new Set(applicationIds).size, applicationIds.length);
-    await waitFor(async () => (await db('host_pipeline_applications').whereIn('application_id', applicationIds)).length === applicationIds.length, 'every application in the pipeline', 60_000);
+    await waitFor(
+      async () => (await db('host_pipeline_applications').whereIn('application_id', applicationIds)).length === applicationIds.length,
+      'every application in the pipeline',
+      60_000,
+    );
     const stored = await db('hi_profile_applications').where({ organization_id: organizationId });
     const delivered = await db('host_pipeline_applications').whereIn('application_id', applicationIds);
     const events = host.host.hooks.recent.filter((e) => e.hook === 'application.submitted').map((e) => e.payload.application_id as string);
@@ -150,9 +163,18 @@ describe('reliability: PostgreSQL stopped during applications and license activa
     assert.ok(events.length - applicationIds.length <= 2, `announcements repeated: ${events.length - applicationIds.length}`);
 
     // Every license settles active, one license and one provisioning each.
-    await waitFor(async () => (await db('hi_licenses').where({ organization_id: organizationId }).whereIn('action_key', ACTIONS).where({ status: 'active' })).length >= ACTIONS.length, 'every license active', 90_000);
+    await waitFor(
+      async () =>
+        (await db('hi_licenses').where({ organization_id: organizationId }).whereIn('action_key', ACTIONS).where({ status: 'active' })).length >=
+        ACTIONS.length,
+      'every license active',
+      90_000,
+    );
     const licenses = await db('hi_licenses').where({ organization_id: organizationId }).whereIn('action_key', ACTIONS);
-    const provisionings = await db('hi_sandbox_provisionings').whereIn('license_id', licenses.map((l) => l.id));
+    const provisionings = await db('hi_sandbox_provisionings').whereIn(
+      'license_id',
+      licenses.map((l) => l.id),
+    );
     const lostLicenses = ACTIONS.filter((a) => !licenses.some((l) => l.action_key === a && l.status === 'active')).length;
     const duplicatedLicenses = licenses.length - ACTIONS.length + (provisionings.length - licenses.length);
     assert.deepEqual({ lost: lostLicenses, duplicated: duplicatedLicenses }, { lost: 0, duplicated: 0 }, 'licenses');

@@ -84,7 +84,10 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
     const applicationIds: string[] = [];
     for (const listingId of listings) {
       for (const candidate of candidates) {
-        const response = await host.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { auth: apiKey, body: { profile_user_id: candidate.id, answers: ANSWERS } });
+        const response = await host.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+          auth: apiKey,
+          body: { profile_user_id: candidate.id, answers: ANSWERS },
+        });
         assert.equal(response.status, 201, response.text);
         applicationIds.push(response.body.application_id);
       }
@@ -149,16 +152,36 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
       // Two workers start: everything runs, once.
       await startWorker();
       await startWorker();
-      await waitFor(async () => (await db('host_pipeline_applications').whereIn('application_id', applicationIds)).length === applicationIds.length, 'every application delivered', 30_000);
-      await waitFor(async () => (await db('hi_licenses').whereIn('id', licenseIds).where({ status: 'active' })).length === licenseIds.length, 'every license active', 30_000);
+      await waitFor(
+        async () => (await db('host_pipeline_applications').whereIn('application_id', applicationIds)).length === applicationIds.length,
+        'every application delivered',
+        30_000,
+      );
+      await waitFor(
+        async () => (await db('hi_licenses').whereIn('id', licenseIds).where({ status: 'active' })).length === licenseIds.length,
+        'every license active',
+        30_000,
+      );
       // Quiet for longer than a sweep interval and its bound: nothing runs twice.
       await new Promise((resolve) => setTimeout(resolve, (BOUND_SECONDS + 2 * INTERVAL_SECONDS) * 1000));
       const delivered = await db('host_pipeline_applications').whereIn('application_id', applicationIds);
-      const events = workers.flatMap((w) => w.hooks.recent).filter((e) => e.hook === 'application.submitted').map((e) => e.payload.application_id as string);
+      const events = workers
+        .flatMap((w) => w.hooks.recent)
+        .filter((e) => e.hook === 'application.submitted')
+        .map((e) => e.payload.application_id as string);
       const provisioned = await db('hi_sandbox_provisionings').whereIn('license_id', licenseIds);
-      const activated = workers.flatMap((w) => w.hooks.recent).filter((e) => e.hook === 'license.activated' && licenseIds.includes(e.payload.license_id as string));
-      const lost = applicationIds.filter((id) => !delivered.some((d) => d.application_id === id)).length + licenseIds.filter((id) => !provisioned.some((p) => p.license_id === id)).length;
-      const duplicated = delivered.length - applicationIds.length + (events.length - applicationIds.length) + (provisioned.length - licenseIds.length) + (activated.length - licenseIds.length);
+      const activated = workers
+        .flatMap((w) => w.hooks.recent)
+        .filter((e) => e.hook === 'license.activated' && licenseIds.includes(e.payload.license_id as string));
+      const lost =
+        applicationIds.filter((id) => !delivered.some((d) => d.application_id === id)).length +
+        licenseIds.filter((id) => !provisioned.some((p) => p.license_id === id)).length;
+      const duplicated =
+        delivered.length -
+        applicationIds.length +
+        (events.length - applicationIds.length) +
+        (provisioned.length - licenseIds.length) +
+        (activated.length - licenseIds.length);
       assert.deepEqual({ lost, duplicated }, { lost: 0, duplicated: 0 });
       assert.deepEqual([...new Set(events)].sort(), [...applicationIds].sort());
     } finally {

@@ -99,7 +99,14 @@ describe('reliability: no lost work while Redis is down', function () {
     // The host fires a hook: the reminder is scheduled (its job waits in the outbox).
     const fired = await host.request('POST', '/host/v1/hooks/interview.scheduled', {
       auth: host.operatorKey,
-      body: { organization_id: organizationId, payload: { interview_id: 'int_outage', candidate: { name: 'Ada', email: 'ada@example.com' }, starts_at: new Date(Date.now() + 30 * 60_000).toISOString() } },
+      body: {
+        organization_id: organizationId,
+        payload: {
+          interview_id: 'int_outage',
+          candidate: { name: 'Ada', email: 'ada@example.com' },
+          starts_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+        },
+      },
     });
     assert.equal(fired.status, 200, fired.text);
     assert.deepEqual(fired.body.handled, ['interview-reminder'], fired.text);
@@ -107,23 +114,44 @@ describe('reliability: no lost work while Redis is down', function () {
     // Nothing ran, nothing was lost: every message waits in the outbox.
     const waiting = await host.database.db('hi_outbox').whereNull('dispatched_at').select('queue', 'job_id');
     assert.deepEqual(
-      waiting.filter((r) => r.queue !== 'license-provisioning').map((r) => r.queue).sort(),
+      waiting
+        .filter((r) => r.queue !== 'license-provisioning')
+        .map((r) => r.queue)
+        .sort(),
       [...Array(6).fill('pipeline-delivery'), 'profile-import', 'interview-reminders'].sort(),
     );
     assert.ok(waiting.filter((r) => r.queue === 'license-provisioning').length >= licenses.length, JSON.stringify(waiting));
     assert.deepEqual((await host.database.db('hi_licenses').whereIn('id', licenses).whereNot({ status: 'provisioning' })).length, 0);
     assert.deepEqual(
-      waiting.filter((r) => r.queue === 'pipeline-delivery').map((r) => r.job_id).sort(),
+      waiting
+        .filter((r) => r.queue === 'pipeline-delivery')
+        .map((r) => r.job_id)
+        .sort(),
       submitted.map((id) => `deliver-${id}`).sort(),
     );
     assert.equal((await host.database.db('host_pipeline_applications').whereIn('application_id', submitted)).length, 0);
 
     // Redis comes back on the same port (empty: it kept nothing).
     await redis!.start();
-    await waitFor(async () => (await host.database.db('host_pipeline_applications').whereIn('application_id', submitted)).length === submitted.length, 'every application in the pipeline', 30_000);
-    await waitFor(async () => (await host.database.db('hi_profile_snapshots').where({ organization_id: organizationId, profile_user_id: ALAN.id })).length === 1, 'the import of the candidate who connected during the outage', 30_000);
-    await waitFor(async () => (await host.database.db('hi_licenses').whereIn('id', licenses).where({ status: 'active' })).length === licenses.length, 'every license active', 30_000);
-    await waitFor(async () => Number((await host.database.db('hi_outbox').whereNull('dispatched_at').count<{ n: string }[]>('* as n'))[0]!.n) === 0, 'an empty outbox');
+    await waitFor(
+      async () => (await host.database.db('host_pipeline_applications').whereIn('application_id', submitted)).length === submitted.length,
+      'every application in the pipeline',
+      30_000,
+    );
+    await waitFor(
+      async () => (await host.database.db('hi_profile_snapshots').where({ organization_id: organizationId, profile_user_id: ALAN.id })).length === 1,
+      'the import of the candidate who connected during the outage',
+      30_000,
+    );
+    await waitFor(
+      async () => (await host.database.db('hi_licenses').whereIn('id', licenses).where({ status: 'active' })).length === licenses.length,
+      'every license active',
+      30_000,
+    );
+    await waitFor(
+      async () => Number((await host.database.db('hi_outbox').whereNull('dispatched_at').count<{ n: string }[]>('* as n'))[0]!.n) === 0,
+      'an empty outbox',
+    );
     // Quiet queues: nothing waiting, running or scheduled for a retry.
     const connection = new Redis(redis!.url, { maxRetriesPerRequest: null });
     try {
@@ -153,7 +181,10 @@ describe('reliability: no lost work while Redis is down', function () {
     assert.equal(await processedJobs(host, 'license-provisioning', 'failed'), 0);
     assert.equal(await processedJobs(host, 'license-provisioning', 'retry'), 0);
     // The reminder of the hook fired during the outage was sent, once.
-    await waitFor(async () => host.host.hooks.recent.some((e) => e.hook === 'interview.reminder_sent' && e.payload.interview_id === 'int_outage') || undefined, 'the reminder sent');
+    await waitFor(
+      async () => host.host.hooks.recent.some((e) => e.hook === 'interview.reminder_sent' && e.payload.interview_id === 'int_outage') || undefined,
+      'the reminder sent',
+    );
     assert.equal(await processedJobs(host, 'interview-reminders'), 1);
     assert.equal((await host.database.db('hi_connector_deliveries').where({ action_key: 'notifications.interview_reminder' })).length, 1);
   });

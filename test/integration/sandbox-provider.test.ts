@@ -11,7 +11,13 @@ describe('sandbox provider switched off', () => {
   after(() => t?.close());
 
   it('answers 404 for every sandbox path, the fault switch included', async () => {
-    for (const [method, path] of [['GET', '/sandbox/oauth/authorize?client_id=x'], ['POST', '/sandbox/oauth/token'], ['GET', '/sandbox/v1/profile'], ['POST', '/sandbox/faults'], ['GET', '/sandbox']]) {
+    for (const [method, path] of [
+      ['GET', '/sandbox/oauth/authorize?client_id=x'],
+      ['POST', '/sandbox/oauth/token'],
+      ['GET', '/sandbox/v1/profile'],
+      ['POST', '/sandbox/faults'],
+      ['GET', '/sandbox'],
+    ]) {
       const response = await t.request(method!, path!, { auth: t.operatorKey, body: method === 'POST' ? { target: 'profile', mode: 'status' } : undefined });
       assert.equal(response.status, 404, `${method} ${path}`);
     }

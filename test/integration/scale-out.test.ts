@@ -49,7 +49,14 @@ async function install(): Promise<Installation> {
   const vars = { ...readEnvExample(), ...secrets };
   const compose = readCompose();
   const prefix = uniqueQueuePrefix();
-  const shared = { DATABASE_URL: database.url!, REDIS_URL: process.env.REDIS_URL!, QUEUE_PREFIX: prefix, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' };
+  const shared = {
+    DATABASE_URL: database.url!,
+    REDIS_URL: process.env.REDIS_URL!,
+    QUEUE_PREFIX: prefix,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  };
   const [p1, p2, w1, w2] = [await freePort(), await freePort(), await freePort(), await freePort()];
   // One public address for both API processes, as behind a load balancer.
   const baseUrl = `http://127.0.0.1:${p1}`;
@@ -66,7 +73,10 @@ async function install(): Promise<Installation> {
     proc: startProcess(`worker-${i + 1}`, containerArgv('worker'), { ...workerEnv, WORKER_HTTP_PORT: String(port) }),
     metricsUrl: `http://127.0.0.1:${port}/metrics`,
   }));
-  await Promise.all([...apis.map((a) => waitForHttp(`${a.url}/readyz`, a.proc)), ...workers.map((w) => waitForHttp(w.metricsUrl.replace('/metrics', '/readyz'), w.proc))]);
+  await Promise.all([
+    ...apis.map((a) => waitForHttp(`${a.url}/readyz`, a.proc)),
+    ...workers.map((w) => waitForHttp(w.metricsUrl.replace('/metrics', '/readyz'), w.proc)),
+  ]);
   return { database, prefix, operatorKey: secrets.OPERATOR_API_KEY, apis, workers, apiEnv, workerEnv };
 }
 
@@ -76,7 +86,10 @@ async function organization(inst: Installation, name: string): Promise<{ id: str
   assert.equal(created.code, 0, created.stderr);
   const out = JSON.parse(created.stdout);
   rememberSecretsIn(out);
-  const enabled = await request(inst.apis[1]!.url, 'PATCH', '/v1/organization/settings', { auth: out.api_key, body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } } });
+  const enabled = await request(inst.apis[1]!.url, 'PATCH', '/v1/organization/settings', {
+    auth: out.api_key,
+    body: { profile_apply: { enabled: true, allowed_origins: [ORIGIN] } },
+  });
   assert.equal(enabled.status, 200, enabled.text);
   // The license applications need, activated on one API process and provisioned by a worker.
   await licenseProfileApply({ request: (method, path, options) => request(inst.apis[0]!.url, method, path, options) }, out.api_key);
@@ -208,11 +221,18 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
 
     // Every record is there.
     const db = database.db;
-    await waitFor(async () => Number((await db('hi_profile_applications').whereNotNull('delivered_at').count({ n: '*' }))[0]!.n) === 24 || undefined, 'all 24 applications delivered', 60_000);
+    await waitFor(
+      async () => Number((await db('hi_profile_applications').whereNotNull('delivered_at').count({ n: '*' }))[0]!.n) === 24 || undefined,
+      'all 24 applications delivered',
+      60_000,
+    );
     assert.equal(Number((await db('host_pipeline_applications').count({ n: '*' }))[0]!.n), 24, 'the pipeline holds each application once');
     assert.deepEqual((await db('host_pipeline_applications').select('application_id')).map((r) => r.application_id).sort(), [...applicationIds].sort());
     assert.equal(Number((await db('hi_candidate_authorizations').count({ n: '*' }))[0]!.n), 8);
-    await waitFor(async () => Number((await db('hi_profile_snapshots').count({ n: '*' }))[0]!.n) === 8 || undefined, 'a snapshot per candidate and organization');
+    await waitFor(
+      async () => Number((await db('hi_profile_snapshots').count({ n: '*' }))[0]!.n) === 8 || undefined,
+      'a snapshot per candidate and organization',
+    );
     assert.equal(Number((await db('hi_outbox').whereNull('dispatched_at').count({ n: '*' }))[0]!.n), 0, 'the outbox is empty');
 
     // Every job ran exactly once: BullMQ's record, and the workers' own counts.
@@ -228,21 +248,33 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
       const jobs = await jobsOf(inst!, 'license-provisioning');
       return jobs.counts.completed === 8 && jobs.counts.active === 0 ? jobs : undefined;
     }, 'license-provisioning jobs finished');
-    assert.equal(Number((await db('hi_licenses').where({ status: 'active' }).count({ n: '*' }))[0]!.n), 8, 'profile.accept_application and three more actions, per organization');
+    assert.equal(
+      Number((await db('hi_licenses').where({ status: 'active' }).count({ n: '*' }))[0]!.n),
+      8,
+      'profile.accept_application and three more actions, per organization',
+    );
     assert.equal(Number((await db('hi_sandbox_provisionings').count({ n: '*' }))[0]!.n), 8, 'each provisioned once');
     for (const { counts, completed } of [imports, deliveries, provisionings]) {
       assert.equal(counts.failed, 0);
       assert.equal(counts.delayed, 0, 'no retry pending');
-      assert.ok(completed.every((job) => job.attemptsMade === 1), 'each job completed on its first and only attempt');
+      assert.ok(
+        completed.every((job) => job.attemptsMade === 1),
+        'each job completed on its first and only attempt',
+      );
     }
     assert.deepEqual(new Set(deliveries.completed.map((j) => j.data.application_id)), new Set(applicationIds));
     // (The reconciliation sweep's own scheduled runs are not part of this work.)
     const perQueue = await Promise.all(
-      ['license-provisioning', 'profile-import', 'pipeline-delivery'].map((queue) => workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'completed', queue })),
+      ['license-provisioning', 'profile-import', 'pipeline-delivery'].map((queue) =>
+        workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'completed', queue }),
+      ),
     );
     const done = [0, 1].map((w) => perQueue.reduce((sum, counts) => sum + counts[w]!, 0));
     assert.equal(done[0]! + done[1]!, 40, `the two workers completed 8 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
-    assert.ok(done.every((d) => d > 0), `both workers took jobs (${done})`);
+    assert.ok(
+      done.every((d) => d > 0),
+      `both workers took jobs (${done})`,
+    );
     const notDone = await workerCount(inst!, inst!.workers, 'hiring_integrations_jobs_processed_total', { outcome: 'retry' });
     assert.deepEqual(notDone, [0, 0]);
   });
@@ -254,7 +286,10 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     const listingIds: string[] = [];
     for (let i = 0; i < 30; i++) listingIds.push((await listings.create({ organizationId: org.id, title: `Shift ${i}`, questions: [] })).id);
     for (const [i, candidate] of CANDIDATES.entries()) await connectAcross(apis[i % 2]!.url, apis[(i + 1) % 2]!.url, org.id, listingIds[0]!, candidate.id);
-    await waitFor(async () => Number((await database.db('hi_profile_snapshots').where({ organization_id: org.id }).count({ n: '*' }))[0]!.n) === 4 || undefined, 'snapshots imported');
+    await waitFor(
+      async () => Number((await database.db('hi_profile_snapshots').where({ organization_id: org.id }).count({ n: '*' }))[0]!.n) === 4 || undefined,
+      'snapshots imported',
+    );
 
     const before = await workerCount(inst!, workers, 'hiring_integrations_jobs_processed_total', { queue: 'pipeline-delivery', outcome: 'completed' });
     // 120 applications, submitted as fast as the two API processes take them.
@@ -265,11 +300,17 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
 
     // Stop worker 1 once it has taken some of them, while the rest are still coming.
     const [first] = workers;
-    await waitFor(async () => {
-      const [count] = await workerCount(inst!, [first!], 'hiring_integrations_jobs_processed_total', { queue: 'pipeline-delivery', outcome: 'completed' });
-      return count! - before[0]! >= 3 || undefined;
-    }, 'worker 1 has delivered some applications', 60_000);
-    const deliveredAtSignal = Number((await database.db('hi_profile_applications').where({ organization_id: org.id }).whereNotNull('delivered_at').count({ n: '*' }))[0]!.n);
+    await waitFor(
+      async () => {
+        const [count] = await workerCount(inst!, [first!], 'hiring_integrations_jobs_processed_total', { queue: 'pipeline-delivery', outcome: 'completed' });
+        return count! - before[0]! >= 3 || undefined;
+      },
+      'worker 1 has delivered some applications',
+      60_000,
+    );
+    const deliveredAtSignal = Number(
+      (await database.db('hi_profile_applications').where({ organization_id: org.id }).whereNotNull('delivered_at').count({ n: '*' }))[0]!.n,
+    );
     const stopped = await first!.proc.stop('SIGTERM');
     assert.deepEqual(stopped, { code: 0, signal: null }, first!.proc.output().slice(-2000));
 
@@ -277,7 +318,9 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     assert.equal(applicationIds.length, 120);
     assert.ok(deliveredAtSignal < 120, `work was outstanding when the signal came (${deliveredAtSignal}/120 delivered)`);
     await waitFor(
-      async () => Number((await database.db('hi_profile_applications').where({ organization_id: org.id }).whereNotNull('delivered_at').count({ n: '*' }))[0]!.n) === 120 || undefined,
+      async () =>
+        Number((await database.db('hi_profile_applications').where({ organization_id: org.id }).whereNotNull('delivered_at').count({ n: '*' }))[0]!.n) ===
+          120 || undefined,
       'all 120 applications delivered by the remaining worker',
       90_000,
     );
@@ -287,6 +330,9 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     assert.equal(deliveries.counts.failed, 0);
     const mine = deliveries.completed.filter((job) => applicationIds.includes(job.data.application_id));
     assert.equal(mine.length, 120, 'every job completed');
-    assert.ok(mine.every((job) => job.attemptsMade === 1), 'none was interrupted and run again');
+    assert.ok(
+      mine.every((job) => job.attemptsMade === 1),
+      'none was interrupted and run again',
+    );
   });
 });

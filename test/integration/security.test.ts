@@ -8,7 +8,20 @@ import { TokenCipher } from '../../src/security/token-cipher';
 import { KnexCandidateAuthorizationRepository } from '../../src/storage/candidate-authorization-repository';
 import { rememberSecret } from '../helpers/log-capture';
 import { settledLicense } from '../helpers/licensing';
-import { ADA, ALAN, browse, CookieJar, enableProfileApply, GRACE, KATHERINE, parseConsentForm, popupResult, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import {
+  ADA,
+  ALAN,
+  browse,
+  CookieJar,
+  enableProfileApply,
+  GRACE,
+  KATHERINE,
+  parseConsentForm,
+  popupResult,
+  QUESTIONS,
+  runConnect,
+  waitFor,
+} from '../helpers/profile-flow';
 
 describe('security', () => {
   let t: TestHost;
@@ -113,7 +126,10 @@ describe('security', () => {
       const run = await runConnect(t, { organizationId: org.organizationId, listingId, origin, button: `Authorize as ${KATHERINE.name}` });
       assert.equal(run.result?.message.type, 'profile-apply:authorized');
       const candidateToken: string = run.result!.message.candidate_token;
-      await waitFor(async () => (await t.database.db('hi_profile_snapshots').where({ organization_id: org.organizationId, profile_user_id: KATHERINE.id })).length === 1, 'the import');
+      await waitFor(
+        async () => (await t.database.db('hi_profile_snapshots').where({ organization_id: org.organizationId, profile_user_id: KATHERINE.id })).length === 1,
+        'the import',
+      );
       const applied = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
         auth: candidateToken,
         body: { profile_user_id: KATHERINE.id, answers: { years_experience: 8, work_authorization: true } },
@@ -131,7 +147,11 @@ describe('security', () => {
       assert.ok(tables.length >= 8);
       for (const { table_name } of tables) {
         const dump = JSON.stringify(await t.database.db(table_name).select());
-        for (const [what, token] of [['access token', stored.accessToken], ['refresh token', stored.refreshToken], ['candidate token', candidateToken]] as const) {
+        for (const [what, token] of [
+          ['access token', stored.accessToken],
+          ['refresh token', stored.refreshToken],
+          ['candidate token', candidateToken],
+        ] as const) {
           assert.ok(!dump.includes(token), `${table_name} contains the ${what}`);
         }
         // No plaintext sandbox token of any candidate either.
@@ -173,7 +193,10 @@ describe('security', () => {
 
     it('refuses an authorization request without PKCE, and the popup reports it without storing anything', async () => {
       const before = (await authorizations()).length;
-      for (const strip of [(u: URL) => (u.searchParams.delete('code_challenge'), u.searchParams.delete('code_challenge_method')), (u: URL) => u.searchParams.set('code_challenge_method', 'plain')]) {
+      for (const strip of [
+        (u: URL) => (u.searchParams.delete('code_challenge'), u.searchParams.delete('code_challenge_method')),
+        (u: URL) => u.searchParams.set('code_challenge_method', 'plain'),
+      ]) {
         const jar = new CookieJar();
         const callback = await authorizeOnly(jar, ADA.name, strip);
         assert.equal(callback.searchParams.get('error'), 'invalid_request');
@@ -208,4 +231,3 @@ describe('security', () => {
     });
   });
 });
-

@@ -21,7 +21,12 @@ describe('settings: profile apply settings of an organization', () => {
   });
 
   it('PATCH changes only what it names, normalizes and dedupes origins', async () => {
-    const first = await patch({ profile_apply: { enabled: true, allowed_origins: ['https://Jobs.Example.com', 'https://jobs.example.com/', 'http://localhost:8080', 'https://careers.example.org:8443'] } });
+    const first = await patch({
+      profile_apply: {
+        enabled: true,
+        allowed_origins: ['https://Jobs.Example.com', 'https://jobs.example.com/', 'http://localhost:8080', 'https://careers.example.org:8443'],
+      },
+    });
     assert.equal(first.status, 200, first.text);
     assert.deepEqual(first.body.profile_apply.allowed_origins, ['https://jobs.example.com', 'http://localhost:8080', 'https://careers.example.org:8443']);
     const second = await patch({ profile_apply: { button_text: '  Apply with my profile ', theme: 'dark' } });

@@ -54,7 +54,18 @@ describe('tenant isolation: another organization’s ids', function () {
   let t: TestHost;
   let operations: Operation[];
   const a = { organizationId: '', apiKey: '', listingId: '', candidateToken: '', applicationId: '' };
-  const b = { organizationId: '', apiKey: '', listingId: '', applicationId: '', licenseId: '', subscriptionId: '', webhookEndpointId: '', eventId: '', deliveryId: '', invoiceId: '' };
+  const b = {
+    organizationId: '',
+    apiKey: '',
+    listingId: '',
+    applicationId: '',
+    licenseId: '',
+    subscriptionId: '',
+    webhookEndpointId: '',
+    eventId: '',
+    deliveryId: '',
+    invoiceId: '',
+  };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
   /** Catalog identifiers in paths: B's, shared by everyone. */
@@ -65,7 +76,10 @@ describe('tenant isolation: another organization’s ids', function () {
 
   before(async () => {
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1' } });
-    for (const [org, name] of [[a, 'Tenant A'], [b, 'Tenant B']] as const) {
+    for (const [org, name] of [
+      [a, 'Tenant A'],
+      [b, 'Tenant B'],
+    ] as const) {
       const created = await t.createOrganization(name);
       org.organizationId = created.organizationId;
       org.apiKey = created.apiKey;
@@ -91,8 +105,16 @@ describe('tenant isolation: another organization’s ids', function () {
     const subscribed = await t.request('POST', `/v1/integrations/packages/${B_PACKAGE}/subscribe`, { auth: b.apiKey });
     assert.ok(subscribed.status < 300, subscribed.text);
     b.subscriptionId = subscribed.body.id;
-    await waitFor(async () => (await t.database.db('hi_licenses').where({ organization_id: b.organizationId }).whereNot({ status: 'active' })).length === 0 && (await t.database.db('hi_licenses').where({ organization_id: b.organizationId })).length > 1, "B's licenses active");
-    await waitFor(async () => (await t.database.db('hi_subscriptions').where({ organization_id: b.organizationId, status: 'active' })).length === 1, "B's subscription active");
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId }).whereNot({ status: 'active' })).length === 0 &&
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId })).length > 1,
+      "B's licenses active",
+    );
+    await waitFor(
+      async () => (await t.database.db('hi_subscriptions').where({ organization_id: b.organizationId, status: 'active' })).length === 1,
+      "B's subscription active",
+    );
     const upserted = await t.request('PATCH', `/v1/listings/${b.listingId}`, { auth: b.apiKey, body: { external_id: 'b-req-1' } });
     assert.equal(upserted.status, 200, upserted.text);
     // B has a webhook endpoint, an event and its delivery (to a path that answers 404: failed at once).
@@ -103,7 +125,12 @@ describe('tenant isolation: another organization’s ids', function () {
     const testEvent = await t.request('POST', `/v1/webhook_endpoints/${b.webhookEndpointId}/test`, { auth: b.apiKey });
     assert.equal(testEvent.status, 202, testEvent.text);
     b.eventId = testEvent.body.id;
-    b.deliveryId = (await waitFor(async () => await t.database.db('hi_webhook_deliveries').where({ event_id: b.eventId }).whereNot({ status: 'pending' }).first(), "B's delivery settled")).id;
+    b.deliveryId = (
+      await waitFor(
+        async () => await t.database.db('hi_webhook_deliveries').where({ event_id: b.eventId }).whereNot({ status: 'pending' }).first(),
+        "B's delivery settled",
+      )
+    ).id;
     // Let background work (imports, deliveries) settle so that "nothing changed" is stable.
     await waitFor(async () => (await t.database.db('hi_profile_applications').whereNull('delivered_at')).length === 0, 'deliveries');
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
@@ -111,7 +138,10 @@ describe('tenant isolation: another organization’s ids', function () {
     const now = Date.now();
     const clock = `/v1/billing/operator/organizations/${b.organizationId}/test_clock`;
     assert.equal((await t.request('POST', clock, { auth: t.operatorKey, body: { frozen_time: new Date(now).toISOString() } })).status, 200);
-    assert.equal((await t.request('POST', `${clock}/advance`, { auth: t.operatorKey, body: { to: new Date(now + 40 * 86_400_000).toISOString() } })).status, 200);
+    assert.equal(
+      (await t.request('POST', `${clock}/advance`, { auth: t.operatorKey, body: { to: new Date(now + 40 * 86_400_000).toISOString() } })).status,
+      200,
+    );
     b.invoiceId = (await t.database.db('hi_invoices').where({ organization_id: b.organizationId }).first()).id;
     fixtures = {
       invoice_id: { other: b.invoiceId, missing: newId('inv') },
@@ -185,7 +215,8 @@ describe('tenant isolation: another organization’s ids', function () {
         const what = `${label}: ${operation.method} ${operation.path} with B's ids → ${other.status} ${other.text.slice(0, 160)}`;
         results.push(what);
         assert.equal(after, before, `${what} changed the database`);
-        for (const id of [b.listingId, b.applicationId]) assert.ok(!other.text.includes(id) || fill(operation, 'other').includes(id), `${what} disclosed ${id}`);
+        for (const id of [b.listingId, b.applicationId])
+          assert.ok(!other.text.includes(id) || fill(operation, 'other').includes(id), `${what} disclosed ${id}`);
         // Indistinguishable from an id that does not exist: same status, same error code.
         assert.equal(other.status, missing.status, `${what}; a missing id answers ${missing.status}`);
         assert.equal(other.body?.error?.code, missing.body?.error?.code, what);
@@ -208,12 +239,22 @@ describe('tenant isolation: another organization’s ids', function () {
       for (const id of bIds()) assert.ok(!response.text.includes(id), `${what} disclosed ${id}`);
       // Let A's own background work run, then B must be exactly as it was.
       await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
-      await waitFor(async () => (await t.database.db('hi_licenses').where({ organization_id: a.organizationId, status: 'provisioning' })).length === 0, "A's provisioning");
+      await waitFor(
+        async () => (await t.database.db('hi_licenses').where({ organization_id: a.organizationId, status: 'provisioning' })).length === 0,
+        "A's provisioning",
+      );
       assert.equal(await dumpOf(t.database.db, b.organizationId), before, `${what} changed organization B`);
     }
     assert.ok(results.length >= 4, results.join('\n'));
     // A's lists, filtered by B's action, hold nothing of B's.
-    for (const path of ['/v1/integrations/licenses', `/v1/integrations/licenses?action_key=${B_ACTION}`, '/v1/integrations/subscriptions', `/v1/integrations/billing/preview?activate=${B_ACTION}`, '/v1/organization', '/v1/organization/settings']) {
+    for (const path of [
+      '/v1/integrations/licenses',
+      `/v1/integrations/licenses?action_key=${B_ACTION}`,
+      '/v1/integrations/subscriptions',
+      `/v1/integrations/billing/preview?activate=${B_ACTION}`,
+      '/v1/organization',
+      '/v1/organization/settings',
+    ]) {
       const response = await t.request('GET', path, { auth: a.apiKey });
       assert.ok(response.status < 500, `${path} → ${response.status}`);
       for (const id of bIds()) assert.ok(!response.text.includes(id), `${path} disclosed ${id}`);

@@ -49,7 +49,8 @@ describe('webhooks: durable delivery under faults', function () {
         events.push(res.body.id);
       };
       for (let i = 0; i < 5; i++) await send();
-      const log = async () => (await t!.request('GET', `/v1/webhook_endpoints/${created.body.id}/deliveries?limit=100`, { auth: org.apiKey })).body.data as any[];
+      const log = async () =>
+        (await t!.request('GET', `/v1/webhook_endpoints/${created.body.id}/deliveries?limit=100`, { auth: org.apiKey })).body.data as any[];
       await waitFor(async () => ((await log()).length === 5 && (await log()).every((d) => d.attempts >= 1) ? true : undefined), 'first attempts answered 503');
 
       await redis.stop();
@@ -59,7 +60,11 @@ describe('webhooks: durable delivery under faults', function () {
       await redis.start();
       receiver.respond = () => 200;
 
-      await waitFor(async () => ((await log()).length === 8 && (await log()).every((d) => d.status === 'succeeded') ? true : undefined), 'every delivery after the restart', 45_000);
+      await waitFor(
+        async () => ((await log()).length === 8 && (await log()).every((d) => d.status === 'succeeded') ? true : undefined),
+        'every delivery after the restart',
+        45_000,
+      );
       const delivered = receiver.delivered();
       for (const id of events) assert.equal(delivered.get(id)?.length, 1, `${id} delivered once`);
       assert.ok(receiver.received.filter((r) => events.includes(r.id)).every((r) => r.verifiedWith.length === 1));
@@ -127,7 +132,10 @@ describe('webhooks: durable delivery under faults', function () {
       assert.equal(deliveries.status, 200);
       const all = receiver.received.filter((r) => r.id === event.body.id);
       assert.ok(all.length >= 2, 'sent again after the crash');
-      assert.ok(all.every((r) => r.payload.id === event.body.id && r.verifiedWith.length === 1), 'same webhook-id, valid signature each time');
+      assert.ok(
+        all.every((r) => r.payload.id === event.body.id && r.verifiedWith.length === 1),
+        'same webhook-id, valid signature each time',
+      );
       assert.equal(receiver.delivered().get(event.body.id)!.length, 1, 'delivered (2xx) once');
       await second.stop('SIGTERM');
       await api.stop('SIGTERM');

@@ -9,7 +9,6 @@ import { licenseProfileApply, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
-
 describe('webhooks: endpoints and signed deliveries', function () {
   this.timeout(60_000);
   let t: TestHost;
@@ -28,7 +27,8 @@ describe('webhooks: endpoints and signed deliveries', function () {
     assert.equal(res.status, 202, res.text);
     return res.body as { id: string; type: string; sequence: number };
   };
-  const deliveries = async (endpointId: string, auth = acme.apiKey) => (await t.request('GET', `/v1/webhook_endpoints/${endpointId}/deliveries?limit=100`, { auth })).body.data as any[];
+  const deliveries = async (endpointId: string, auth = acme.apiKey) =>
+    (await t.request('GET', `/v1/webhook_endpoints/${endpointId}/deliveries?limit=100`, { auth })).body.data as any[];
 
   before(async () => {
     t = await startTestHost({ env: FAST_WEBHOOKS });
@@ -56,7 +56,10 @@ describe('webhooks: endpoints and signed deliveries', function () {
     // Nowhere in the database (an idempotency replay record, an event, the outbox).
     const tables = await t.database.db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
     for (const table of tables) {
-      const [hit] = await t.database.db(table).whereRaw(`${table}::text like ?`, [`%${endpoint.secret.slice(6, 30)}%`]).limit(1);
+      const [hit] = await t.database
+        .db(table)
+        .whereRaw(`${table}::text like ?`, [`%${endpoint.secret.slice(6, 30)}%`])
+        .limit(1);
       assert.equal(hit, undefined, `the secret appears in ${table}`);
     }
     const list = await t.request('GET', '/v1/webhook_endpoints?limit=1', { auth: acme.apiKey });
@@ -71,7 +74,14 @@ describe('webhooks: endpoints and signed deliveries', function () {
   });
 
   it('refuses private, loopback, link-local and metadata destinations and non-http(s) URLs', async () => {
-    for (const url of ['http://10.1.2.3/hook', 'http://169.254.169.254/latest/meta-data', 'http://localhost:9/hook', 'http://[::1]:9/hook', 'http://192.168.0.10/x', 'http://[::ffff:127.0.0.1]/x']) {
+    for (const url of [
+      'http://10.1.2.3/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://localhost:9/hook',
+      'http://[::1]:9/hook',
+      'http://192.168.0.10/x',
+      'http://[::ffff:127.0.0.1]/x',
+    ]) {
       const res = await t.request('POST', '/v1/webhook_endpoints', { auth: acme.apiKey, body: { url } });
       assert.equal(res.status, 400, `${url}: ${res.text}`);
       assert.equal(res.body.error.code, 'url_not_allowed', url);
@@ -84,16 +94,30 @@ describe('webhooks: endpoints and signed deliveries', function () {
     const bad = await t.request('POST', '/v1/webhook_endpoints', { auth: acme.apiKey, body: { url: receiver.url, event_types: ['Not A Type'] } });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.param, 'event_types.0');
-    assert.equal(await t.database.db('hi_webhook_endpoints').where({ organization_id: acme.organizationId }).count({ n: '*' }).first().then((r) => Number(r!.n)), 0);
+    assert.equal(
+      await t.database
+        .db('hi_webhook_endpoints')
+        .where({ organization_id: acme.organizationId })
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n)),
+      0,
+    );
   });
 
   it('checks the destination again at delivery: a name now resolving to loopback is refused, not retried (DNS rebinding)', async () => {
     const endpoint = await createEndpoint();
     receiver.secrets = [endpoint.secret];
     // As if the name had resolved to a public address at creation and to 127.0.0.1 now.
-    await t.database.db('hi_webhook_endpoints').where({ id: endpoint.id }).update({ url: `http://localhost:${receiver.port}/webhooks` });
+    await t.database
+      .db('hi_webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ url: `http://localhost:${receiver.port}/webhooks` });
     const event = await sendTest(endpoint.id);
-    const failed = await waitFor(async () => (await deliveries(endpoint.id)).find((d) => d.event_id === event.id && d.status === 'failed'), 'the refused delivery');
+    const failed = await waitFor(
+      async () => (await deliveries(endpoint.id)).find((d) => d.event_id === event.id && d.status === 'failed'),
+      'the refused delivery',
+    );
     assert.match(failed.last_error, /destination_refused/);
     assert.equal(failed.attempts, 1);
     assert.equal(receiver.received.filter((r) => r.id === event.id).length, 0, 'nothing reached the receiver');
@@ -126,9 +150,15 @@ describe('webhooks: endpoints and signed deliveries', function () {
     await receiver.stop();
     const events: { id: string; type: string; sequence: number }[] = [];
     for (let i = 0; i < 6; i++) events.push(await sendTest(endpoint.id));
-    await waitFor(async () => ((await deliveries(endpoint.id)).every((d) => d.attempts >= 1 && d.status === 'pending') ? true : undefined), 'failed first attempts');
+    await waitFor(
+      async () => ((await deliveries(endpoint.id)).every((d) => d.attempts >= 1 && d.status === 'pending') ? true : undefined),
+      'failed first attempts',
+    );
     const pending = await deliveries(endpoint.id);
-    assert.ok(pending.every((d) => /network/.test(d.last_error) && d.next_attempt_at), JSON.stringify(pending));
+    assert.ok(
+      pending.every((d) => /network/.test(d.last_error) && d.next_attempt_at),
+      JSON.stringify(pending),
+    );
     await receiver.listen(port);
     await waitFor(async () => ((await deliveries(endpoint.id)).every((d) => d.status === 'succeeded') ? true : undefined), 'every delivery to succeed');
     const delivered = receiver.delivered();
@@ -139,7 +169,11 @@ describe('webhooks: endpoints and signed deliveries', function () {
     const ids = receiver.received.filter((r) => events.some((e) => e.id === r.id));
     assert.equal(new Set(ids.map((r) => r.id)).size, events.length, 'no delivery under another id');
     const sequences = events.map((e) => e.sequence);
-    assert.deepEqual([...sequences].sort((a, b) => a - b), sequences, 'sequences increase');
+    assert.deepEqual(
+      [...sequences].sort((a, b) => a - b),
+      sequences,
+      'sequences increase',
+    );
     await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
   });
 
@@ -174,7 +208,10 @@ describe('webhooks: endpoints and signed deliveries', function () {
     // Deterministic check of permanent failure: an endpoint that always answers 410.
     receiver.respond = () => 410;
     const always = await sendTest(endpoint.id);
-    const failed = await waitFor(async () => (await deliveries(endpoint.id)).find((d) => d.event_id === always.id && d.status === 'failed'), 'the 410 delivery to fail');
+    const failed = await waitFor(
+      async () => (await deliveries(endpoint.id)).find((d) => d.event_id === always.id && d.status === 'failed'),
+      'the 410 delivery to fail',
+    );
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(receiver.received.filter((r) => r.id === always.id).length, 1, 'one attempt, no retry');
     assert.equal(failed.attempts, 1);
@@ -247,7 +284,11 @@ describe('webhooks: endpoints and signed deliveries', function () {
     assert.equal(first.body.data.length, 2);
     assert.equal(first.body.has_more, true);
     assert.ok(first.body.data[0].sequence > first.body.data[1].sequence);
-    const second = await t.request('GET', `/v1/events?limit=2&type=webhook_endpoint.test&created_gte=${encodeURIComponent(since)}&starting_after=${first.body.data[1].id}`, { auth: acme.apiKey });
+    const second = await t.request(
+      'GET',
+      `/v1/events?limit=2&type=webhook_endpoint.test&created_gte=${encodeURIComponent(since)}&starting_after=${first.body.data[1].id}`,
+      { auth: acme.apiKey },
+    );
     assert.equal(second.body.data.length, 1);
     assert.equal(second.body.has_more, false);
     const none = await t.request('GET', `/v1/events?created_lt=${encodeURIComponent('2000-01-01T00:00:00Z')}`, { auth: acme.apiKey });
@@ -290,10 +331,14 @@ describe('webhooks: endpoints and signed deliveries', function () {
     receiver.secrets = [watcher.secret, failing.secret];
     receiver.respond = ({ type }) => (type === 'webhook_endpoint.disabled' ? 200 : 503);
     await sendTest(failing.id);
-    const disabled = await waitFor(async () => {
-      const res = await t.request('GET', `/v1/webhook_endpoints/${failing.id}`, { auth: acme.apiKey });
-      return res.body.enabled === false ? res.body : undefined;
-    }, 'the endpoint to be disabled', 20_000);
+    const disabled = await waitFor(
+      async () => {
+        const res = await t.request('GET', `/v1/webhook_endpoints/${failing.id}`, { auth: acme.apiKey });
+        return res.body.enabled === false ? res.body : undefined;
+      },
+      'the endpoint to be disabled',
+      20_000,
+    );
     assert.equal(disabled.disabled_reason, 'failing');
     const events = (await t.request('GET', '/v1/events?type=webhook_endpoint.disabled', { auth: acme.apiKey })).body.data;
     assert.equal(events.length, 1);

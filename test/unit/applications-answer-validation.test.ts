@@ -12,7 +12,10 @@ const QUESTIONS: ListingQuestion[] = [
 const VALID = { years: 3, authorized: false, shift: 'night', why: 'Because' };
 
 const failsWith = (answers: Record<string, unknown>, code: string, param: string) =>
-  assert.throws(() => validateAnswers(QUESTIONS, answers), (e: { code: string; details: { param: string } }) => e.code === code && e.details.param === param);
+  assert.throws(
+    () => validateAnswers(QUESTIONS, answers),
+    (e: { code: string; details: { param: string } }) => e.code === code && e.details.param === param,
+  );
 
 describe('applications: answer validation', () => {
   it('accepts answers of the right types and drops nothing', () => {

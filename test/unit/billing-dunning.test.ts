@@ -12,13 +12,10 @@ const at = (iso: string) => new Date(iso);
 describe('billing: dunning and invoice states', () => {
   it('retries 1, 3, 7 and 12 days after finalization, then stops', () => {
     const finalized = at('2027-02-01T00:00:00Z');
-    assert.deepEqual([1, 2, 3, 4, 5].map((n) => nextRetryAt(finalized, n)?.toISOString() ?? null), [
-      '2027-02-02T00:00:00.000Z',
-      '2027-02-04T00:00:00.000Z',
-      '2027-02-08T00:00:00.000Z',
-      '2027-02-13T00:00:00.000Z',
-      null,
-    ]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((n) => nextRetryAt(finalized, n)?.toISOString() ?? null),
+      ['2027-02-02T00:00:00.000Z', '2027-02-04T00:00:00.000Z', '2027-02-08T00:00:00.000Z', '2027-02-13T00:00:00.000Z', null],
+    );
   });
 
   it('suspends a past_due organization exactly when the grace period ends', () => {
@@ -33,7 +30,10 @@ describe('billing: dunning and invoice states', () => {
     assert.equal(formatInvoiceNumber(123), 'HI-000123');
     const invoice = { status: 'paid', number: 'HI-000001', id: 'inv_x' } as Invoice;
     for (const to of ['void', 'uncollectible', 'paid'] as const) {
-      assert.throws(() => requireTransition(invoice, to), (e) => isDomainError(e) && e.code === 'invalid_invoice_state');
+      assert.throws(
+        () => requireTransition(invoice, to),
+        (e) => isDomainError(e) && e.code === 'invalid_invoice_state',
+      );
     }
     assert.doesNotThrow(() => requireTransition({ ...invoice, status: 'uncollectible' }, 'paid'), 'written off, still payable');
     assert.doesNotThrow(() => requireTransition({ ...invoice, status: 'open' }, 'void'));
@@ -41,12 +41,16 @@ describe('billing: dunning and invoice states', () => {
 
   it('sandbox test cards: succeeds, declines, needs a retry; others are refused as payment methods', async () => {
     const sandbox = new SandboxPaymentCollector();
-    const charge = (paymentMethod: string | null, attempt = 1) => sandbox.collect({ invoiceId: 'inv_x', organizationId: 'org_x', amount: 100, currency: 'USD', attempt, paymentMethod });
+    const charge = (paymentMethod: string | null, attempt = 1) =>
+      sandbox.collect({ invoiceId: 'inv_x', organizationId: 'org_x', amount: 100, currency: 'USD', attempt, paymentMethod });
     assert.equal((await charge(SANDBOX_TEST_CARDS.succeeds)).status, 'succeeded');
     assert.deepEqual(await charge(SANDBOX_TEST_CARDS.declines, 3), { status: 'failed', reason: 'card_declined' });
     assert.deepEqual(await charge(SANDBOX_TEST_CARDS.requiresRetry, 1), { status: 'failed', reason: 'processing_error' });
     assert.equal((await charge(SANDBOX_TEST_CARDS.requiresRetry, 2)).status, 'succeeded');
     assert.deepEqual(await charge(null), { status: 'failed', reason: 'no_payment_method' });
-    assert.throws(() => sandbox.validatePaymentMethod('5555555555554444'), (e) => isDomainError(e) && e.code === 'invalid_payment_method');
+    assert.throws(
+      () => sandbox.validatePaymentMethod('5555555555554444'),
+      (e) => isDomainError(e) && e.code === 'invalid_payment_method',
+    );
   });
 });

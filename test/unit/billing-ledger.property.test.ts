@@ -102,64 +102,72 @@ function expectedCharges(timeline: { at: Date; holdings: Holdings }[], horizon: 
 describe('billing ledger (property)', () => {
   it('charges exactly the time-weighted price of what was held, each quote is the charge, nothing twice', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 365 * 86400 }), fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 70 * 86400 }), (offset, ops, tail) => {
-        let state: LedgerState = emptyLedger();
-        let holdings: Holdings = { aLaCarte: [], packages: [] };
-        let at = new Date(Date.UTC(2027, 0, 1) + offset * 1000);
-        const invoices: RenewalInvoice[] = [];
-        const timeline: { at: Date; holdings: Holdings }[] = [];
-        const quoted: InvoiceLine[] = [];
-        const renewUntil = (t: Date) => {
-          while (state.period && t.getTime() >= state.period.end.getTime()) {
-            const renewal = renew(state, FEE);
-            state = renewal.state;
-            if (renewal.invoice) invoices.push(renewal.invoice);
+      fc.property(
+        fc.integer({ min: 0, max: 365 * 86400 }),
+        fc.array(op, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 70 * 86400 }),
+        (offset, ops, tail) => {
+          let state: LedgerState = emptyLedger();
+          let holdings: Holdings = { aLaCarte: [], packages: [] };
+          let at = new Date(Date.UTC(2027, 0, 1) + offset * 1000);
+          const invoices: RenewalInvoice[] = [];
+          const timeline: { at: Date; holdings: Holdings }[] = [];
+          const quoted: InvoiceLine[] = [];
+          const renewUntil = (t: Date) => {
+            while (state.period && t.getTime() >= state.period.end.getTime()) {
+              const renewal = renew(state, FEE);
+              state = renewal.state;
+              if (renewal.invoice) invoices.push(renewal.invoice);
+            }
+          };
+          for (const o of ops) {
+            at = new Date(at.getTime() + o.after * 1000);
+            renewUntil(at);
+            const after = change(holdings, o);
+            const quote = changeLines(state, after, at, FEE);
+            const applied = applyChange(state, after, at, FEE);
+            assert.deepEqual(applied.lines, quote, 'the quote is what the change recorded');
+            quoted.push(...quote);
+            state = applied.state;
+            holdings = after;
+            timeline.push({ at, holdings });
           }
-        };
-        for (const o of ops) {
-          at = new Date(at.getTime() + o.after * 1000);
-          renewUntil(at);
-          const after = change(holdings, o);
-          const quote = changeLines(state, after, at, FEE);
-          const applied = applyChange(state, after, at, FEE);
-          assert.deepEqual(applied.lines, quote, 'the quote is what the change recorded');
-          quoted.push(...quote);
-          state = applied.state;
-          holdings = after;
-          timeline.push({ at, holdings });
-        }
-        renewUntil(new Date(at.getTime() + tail * 1000));
-        const horizon = state.period ? state.period.end : at;
-        const { total, feePeriods } = expectedCharges(timeline, horizon);
-        const invoiced = invoices.reduce((sum, inv) => sum + inv.total, 0);
-        const pending = state.pending.reduce((sum, l) => sum + l.amount, 0);
-        assert.equal(invoiced - state.creditBalance + pending, total, 'invoiced = time-weighted price held');
+          renewUntil(new Date(at.getTime() + tail * 1000));
+          const horizon = state.period ? state.period.end : at;
+          const { total, feePeriods } = expectedCharges(timeline, horizon);
+          const invoiced = invoices.reduce((sum, inv) => sum + inv.total, 0);
+          const pending = state.pending.reduce((sum, l) => sum + l.amount, 0);
+          assert.equal(invoiced - state.creditBalance + pending, total, 'invoiced = time-weighted price held');
 
-        // Every quoted line reaches an invoice as it was quoted, in order, and nothing else
-        // is charged for a period but its advance lines.
-        const charged = [...invoices.flatMap((i) => i.lines.filter((l) => l.periodStart.getTime() < i.periodStart.getTime())), ...state.pending];
-        assert.deepEqual(charged, quoted, 'what the quotes showed is what the invoices charged');
+          // Every quoted line reaches an invoice as it was quoted, in order, and nothing else
+          // is charged for a period but its advance lines.
+          const charged = [...invoices.flatMap((i) => i.lines.filter((l) => l.periodStart.getTime() < i.periodStart.getTime())), ...state.pending];
+          assert.deepEqual(charged, quoted, 'what the quotes showed is what the invoices charged');
 
-        const lines: InvoiceLine[] = [...invoices.flatMap((i) => i.lines), ...state.pending];
-        const net = new Map<string, number>();
-        const fees = new Map<number, number>();
-        for (const line of lines) {
-          if (line.type === 'platform_fee') {
-            fees.set(line.periodStart.getTime(), (fees.get(line.periodStart.getTime()) ?? 0) + 1);
-            continue;
+          const lines: InvoiceLine[] = [...invoices.flatMap((i) => i.lines), ...state.pending];
+          const net = new Map<string, number>();
+          const fees = new Map<number, number>();
+          for (const line of lines) {
+            if (line.type === 'platform_fee') {
+              fees.set(line.periodStart.getTime(), (fees.get(line.periodStart.getTime()) ?? 0) + 1);
+              continue;
+            }
+            const k = `${line.periodStart.toISOString()} ${line.type} ${line.key}`;
+            net.set(k, (net.get(k) ?? 0) + line.amount);
           }
-          const k = `${line.periodStart.toISOString()} ${line.type} ${line.key}`;
-          net.set(k, (net.get(k) ?? 0) + line.amount);
-        }
-        const prices = new Map<string, number>([...ACTIONS.map((a) => [`action ${a.key}`, a.price.amount] as const), ...PACKAGES.map((p) => [`package ${p.slug}`, p.price.amount] as const)]);
-        for (const [k, amount] of net) {
-          const price = prices.get(k.split(' ').slice(1).join(' '))!;
-          assert.ok(amount >= 0 && amount <= price, `${k}: net ${amount} outside [0, ${price}]`);
-        }
-        for (const [period, count] of fees) assert.equal(count, 1, `platform fee once in ${new Date(period).toISOString()}`);
-        assert.deepEqual([...fees.keys()].sort(), [...feePeriods].sort(), 'fee exactly in the periods where it applied');
-        for (const invoice of invoices) assert.ok(invoice.total >= 0 && invoice.endingCredit >= 0, 'no invoice below zero: credits carry forward');
-      }),
+          const prices = new Map<string, number>([
+            ...ACTIONS.map((a) => [`action ${a.key}`, a.price.amount] as const),
+            ...PACKAGES.map((p) => [`package ${p.slug}`, p.price.amount] as const),
+          ]);
+          for (const [k, amount] of net) {
+            const price = prices.get(k.split(' ').slice(1).join(' '))!;
+            assert.ok(amount >= 0 && amount <= price, `${k}: net ${amount} outside [0, ${price}]`);
+          }
+          for (const [period, count] of fees) assert.equal(count, 1, `platform fee once in ${new Date(period).toISOString()}`);
+          assert.deepEqual([...fees.keys()].sort(), [...feePeriods].sort(), 'fee exactly in the periods where it applied');
+          for (const invoice of invoices) assert.ok(invoice.total >= 0 && invoice.endingCredit >= 0, 'no invoice below zero: credits carry forward');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -168,15 +176,24 @@ describe('billing ledger (property)', () => {
     const june10 = new Date('2027-06-11T00:00:00Z');
     const action = ACTIONS[0]!; // 1900
     const { state, lines } = applyChange(emptyLedger(), { aLaCarte: [action], packages: [] }, june10, FEE);
-    assert.deepEqual(lines.map((l) => [l.type, l.amount]), [['action', 1267], ['platform_fee', 4900]]);
+    assert.deepEqual(
+      lines.map((l) => [l.type, l.amount]),
+      [
+        ['action', 1267],
+        ['platform_fee', 4900],
+      ],
+    );
     const { invoice } = renew(state, FEE);
     assert.equal(invoice!.periodStart.toISOString(), '2027-07-01T00:00:00.000Z');
-    assert.deepEqual(invoice!.lines.map((l) => [l.type, l.amount, l.proration]), [
-      ['action', 1267, true],
-      ['platform_fee', 4900, false],
-      ['platform_fee', 4900, false],
-      ['action', 1900, false],
-    ]);
+    assert.deepEqual(
+      invoice!.lines.map((l) => [l.type, l.amount, l.proration]),
+      [
+        ['action', 1267, true],
+        ['platform_fee', 4900, false],
+        ['platform_fee', 4900, false],
+        ['action', 1900, false],
+      ],
+    );
     assert.equal(invoice!.total, 1267 + 4900 + 4900 + 1900);
   });
 
@@ -185,7 +202,10 @@ describe('billing ledger (property)', () => {
     let { state } = applyChange(emptyLedger(), { aLaCarte: [], packages: [pack] }, new Date('2027-03-01T00:00:00Z'), FEE);
     state = renew(state, FEE).state; // April in advance
     const { state: dropped, lines } = applyChange(state, { aLaCarte: [], packages: [] }, new Date('2027-04-16T00:00:00Z'), FEE);
-    assert.deepEqual(lines.map((l) => l.amount), [-3450]);
+    assert.deepEqual(
+      lines.map((l) => l.amount),
+      [-3450],
+    );
     const { invoice, state: after } = renew(dropped, FEE);
     assert.equal(invoice!.total, 0);
     assert.equal(after.creditBalance, 3450);

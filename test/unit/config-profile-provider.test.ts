@@ -26,7 +26,10 @@ describe('config: profile provider', () => {
   });
 
   it('without an issuer, all three endpoints are required', () => {
-    assert.match(refusal({ PROFILE_PROVIDER_AUTHORIZE_URL: 'https://id.example.com/auth', PROFILE_PROVIDER_TOKEN_URL: 'https://id.example.com/token' })!, /^PROFILE_PROVIDER_PROFILE_URL: is required/);
+    assert.match(
+      refusal({ PROFILE_PROVIDER_AUTHORIZE_URL: 'https://id.example.com/auth', PROFILE_PROVIDER_TOKEN_URL: 'https://id.example.com/token' })!,
+      /^PROFILE_PROVIDER_PROFILE_URL: is required/,
+    );
   });
 
   it('reads the client auth method, scopes with their delimiter and extra authorize parameters', () => {
@@ -47,9 +50,18 @@ describe('config: profile provider', () => {
     const issuer = { PROFILE_PROVIDER_ISSUER: 'https://id.example.com' };
     assert.match(refusal({ ...issuer, PROFILE_PROVIDER_TOKEN_AUTH_METHOD: 'private_key_jwt' })!, /^PROFILE_PROVIDER_TOKEN_AUTH_METHOD: /);
     assert.match(refusal({ ...issuer, PROFILE_PROVIDER_SCOPE_DELIMITER: ';' })!, /^PROFILE_PROVIDER_SCOPE_DELIMITER: /);
-    assert.match(refusal({ ...issuer, PROFILE_PROVIDER_AUTHORIZE_PARAMS: 'prompt=consent&redirect_uri=https://evil.example' })!, /^PROFILE_PROVIDER_AUTHORIZE_PARAMS: must not set redirect_uri/);
-    assert.match(refusal({ ...issuer, PROFILE_PROVIDER_PROFILE_MAPPING: '{"id":"user..id"}' })!, /^PROFILE_PROVIDER_PROFILE_MAPPING: id: must be a dotted field path/);
-    assert.match(refusal({ ...issuer, PROFILE_PROVIDER_PROFILE_MAPPING: '{"positions":{"path":"jobs","employer":"org"}}' })!, /^PROFILE_PROVIDER_PROFILE_MAPPING: positions\.employer: is not a field of positions/);
+    assert.match(
+      refusal({ ...issuer, PROFILE_PROVIDER_AUTHORIZE_PARAMS: 'prompt=consent&redirect_uri=https://evil.example' })!,
+      /^PROFILE_PROVIDER_AUTHORIZE_PARAMS: must not set redirect_uri/,
+    );
+    assert.match(
+      refusal({ ...issuer, PROFILE_PROVIDER_PROFILE_MAPPING: '{"id":"user..id"}' })!,
+      /^PROFILE_PROVIDER_PROFILE_MAPPING: id: must be a dotted field path/,
+    );
+    assert.match(
+      refusal({ ...issuer, PROFILE_PROVIDER_PROFILE_MAPPING: '{"positions":{"path":"jobs","employer":"org"}}' })!,
+      /^PROFILE_PROVIDER_PROFILE_MAPPING: positions\.employer: is not a field of positions/,
+    );
     assert.match(refusal({ ...issuer, PROFILE_PROVIDER_PROFILE_MAPPING: 'not json' })!, /^PROFILE_PROVIDER_PROFILE_MAPPING: \(document\): is not valid JSON/);
   });
 

@@ -22,12 +22,30 @@ describe('configuration', () => {
   });
 
   it('names the bad setting', () => {
-    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' }), (e: ConfigError) => e.env === 'PORT');
-    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), BASE_URL: 'not a url' }), (e: ConfigError) => e.env === 'BASE_URL');
-    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), LOG_LEVEL: 'loud' }), (e: ConfigError) => e.env === 'LOG_LEVEL');
-    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: 'abcd' }), (e: ConfigError) => e.env === 'SECRET_KEY');
-    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'short' }), (e: ConfigError) => e.env === 'OPERATOR_API_KEY');
-    assert.throws(() => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'hik_' + 'x'.repeat(40) }), (e: ConfigError) => e.env === 'OPERATOR_API_KEY' && /hik_/.test(e.message));
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' }),
+      (e: ConfigError) => e.env === 'PORT',
+    );
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), BASE_URL: 'not a url' }),
+      (e: ConfigError) => e.env === 'BASE_URL',
+    );
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), LOG_LEVEL: 'loud' }),
+      (e: ConfigError) => e.env === 'LOG_LEVEL',
+    );
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: 'abcd' }),
+      (e: ConfigError) => e.env === 'SECRET_KEY',
+    );
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'short' }),
+      (e: ConfigError) => e.env === 'OPERATOR_API_KEY',
+    );
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), OPERATOR_API_KEY: 'hik_' + 'x'.repeat(40) }),
+      (e: ConfigError) => e.env === 'OPERATOR_API_KEY' && /hik_/.test(e.message),
+    );
     assert.throws(
       () => loadConfig({ DATA_DIR: dataDir(), PROFILE_PROVIDER_AUTHORIZE_URL: 'https://p.example/authorize' }),
       (e: ConfigError) => e.env === 'PROFILE_PROVIDER_TOKEN_URL',
@@ -36,10 +54,19 @@ describe('configuration', () => {
 
   it('refuses unsafe defaults in production', () => {
     const env = { NODE_ENV: 'production', DATA_DIR: dataDir() };
-    assert.throws(() => loadConfig(env), (e: ConfigError) => e.env === 'DATABASE_URL');
-    assert.throws(() => loadConfig({ ...env, DATABASE_URL: 'postgres://x/y' }), (e: ConfigError) => e.env === 'SECRET_KEY');
+    assert.throws(
+      () => loadConfig(env),
+      (e: ConfigError) => e.env === 'DATABASE_URL',
+    );
+    assert.throws(
+      () => loadConfig({ ...env, DATABASE_URL: 'postgres://x/y' }),
+      (e: ConfigError) => e.env === 'SECRET_KEY',
+    );
     const full = { ...env, DATABASE_URL: 'postgres://x/y', SECRET_KEY: 'b'.repeat(64), BASE_URL: 'https://jobs.example' };
-    assert.throws(() => loadConfig(full), (e: ConfigError) => e.env === 'PROFILE_PROVIDER_AUTHORIZE_URL');
+    assert.throws(
+      () => loadConfig(full),
+      (e: ConfigError) => e.env === 'PROFILE_PROVIDER_AUTHORIZE_URL',
+    );
     const config = loadConfig({ ...full, SANDBOX_PROVIDER_ENABLED: 'true' });
     assert.equal(config.env, 'production');
     assert.equal(config.sandboxProviderEnabled, true);

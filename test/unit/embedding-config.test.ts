@@ -17,27 +17,60 @@ describe('configuration for an embedding host (defineConfig)', () => {
   });
 
   it('takes typed values (numbers, booleans, a Buffer secret) through the same validation as the environment', () => {
-    const config = defineConfig({ baseUrl: 'https://a.example', secretKey: Buffer.alloc(32, 1), workerConcurrency: 3, sandboxProviderEnabled: false, nodeEnv: 'test', redisUrl: 'redis://r:6379' });
+    const config = defineConfig({
+      baseUrl: 'https://a.example',
+      secretKey: Buffer.alloc(32, 1),
+      workerConcurrency: 3,
+      sandboxProviderEnabled: false,
+      nodeEnv: 'test',
+      redisUrl: 'redis://r:6379',
+    });
     assert.equal(config.workerConcurrency, 3);
     assert.equal(config.sandboxProviderEnabled, false);
     assert.deepEqual(config.secretKey, Buffer.alloc(32, 1));
     assert.equal(config.redisUrl, 'redis://r:6379');
-    assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, logLevel: 'loud' as 'info' }), (e: ConfigError) => e.env === 'LOG_LEVEL');
+    assert.throws(
+      () => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, logLevel: 'loud' as 'info' }),
+      (e: ConfigError) => e.env === 'LOG_LEVEL',
+    );
   });
 
   it('requires the secret (nothing generated or written) and the base URL, naming them', () => {
-    assert.throws(() => defineConfig({ baseUrl: 'https://a.example' } as never), (e: ConfigError) => e.env === 'SECRET_KEY' && /required/.test(e.message));
-    assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: 'abcd' }), (e: ConfigError) => e.env === 'SECRET_KEY' && /32 bytes/.test(e.message));
-    assert.throws(() => defineConfig({ secretKey: SECRET } as never), (e: ConfigError) => e.env === 'BASE_URL');
+    assert.throws(
+      () => defineConfig({ baseUrl: 'https://a.example' } as never),
+      (e: ConfigError) => e.env === 'SECRET_KEY' && /required/.test(e.message),
+    );
+    assert.throws(
+      () => defineConfig({ baseUrl: 'https://a.example', secretKey: 'abcd' }),
+      (e: ConfigError) => e.env === 'SECRET_KEY' && /32 bytes/.test(e.message),
+    );
+    assert.throws(
+      () => defineConfig({ secretKey: SECRET } as never),
+      (e: ConfigError) => e.env === 'BASE_URL',
+    );
   });
 
   it('refuses a malformed mount path, unknown options and the standalone-only settings', () => {
     for (const mountPath of ['careers', '/a b', '/a//b', '/a?x', '/..', '/a/./b']) {
-      assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, mountPath }), (e: ConfigError) => e.env === 'mountPath', mountPath);
+      assert.throws(
+        () => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, mountPath }),
+        (e: ConfigError) => e.env === 'mountPath',
+        mountPath,
+      );
     }
-    assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, port: 80 } as never), (e: ConfigError) => e.env === 'port');
-    assert.throws(() => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, secretKeyz: 'x' } as never), (e: ConfigError) => e.env === 'secretKeyz');
-    for (const name of STANDALONE_ONLY_SETTINGS) assert.ok(SETTINGS.some((s) => s.env === name), name);
+    assert.throws(
+      () => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, port: 80 } as never),
+      (e: ConfigError) => e.env === 'port',
+    );
+    assert.throws(
+      () => defineConfig({ baseUrl: 'https://a.example', secretKey: SECRET, secretKeyz: 'x' } as never),
+      (e: ConfigError) => e.env === 'secretKeyz',
+    );
+    for (const name of STANDALONE_ONLY_SETTINGS)
+      assert.ok(
+        SETTINGS.some((s) => s.env === name),
+        name,
+      );
   });
 
   it('leaves the standalone environment as it was: no mount path, a generated secret in embedded mode', () => {

@@ -65,10 +65,16 @@ describe('hardening: JSON depth, availability errors, outage retries', () => {
     for (const error of bugs) assert.equal(isAvailabilityError(error), false, String(error));
   });
 
-  it('after an outage a job waits 5, 10, 20, 40 s (capped at a minute), never less than its queue\'s own backoff', () => {
+  it("after an outage a job waits 5, 10, 20, 40 s (capped at a minute), never less than its queue's own backoff", () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    assert.deepEqual([1, 2, 3, 4, 5].map((attempt) => retryDelay(500, attempt, outage)), [5_000, 10_000, 20_000, 40_000, 60_000]);
-    assert.deepEqual([1, 2, 3].map((attempt) => retryDelay(500, attempt, new Error('upstream 503'))), [500, 1_000, 2_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((attempt) => retryDelay(500, attempt, outage)),
+      [5_000, 10_000, 20_000, 40_000, 60_000],
+    );
+    assert.deepEqual(
+      [1, 2, 3].map((attempt) => retryDelay(500, attempt, new Error('upstream 503'))),
+      [500, 1_000, 2_000],
+    );
     assert.equal(retryDelay(30_000, 2, outage), 60_000);
   });
 

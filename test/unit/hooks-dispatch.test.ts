@@ -18,7 +18,15 @@ import { HOOK_HANDLERS } from '../../src/composition/hooks';
 import { loadManifest } from '../../src/manifest/manifest';
 import { PluginMetrics } from '../../src/observability/metrics';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
+const silent = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silent;
+  },
+};
 
 class CountingMetrics implements GateMetrics {
   readonly checks: string[] = [];
@@ -90,7 +98,12 @@ describe('hooks: gated dispatch', () => {
     assert.deepEqual(result.handled, ['test-meeting', 'test-reminder']);
     assert.deepEqual(result.skipped, []);
     assert.deepEqual(calls, ['meeting org_a int_1', 'reminder org_a']);
-    assert.deepEqual(result.outcomes[0], { handler: 'test-meeting', action: 'video_meetings.create_meeting_link', status: 'ran', result: { interview_id: 'int_1' } });
+    assert.deepEqual(result.outcomes[0], {
+      handler: 'test-meeting',
+      action: 'video_meetings.create_meeting_link',
+      status: 'ran',
+      result: { interview_id: 'int_1' },
+    });
   });
 
   it('skips (never throws) for an unlicensed organization, says why, and counts it', async () => {
@@ -137,7 +150,17 @@ describe('hooks: gated dispatch', () => {
   it('an entitlement read that fails leaves the handler unrun, reported as failed', async () => {
     const failing = new HookDispatcher(
       new HookRegistry([{ ...declarationOf(ReminderHandler), handler: () => new ReminderHandler() }]),
-      new HookGate(new EntitlementCache({ isActive: async () => { throw new Error('db down'); } }, { ttlMs: 1000, maxEntries: 10 }), metrics),
+      new HookGate(
+        new EntitlementCache(
+          {
+            isActive: async () => {
+              throw new Error('db down');
+            },
+          },
+          { ttlMs: 1000, maxEntries: 10 },
+        ),
+        metrics,
+      ),
       silent,
     );
     const result = await failing.fire('interview.scheduled', 'org_a', payload);
@@ -178,14 +201,31 @@ describe('hooks: gated dispatch', () => {
   });
 
   it('registry: handlers by action, and two handlers of one name are refused', () => {
-    const registry = new HookRegistry(HOOK_HANDLERS.map((h) => ({ ...declarationOf(h), handler: () => { throw new Error('not resolved'); } })));
-    assert.deepEqual(
-      [...registry.handledActions()].sort(),
-      ['esign.send_offer', 'hris.employee_sync', 'notifications.interview_reminder', 'sms.interview_reminder', 'video_meetings.create_meeting_link'],
+    const registry = new HookRegistry(
+      HOOK_HANDLERS.map((h) => ({
+        ...declarationOf(h),
+        handler: () => {
+          throw new Error('not resolved');
+        },
+      })),
     );
+    assert.deepEqual([...registry.handledActions()].sort(), [
+      'esign.send_offer',
+      'hris.employee_sync',
+      'notifications.interview_reminder',
+      'sms.interview_reminder',
+      'video_meetings.create_meeting_link',
+    ]);
     assert.deepEqual(registry.handlersFor('profile.accept_application'), []);
     const decl = declarationOf(MeetingHandler);
-    assert.throws(() => new HookRegistry([{ ...decl, handler: () => new MeetingHandler() }, { ...decl, handler: () => new MeetingHandler() }]), /Two hook handlers/);
+    assert.throws(
+      () =>
+        new HookRegistry([
+          { ...decl, handler: () => new MeetingHandler() },
+          { ...decl, handler: () => new MeetingHandler() },
+        ]),
+      /Two hook handlers/,
+    );
     class Undeclared implements GatedHookHandler {
       async handle() {}
     }
@@ -196,7 +236,10 @@ describe('hooks: gated dispatch', () => {
     const manifest = loadManifest();
     for (const handler of HOOK_HANDLERS) {
       const d = declarationOf(handler);
-      assert.ok(manifest.hooks.some((h) => h.name === d.name && h.hook === d.hook && h.action === d.action), d.name);
+      assert.ok(
+        manifest.hooks.some((h) => h.name === d.name && h.hook === d.hook && h.action === d.action),
+        d.name,
+      );
     }
     assert.equal(manifest.hooks.length, HOOK_HANDLERS.length);
   });

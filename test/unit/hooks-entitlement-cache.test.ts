@@ -97,7 +97,15 @@ describe('hooks: entitlement cache', () => {
 
   it('a failing read is not cached and is retried next time', async () => {
     let fail = true;
-    const flaky = new EntitlementCache({ isActive: async () => { if (fail) throw new Error('db down'); return true; } }, { ttlMs: 1000, maxEntries: 10 });
+    const flaky = new EntitlementCache(
+      {
+        isActive: async () => {
+          if (fail) throw new Error('db down');
+          return true;
+        },
+      },
+      { ttlMs: 1000, maxEntries: 10 },
+    );
     await assert.rejects(flaky.isActive('org_a', 'x.y'), /db down/);
     fail = false;
     assert.equal(await flaky.isActive('org_a', 'x.y'), true);

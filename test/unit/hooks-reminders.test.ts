@@ -19,7 +19,15 @@ import type { OutboxMessage } from '../../src/domain/jobs/outbox';
 import { isDomainError } from '../../src/domain/shared/errors';
 import { InlineJobQueue } from '../../src/queue/inline-queue';
 
-const silent = { debug() {}, info() {}, warn() {}, error() {}, child() { return silent; } };
+const silent = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silent;
+  },
+};
 
 /** Rows in memory; the messages saved with them go straight to the queue (what the outbox relay does). */
 class MemoryReminders implements InterviewReminderRepository {
@@ -34,7 +42,13 @@ class MemoryReminders implements InterviewReminderRepository {
     this.rows.set(this.key(r.organizationId, r.interviewId, r.channel), structuredClone(r));
     for (const m of messages) await this.queue().add(m.queue, m.name, m.data, { jobId: m.jobId, delayMs: m.delayMs });
   }
-  async settle(o: string, i: string, c: ReminderChannel, jobId: string, change: { status: 'sent' | 'canceled' | 'skipped'; reason: string | null; deliveryId?: string; at: Date }) {
+  async settle(
+    o: string,
+    i: string,
+    c: ReminderChannel,
+    jobId: string,
+    change: { status: 'sent' | 'canceled' | 'skipped'; reason: string | null; deliveryId?: string; at: Date },
+  ) {
     const row = this.rows.get(this.key(o, i, c));
     if (!row || row.jobId !== jobId || row.status !== 'scheduled') return false;
     Object.assign(row, { status: change.status, reason: change.reason, deliveryId: change.deliveryId ?? null, updatedAt: change.at });
@@ -84,7 +98,15 @@ describe('hooks: interview reminders', () => {
     cache = new EntitlementCache({ isActive: async (o, a) => licensed.has(`${o} ${a}`) }, { ttlMs: 60_000, maxEntries: 100 });
     connectors = new RecordingConnectors();
     events.length = 0;
-    delivery = new ReminderDelivery(repo, new HookGate(cache, { recordGateCheck() {}, recordCacheHit() {} }), connectors, connectors, { publish: async (e) => void events.push(e) }, clock, silent);
+    delivery = new ReminderDelivery(
+      repo,
+      new HookGate(cache, { recordGateCheck() {}, recordCacheHit() {} }),
+      connectors,
+      connectors,
+      { publish: async (e) => void events.push(e) },
+      clock,
+      silent,
+    );
   });
   afterEach(() => queue.close());
 

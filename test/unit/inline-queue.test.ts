@@ -27,7 +27,10 @@ describe('in-process job queue', () => {
     await queue.add('work', 'a', { n: 1 }, { jobId: 'same' });
     await queue.add('work', 'a', { n: 2 }, { jobId: 'same' });
     await queue.drain();
-    assert.deepEqual(seen.map((j) => j.data), [{ n: 1 }]);
+    assert.deepEqual(
+      seen.map((j) => j.data),
+      [{ n: 1 }],
+    );
     await queue.close();
   });
 
@@ -39,7 +42,10 @@ describe('in-process job queue', () => {
     queue.startWorkers([processor]);
     await queue.add('work', 'a', {});
     await queue.drain(1000);
-    assert.deepEqual(seen.map((j) => j.attempt), [1, 2, 3]);
+    assert.deepEqual(
+      seen.map((j) => j.attempt),
+      [1, 2, 3],
+    );
     await queue.close();
   });
 

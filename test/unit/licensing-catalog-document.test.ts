@@ -28,7 +28,10 @@ describe('licensing: catalog document', () => {
     it(`refuses ${name}`, () => {
       const doc = base();
       mutate(doc);
-      assert.throws(() => parseCatalogDocument(doc), (e: unknown) => e instanceof CatalogDocumentError && message.test(e.message));
+      assert.throws(
+        () => parseCatalogDocument(doc),
+        (e: unknown) => e instanceof CatalogDocumentError && message.test(e.message),
+      );
     });
   }
 });

@@ -33,8 +33,12 @@ describe('licensing: money', () => {
 describe('licensing: keys', () => {
   it('accepts <group>.<action> in lower snake case only', () => {
     for (const ok of ['profile.accept_application', 'sms.two_factor_auth', 'a1.b2']) assert.ok(isActionKey(ok), ok);
-    for (const bad of ['Profile.accept', 'profile', 'profile.', '.accept', 'a.b.c', 'a-b.c', 'a.b-c', 'a._b', 'a.b_', '1a.b', `${'a'.repeat(100)}.b`]) assert.ok(!isActionKey(bad), bad);
-    assert.throws(() => requireActionKey('NOPE', 'activate'), (e: unknown) => isDomainError(e) && e.code === 'invalid_action_key' && e.details.param === 'activate');
+    for (const bad of ['Profile.accept', 'profile', 'profile.', '.accept', 'a.b.c', 'a-b.c', 'a.b-c', 'a._b', 'a.b_', '1a.b', `${'a'.repeat(100)}.b`])
+      assert.ok(!isActionKey(bad), bad);
+    assert.throws(
+      () => requireActionKey('NOPE', 'activate'),
+      (e: unknown) => isDomainError(e) && e.code === 'invalid_action_key' && e.details.param === 'activate',
+    );
     assert.ok(isPackageSlug('temp-agencies') && !isPackageSlug('temp_agencies') && !isPackageSlug('-x') && !isPackageSlug('Temp'));
   });
 });
@@ -46,7 +50,14 @@ describe('licensing: monthly bill', () => {
 
   it('à la carte: the platform fee once plus every action', () => {
     const bill = monthlyBill(hold([B, A]), FEE);
-    assert.deepEqual(bill.lines.map((l) => [l.type, l.amount.amount]), [['platform_fee', 4900], ['action', 1900], ['action', 2900]]);
+    assert.deepEqual(
+      bill.lines.map((l) => [l.type, l.amount.amount]),
+      [
+        ['platform_fee', 4900],
+        ['action', 1900],
+        ['action', 2900],
+      ],
+    );
     assert.deepEqual(bill.total, USD(4900 + 1900 + 2900));
   });
 
@@ -56,7 +67,10 @@ describe('licensing: monthly bill', () => {
 
   it('a package alone: its one price, no platform fee', () => {
     const bill = monthlyBill(hold([], [AB]), FEE);
-    assert.deepEqual(bill.lines.map((l) => l.type), ['package']);
+    assert.deepEqual(
+      bill.lines.map((l) => l.type),
+      ['package'],
+    );
     assert.deepEqual(bill.total, USD(3500));
   });
 
@@ -94,8 +108,14 @@ describe('licensing: proposed changes', () => {
   });
 
   it('refuses to remove what is not held', () => {
-    assert.throws(() => applyChange(hold([]), { type: 'deactivate', actionKey: 'a.one' }), (e: unknown) => isDomainError(e) && e.code === 'invalid_proposed_change');
-    assert.throws(() => applyChange(hold([]), { type: 'unsubscribe', packageSlug: 'ab-pack' }), (e: unknown) => isDomainError(e) && e.code === 'invalid_proposed_change');
+    assert.throws(
+      () => applyChange(hold([]), { type: 'deactivate', actionKey: 'a.one' }),
+      (e: unknown) => isDomainError(e) && e.code === 'invalid_proposed_change',
+    );
+    assert.throws(
+      () => applyChange(hold([]), { type: 'unsubscribe', packageSlug: 'ab-pack' }),
+      (e: unknown) => isDomainError(e) && e.code === 'invalid_proposed_change',
+    );
   });
 });
 

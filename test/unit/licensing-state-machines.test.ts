@@ -3,7 +3,12 @@ import { strict as assert } from 'node:assert';
 import type { LicenseStatus } from '../../src/domain/licenses/license';
 import { licenseStatusesAllowing, nextLicenseStatus, requireLicenseTransition, type LicenseEvent } from '../../src/domain/licenses/license-state-machine';
 import type { SubscriptionStatus } from '../../src/domain/licenses/subscription';
-import { nextSubscriptionStatus, requireSubscriptionTransition, settleFromChildren, type SubscriptionEvent } from '../../src/domain/licenses/subscription-state-machine';
+import {
+  nextSubscriptionStatus,
+  requireSubscriptionTransition,
+  settleFromChildren,
+  type SubscriptionEvent,
+} from '../../src/domain/licenses/subscription-state-machine';
 import { isDomainError } from '../../src/domain/shared/errors';
 
 describe('licensing: license state machine', () => {
@@ -62,7 +67,11 @@ describe('licensing: subscription state machine', () => {
       it(`${from} --${event}--> ${expected ?? 'refused'}`, () => {
         assert.equal(nextSubscriptionStatus(from, event), expected);
         if (expected) assert.equal(requireSubscriptionTransition(from, event), expected);
-        else assert.throws(() => requireSubscriptionTransition(from, event), (e: unknown) => isDomainError(e) && e.code === 'invalid_subscription_state');
+        else
+          assert.throws(
+            () => requireSubscriptionTransition(from, event),
+            (e: unknown) => isDomainError(e) && e.code === 'invalid_subscription_state',
+          );
       });
     }
   }
@@ -71,8 +80,10 @@ describe('licensing: subscription state machine', () => {
     const kids = (...statuses: LicenseStatus[]) => statuses.map((status) => ({ status }));
     it('waits while any child provisions', () => assert.equal(settleFromChildren(kids('active', 'provisioning')), undefined));
     it('is all_active when every child is active', () => assert.equal(settleFromChildren(kids('active', 'active', 'active')), 'all_active'));
-    it('is any_failed as soon as one child failed, even with others provisioning', () => assert.equal(settleFromChildren(kids('provisioning', 'failed', 'active')), 'any_failed'));
+    it('is any_failed as soon as one child failed, even with others provisioning', () =>
+      assert.equal(settleFromChildren(kids('provisioning', 'failed', 'active')), 'any_failed'));
     it('says nothing without children', () => assert.equal(settleFromChildren([]), undefined));
-    it('says nothing when children were deactivated (a cancel settled it already)', () => assert.equal(settleFromChildren(kids('deactivated', 'active')), undefined));
+    it('says nothing when children were deactivated (a cancel settled it already)', () =>
+      assert.equal(settleFromChildren(kids('deactivated', 'active')), undefined));
   });
 });

@@ -23,6 +23,9 @@ describe('listing ids are the host’s', () => {
   });
 
   it('the widget and the plugin agree on every string', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 140 }), (id) => isListingId(id) === (widgetAccepts(id) && id.trim() !== '')), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 140 }), (id) => isListingId(id) === (widgetAccepts(id) && id.trim() !== '')),
+      { numRuns: 500 },
+    );
   });
 });

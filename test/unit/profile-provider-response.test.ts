@@ -18,7 +18,10 @@ const problemOf = (parsed: ReturnType<typeof parseProviderProfile>) => ('problem
 describe('provider profile answer', () => {
   it('accepts real calendar dates, with or without a time', () => {
     const parsed = parseProviderProfile(
-      profile([{ title: 'Engineer', company: 'Acme', start_date: '2024-02-29', end_date: '2025-01-31T00:00:00Z' }], [{ title: 'AWS', issuer: 'Amazon', verified: true, issued_at: '2023-12-31' }]),
+      profile(
+        [{ title: 'Engineer', company: 'Acme', start_date: '2024-02-29', end_date: '2025-01-31T00:00:00Z' }],
+        [{ title: 'AWS', issuer: 'Amazon', verified: true, issued_at: '2023-12-31' }],
+      ),
     );
     assert.ok('profile' in parsed);
     assert.equal(parsed.profile.positions[0]?.start_date, '2024-02-29');
@@ -26,15 +29,28 @@ describe('provider profile answer', () => {
 
   it('refuses a day that does not exist, so no bad date reaches the experience summary', () => {
     for (const bad of ['2023-02-30', '2023-02-29', '2023-13-01', '2023-04-31', '2023-00-10', 'yesterday']) {
-      assert.match(problemOf(parseProviderProfile(profile([{ title: 'Engineer', company: 'Acme', start_date: bad, end_date: null }])))!, /^positions\[0\]\.start_date: /, `start_date ${bad}`);
-      assert.match(problemOf(parseProviderProfile(profile([], [{ title: 'AWS', issuer: 'Amazon', verified: true, issued_at: bad }])))!, /^credentials\[0\]\.issued_at: /, `issued_at ${bad}`);
+      assert.match(
+        problemOf(parseProviderProfile(profile([{ title: 'Engineer', company: 'Acme', start_date: bad, end_date: null }])))!,
+        /^positions\[0\]\.start_date: /,
+        `start_date ${bad}`,
+      );
+      assert.match(
+        problemOf(parseProviderProfile(profile([], [{ title: 'AWS', issuer: 'Amazon', verified: true, issued_at: bad }])))!,
+        /^credentials\[0\]\.issued_at: /,
+        `issued_at ${bad}`,
+      );
     }
   });
 
   it('names the field it refuses, in the provider’s own terms', () => {
     assert.equal(problemOf(parseProviderProfile({ ...profile([]), id: '12345' })), 'id: an id of the shape usr_<opaque id>');
     const mapping = parseProfileMapping({ id: 'account.user_id', positions: { path: 'employment', company: 'employer.name', start_date: 'from' } });
-    const answer = { account: { user_id: 'usr_abc' }, name: 'Ada', profile_url: 'https://p.example/a', employment: [{ title: 'Engineer', employer: {}, from: '2020-01-01' }] };
+    const answer = {
+      account: { user_id: 'usr_abc' },
+      name: 'Ada',
+      profile_url: 'https://p.example/a',
+      employment: [{ title: 'Engineer', employer: {}, from: '2020-01-01' }],
+    };
     assert.match(problemOf(parseProviderProfile(answer, mapping))!, /^employment\[0\]\.employer\.name: /);
   });
 

@@ -44,11 +44,21 @@ describe('profile: token encryption and candidate sessions', () => {
     // A payload edited to another listing no longer matches its signature.
     const [payload, signature] = issued.token.slice(4).split('.');
     const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), l: 'listing_x' })).toString('base64url');
-    assert.throws(() => sessions.verify(`hic_${edited}.${signature}`), (e: { code: string }) => e.code === 'invalid_candidate_token');
+    assert.throws(
+      () => sessions.verify(`hic_${edited}.${signature}`),
+      (e: { code: string }) => e.code === 'invalid_candidate_token',
+    );
     // Another SECRET_KEY's token is refused.
-    const foreign = new SignedCandidateSessions(deriveKey(Buffer.alloc(32, 9), 'candidate-session-signing'), { now: () => now }).issue({ organizationId: 'org_a', listingId: 'listing_b', profileUserId: 'usr_c' });
+    const foreign = new SignedCandidateSessions(deriveKey(Buffer.alloc(32, 9), 'candidate-session-signing'), { now: () => now }).issue({
+      organizationId: 'org_a',
+      listingId: 'listing_b',
+      profileUserId: 'usr_c',
+    });
     assert.throws(() => sessions.verify(foreign.token));
     now = new Date('2026-01-01T00:30:00Z');
-    assert.throws(() => sessions.verify(issued.token), (e: { code: string }) => e.code === 'invalid_candidate_token');
+    assert.throws(
+      () => sessions.verify(issued.token),
+      (e: { code: string }) => e.code === 'invalid_candidate_token',
+    );
   });
 });

@@ -19,7 +19,17 @@ describe('settings: origin rules', () => {
     assert.throws(() => normalizeOrigin('http://jobs.example.com', DEV));
   });
   it('refuses paths, queries, fragments, credentials, other schemes and junk', () => {
-    for (const bad of ['https://a.example/path', 'https://a.example?q', 'https://a.example#f', 'https://u:p@a.example', 'ftp://a.example', 'javascript:alert(1)', 'a.example', '*', '']) {
+    for (const bad of [
+      'https://a.example/path',
+      'https://a.example?q',
+      'https://a.example#f',
+      'https://u:p@a.example',
+      'ftp://a.example',
+      'javascript:alert(1)',
+      'a.example',
+      '*',
+      '',
+    ]) {
       assert.throws(() => normalizeOrigin(bad, DEV), /origin/, bad);
     }
   });

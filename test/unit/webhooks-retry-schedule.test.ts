@@ -48,7 +48,21 @@ describe('webhook retry schedule', () => {
 
   it('only global unicast addresses are public', () => {
     for (const a of ['93.184.216.34', '2606:4700::6810:84e5', '8.8.8.8']) assert.equal(isPublicAddress(a), true, a);
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00:ec2::254',
+      '::ffff:127.0.0.1',
+      '224.0.0.1',
+      'not-an-ip',
+    ]) {
       assert.equal(isPublicAddress(a), false, a);
     }
   });

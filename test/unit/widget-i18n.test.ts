@@ -67,17 +67,27 @@ describe('widget i18n', () => {
     assert.equal(english.t('check_answers', { count: 1 }), 'Please check the highlighted answer.');
     assert.equal(english.t('check_answers', { count: 3 }), 'Please check the 3 highlighted answers.');
     assert.equal(english.list([english.t('skills', { count: 3 }), english.t('work_history')]), '3 verified skills and your work history');
-    assert.equal(english.t('already_on', { date: new Date('2026-11-23T12:00:00Z') }), 'You applied to this listing on November 23, 2026. There is no need to apply again.');
+    assert.equal(
+      english.t('already_on', { date: new Date('2026-11-23T12:00:00Z') }),
+      'You applied to this listing on November 23, 2026. There is no need to apply again.',
+    );
 
     const arabic = new Translator('ar', ar);
     assert.equal(arabic.dir, 'rtl');
     assert.equal(arabic.t('skills', { count: 2 }), 'مهارتان موثّقتان', 'Arabic has a dual');
     assert.notEqual(arabic.t('skills', { count: 3 }), arabic.t('skills', { count: 11 }), 'and few/many');
-    assert.equal(arabic.t('applying_as', { name: 'Ada (Lovelace)' }), 'تتقدّم باسم \u2068Ada (Lovelace)\u2069', 'names isolated (FSI … PDI) in right-to-left text');
+    assert.equal(
+      arabic.t('applying_as', { name: 'Ada (Lovelace)' }),
+      'تتقدّم باسم \u2068Ada (Lovelace)\u2069',
+      'names isolated (FSI … PDI) in right-to-left text',
+    );
     assert.equal(english.t('applying_as', { name: 'Ada' }), 'Applying as Ada');
 
     const german = new Translator('de-DE', de);
-    assert.equal(german.t('already_on', { date: new Date('2026-11-23T12:00:00Z') }), 'Sie haben sich am 23. November 2026 auf diese Stelle beworben. Eine erneute Bewerbung ist nicht nötig.');
+    assert.equal(
+      german.t('already_on', { date: new Date('2026-11-23T12:00:00Z') }),
+      'Sie haben sich am 23. November 2026 auf diese Stelle beworben. Eine erneute Bewerbung ist nicht nötig.',
+    );
     assert.equal(german.list(['A', 'B', 'C']), 'A, B und C');
     assert.equal(new Translator('fr', fr).t('skills', { count: 1 }), '1 compétence vérifiée');
     assert.equal(new Translator('pt-BR', pt).t('credentials', { count: 2 }), '2 credenciais');
@@ -86,7 +96,18 @@ describe('widget i18n', () => {
   });
 
   it('fills every placeholder of every message in every locale, for any count (property)', () => {
-    const params = { organization: 'Acme', name: 'Ada', title: 'Engineer', items: 'x', id: 'app_1', date: new Date(0), value: 'v', prefix: 'org', themes: 'light', max: 5000 };
+    const params = {
+      organization: 'Acme',
+      name: 'Ada',
+      title: 'Engineer',
+      items: 'x',
+      id: 'app_1',
+      date: new Date(0),
+      value: 'v',
+      prefix: 'org',
+      themes: 'light',
+      max: 5000,
+    };
     fc.assert(
       fc.property(fc.constantFrom(...Object.keys(CATALOGS)), fc.nat({ max: 1_000_000 }), (locale, count) => {
         const translator = new Translator(locale, CATALOGS[locale]!);

@@ -63,7 +63,11 @@ describe('widget logic', () => {
       answers: { years: 7.5, authorized: false, start: 'Later', notes: 'hi' },
       errors: {},
     });
-    assert.deepEqual(coerceAnswers(QUESTIONS, { years: '3,5', authorized: 'true' }).answers, { years: 3.5, authorized: true }, 'a decimal comma, optional answers left out');
+    assert.deepEqual(
+      coerceAnswers(QUESTIONS, { years: '3,5', authorized: 'true' }).answers,
+      { years: 3.5, authorized: true },
+      'a decimal comma, optional answers left out',
+    );
     assert.deepEqual(coerceAnswers(QUESTIONS, {}).errors, { years: { key: 'required' }, authorized: { key: 'choose_answer' } });
     assert.deepEqual(coerceAnswers(QUESTIONS, { years: '12abc', authorized: 'maybe', start: 'Never' }).errors, {
       years: { key: 'enter_number' },
@@ -73,7 +77,11 @@ describe('widget logic', () => {
     assert.deepEqual(coerceAnswers(QUESTIONS, { years: 'Infinity', authorized: 'true' }).errors.years, { key: 'enter_number' });
     const cover = coerceAnswers(QUESTIONS, { years: '1', authorized: 'true' }, 'x'.repeat(10_001)).errors[COVER_LETTER_FIELD]!;
     assert.equal(new Translator('en', en).t(cover.key, cover.params), 'Keep your cover letter under 10,000 characters.');
-    assert.equal(new Translator('de-DE', de).t(cover.key, cover.params), 'Ihr Anschreiben muss kürzer als 10.000 Zeichen sein.', 'numbers in the locale’s format');
+    assert.equal(
+      new Translator('de-DE', de).t(cover.key, cover.params),
+      'Ihr Anschreiben muss kürzer als 10.000 Zeichen sein.',
+      'numbers in the locale’s format',
+    );
   });
 
   it('maps an API error param to the form field it names', () => {
@@ -106,13 +114,26 @@ describe('widget logic', () => {
       assert.doesNotMatch(kinds[key], /our side|employer|organization/i, key);
     }
     assert.doesNotMatch(kinds.provider_unusable, /reached/, 'the provider answered');
-    for (const code of ['consent_denied', 'state_mismatch', 'listing_unavailable', 'popup_closed', 'popup_blocked', 'integration_disabled', 'license_required', 'rate_limited']) {
+    for (const code of [
+      'consent_denied',
+      'state_mismatch',
+      'listing_unavailable',
+      'popup_closed',
+      'popup_blocked',
+      'integration_disabled',
+      'license_required',
+      'rate_limited',
+    ]) {
       assert.notEqual(say(code), say('something_else'), code);
     }
     assert.equal(errorMessage('token_expired', 401).key, 'session_expired');
     assert.equal(errorMessage('some_new_code', 402).key, 'paused');
     assert.equal(errorMessage('some_new_code', 503).key, 'server');
-    assert.deepEqual(['consent_denied', 'payment_required', 'duplicate_application'].map((c) => errorMessage(c).kind), ['info', 'info', 'info'], 'neutral, not red');
+    assert.deepEqual(
+      ['consent_denied', 'payment_required', 'duplicate_application'].map((c) => errorMessage(c).kind),
+      ['info', 'info', 'info'],
+      'neutral, not red',
+    );
     assert.equal(errorMessage('provider_unavailable', 503).kind, 'error');
     assert.equal(needsReauthorization('anything', 401), true);
     assert.equal(needsReauthorization('profile_not_authorized', 403), true);

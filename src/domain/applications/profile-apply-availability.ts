@@ -20,8 +20,7 @@ export type Availability =
   /** `settings` is undefined when the organization does not exist. */
   | { accepting: false; settings?: ProfileApplySettings; reason: Unavailable };
 
-const integrationDisabled = () =>
-  forbidden('integration_disabled', 'Profile apply is not enabled for this organization (PATCH /v1/organization/settings)');
+const integrationDisabled = () => forbidden('integration_disabled', 'Profile apply is not enabled for this organization (PATCH /v1/organization/settings)');
 
 @injectable()
 export class ProfileApplyAvailability {

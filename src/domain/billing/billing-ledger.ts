@@ -48,7 +48,14 @@ export interface RenewalInvoice {
 
 export const emptyHoldings = (): Holdings => ({ aLaCarte: [], packages: [] });
 
-export const emptyLedger = (): LedgerState => ({ holdings: emptyHoldings(), period: null, feeChargedFor: null, pending: [], creditBalance: 0, lastChangeAt: null });
+export const emptyLedger = (): LedgerState => ({
+  holdings: emptyHoldings(),
+  period: null,
+  feeChargedFor: null,
+  pending: [],
+  creditBalance: 0,
+  lastChangeAt: null,
+});
 
 export class RenewalDueError extends Error {
   constructor(readonly dueAt: Date) {
@@ -84,7 +91,15 @@ export function changeLines(state: LedgerState, after: Holdings, at: Date, platf
   for (const item of before.items) if (!next.items.some((n) => sameCharge(n, item))) line(item, -1);
   for (const item of next.items) if (!before.items.some((b) => sameCharge(b, item))) line(item, 1);
   if (next.feeApplies && !sameInstant(state.feeChargedFor, period.start)) {
-    lines.push({ type: 'platform_fee', key: null, description: 'Platform fee (à la carte)', amount: platformFee, proration: false, periodStart: period.start, periodEnd: period.end });
+    lines.push({
+      type: 'platform_fee',
+      key: null,
+      description: 'Platform fee (à la carte)',
+      amount: platformFee,
+      proration: false,
+      periodStart: period.start,
+      periodEnd: period.end,
+    });
   }
   return lines;
 }
@@ -113,9 +128,17 @@ export function advanceLines(holdings: Holdings, period: BillingPeriod, platform
   const base = { proration: false, periodStart: period.start, periodEnd: period.end };
   const lines: InvoiceLine[] = [];
   if (feeApplies) lines.push({ ...base, type: 'platform_fee', key: null, description: 'Platform fee (à la carte)', amount: platformFee });
-  for (const item of items) lines.push({ ...base, type: item.kind, key: item.key, description: item.kind === 'package' ? `Package: ${item.name}` : item.name, amount: item.price });
+  for (const item of items)
+    lines.push({ ...base, type: item.kind, key: item.key, description: item.kind === 'package' ? `Package: ${item.name}` : item.name, amount: item.price });
   for (const action of covered) {
-    lines.push({ ...base, type: 'action', key: action.key, description: `${action.name} (included in package ${action.coveredBy})`, amount: 0, coveredBy: action.coveredBy });
+    lines.push({
+      ...base,
+      type: 'action',
+      key: action.key,
+      description: `${action.name} (included in package ${action.coveredBy})`,
+      amount: 0,
+      coveredBy: action.coveredBy,
+    });
   }
   return lines;
 }
@@ -138,7 +161,10 @@ export function renew(state: LedgerState, platformFee: number): { state: LedgerS
   const startingCredit = state.creditBalance;
   const total = Math.max(0, subtotal - startingCredit);
   const endingCredit = Math.max(0, startingCredit - subtotal);
-  return { state: { ...base, creditBalance: endingCredit }, invoice: { periodStart: next.start, periodEnd: next.end, lines, subtotal, startingCredit, total, endingCredit } };
+  return {
+    state: { ...base, creditBalance: endingCredit },
+    invoice: { periodStart: next.start, periodEnd: next.end, lines, subtotal, startingCredit, total, endingCredit },
+  };
 }
 
 /** The monthly total of what is held (the recurring charge from the next period on). */

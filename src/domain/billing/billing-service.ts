@@ -242,11 +242,17 @@ export class BillingService {
       const failures = invoice.attemptCount === 0 ? 1 : invoice.attemptCount;
       const retryAt = this.collector.automatic && invoice.finalizedAt ? nextRetryAt(invoice.finalizedAt, failures) : null;
       const failed: Invoice = { ...invoice, attemptCount: failures, lastFailure: outcome.reason, nextAttemptAt: retryAt };
-      effects.events.push({ name: 'invoice.payment_failed', payload: { ...invoicePayload(failed), reason: outcome.reason, next_attempt_at: retryAt?.toISOString() ?? null } });
+      effects.events.push({
+        name: 'invoice.payment_failed',
+        payload: { ...invoicePayload(failed), reason: outcome.reason, next_attempt_at: retryAt?.toISOString() ?? null },
+      });
       let next = account;
       if (account.status === 'active') {
         next = { ...account, status: 'past_due', pastDueSince: now };
-        effects.events.push({ name: 'organization.past_due', payload: { status: 'past_due', invoice_id: invoice.id, grace_ends_at: graceEndsAt(now, this.options.graceDays).toISOString() } });
+        effects.events.push({
+          name: 'organization.past_due',
+          payload: { status: 'past_due', invoice_id: invoice.id, grace_ends_at: graceEndsAt(now, this.options.graceDays).toISOString() },
+        });
       }
       return { account: next, updated: [failed], result: failed };
     });
@@ -291,7 +297,10 @@ export class BillingService {
       const invoice = context.unpaid.find((i) => i.id === invoiceId) ?? found;
       requireTransition(invoice, to);
       const now = this.now(account);
-      const changed: Invoice = to === 'void' ? { ...invoice, status: 'void', voidedAt: now, nextAttemptAt: null } : { ...invoice, status: 'uncollectible', markedUncollectibleAt: now, nextAttemptAt: null };
+      const changed: Invoice =
+        to === 'void'
+          ? { ...invoice, status: 'void', voidedAt: now, nextAttemptAt: null }
+          : { ...invoice, status: 'uncollectible', markedUncollectibleAt: now, nextAttemptAt: null };
       effects.events.push({ name: to === 'void' ? 'invoice.voided' : 'invoice.marked_uncollectible', payload: invoicePayload(changed) });
       const next = to === 'void' ? this.restoreIfSettled(account, context.unpaid, changed, effects) : account;
       return { account: next, updated: [changed], result: changed };
@@ -301,10 +310,12 @@ export class BillingService {
   /** Collects an open invoice now (sandbox: after a new payment method), whatever the schedule. */
   async retry(invoiceId: string, organizationId?: string): Promise<Invoice> {
     const found = await this.requireInvoice(invoiceId, organizationId);
-    if (!this.collector.automatic) throw conflict('collection_by_host', 'The host collects invoices here (BILLING_COLLECTION=host): report the outcome instead');
+    if (!this.collector.automatic)
+      throw conflict('collection_by_host', 'The host collects invoices here (BILLING_COLLECTION=host): report the outcome instead');
     await this.step(found.organizationId, async (account, context, effects) => {
       const invoice = context.unpaid.find((i) => i.id === invoiceId);
-      if (!invoice || invoice.status !== 'open') throw conflict('invalid_invoice_state', `Invoice ${found.number ?? found.id} is ${found.status} and cannot be collected`);
+      if (!invoice || invoice.status !== 'open')
+        throw conflict('invalid_invoice_state', `Invoice ${found.number ?? found.id} is ${found.status} and cannot be collected`);
       const claimed = { ...invoice, attemptCount: invoice.attemptCount + 1, nextAttemptAt: crashFallback(this.now(account)) };
       effects.collect.push(claimed);
       return { account, updated: [claimed], result: undefined };
@@ -328,7 +339,7 @@ export class BillingService {
       const now = this.now(account);
       if (account.testClockAt && at.getTime() < now.getTime()) throw invalid('clock_backwards', 'A test clock only moves forwards', 'frozen_time');
       if (!account.testClockAt && account.ledger.lastChangeAt && at.getTime() < account.ledger.lastChangeAt.getTime()) {
-        throw invalid('clock_backwards', 'A test clock cannot start before the account\'s last billed change', 'frozen_time');
+        throw invalid('clock_backwards', "A test clock cannot start before the account's last billed change", 'frozen_time');
       }
       return { account: { ...account, testClockAt: at }, result: undefined };
     });
@@ -409,7 +420,8 @@ export class BillingService {
   async requireQuote(organizationId: string, quoteId: string, change: BillingChange): Promise<Quote> {
     const quote = await this.repository.findQuote(quoteId, organizationId);
     if (!quote) throw invalid('quote_invalid', `No such quote: '${quoteId}'`, 'quote');
-    if (quote.expiresAt.getTime() <= this.clock.now().getTime()) throw conflict('quote_expired', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; ask for a new preview`);
+    if (quote.expiresAt.getTime() <= this.clock.now().getTime())
+      throw conflict('quote_expired', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; ask for a new preview`);
     if (!sameChange(quote.change, change)) throw invalid('quote_mismatch', `Quote ${quoteId} is for another change (${quote.change.type})`, 'quote');
     const account = await this.account(organizationId);
     if (basisOf(account.ledger) !== quote.basis) throw conflict('quote_stale', `Something changed since quote ${quoteId}; ask for a new preview`);
@@ -487,7 +499,12 @@ export function invoicePayload(invoice: Invoice): object {
 
 /** The ledger's state a quote is valid for: the same holdings and the same last change. */
 export const basisOf = (ledger: LedgerState): string =>
-  JSON.stringify([ledger.period?.start ?? null, ledger.lastChangeAt ?? null, ledger.holdings.aLaCarte.map((a) => a.key).sort(), ledger.holdings.packages.map((p) => p.slug).sort()]);
+  JSON.stringify([
+    ledger.period?.start ?? null,
+    ledger.lastChangeAt ?? null,
+    ledger.holdings.aLaCarte.map((a) => a.key).sort(),
+    ledger.holdings.packages.map((p) => p.slug).sort(),
+  ]);
 
 /** À la carte actions keep the price they were taken at; new ones come with today's catalog price. */
 function mergePrices(billed: Holdings, live: Holdings): Holdings {

@@ -14,4 +14,8 @@ export const PAYMENT_STANDING = Symbol('PaymentStanding');
 export const PAYMENT_REQUIRED = 'payment_required';
 
 export const paymentRequired = () =>
-  new DomainError('payment_required', PAYMENT_REQUIRED, 'This organization is suspended for an unpaid invoice; pay it to restore every license (GET /v1/billing/invoices)');
+  new DomainError(
+    'payment_required',
+    PAYMENT_REQUIRED,
+    'This organization is suspended for an unpaid invoice; pay it to restore every license (GET /v1/billing/invoices)',
+  );

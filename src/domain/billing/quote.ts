@@ -31,4 +31,9 @@ export interface Quote {
 
 export const sameChange = (a: BillingChange, b: BillingChange): boolean => JSON.stringify(changeKey(a)) === JSON.stringify(changeKey(b));
 
-const changeKey = (c: BillingChange) => [c.type, 'actionKey' in c ? c.actionKey : null, 'packageSlug' in c ? c.packageSlug : null, 'fromSlug' in c ? [c.fromSlug, c.toSlug] : null];
+const changeKey = (c: BillingChange) => [
+  c.type,
+  'actionKey' in c ? c.actionKey : null,
+  'packageSlug' in c ? c.packageSlug : null,
+  'fromSlug' in c ? [c.fromSlug, c.toSlug] : null,
+];

@@ -16,7 +16,11 @@ export const groupOf = (actionKey: string): string => actionKey.slice(0, actionK
 /** 400 `invalid_action_key` naming the parameter that carried it. */
 export function requireActionKey(value: string, param = 'action_key'): string {
   if (!isActionKey(value)) {
-    throw invalid('invalid_action_key', `'${value.slice(0, MAX_KEY_LENGTH)}' is not an action key: expected "<group>.<action>" in lower snake case, e.g. "profile.accept_application"`, param);
+    throw invalid(
+      'invalid_action_key',
+      `'${value.slice(0, MAX_KEY_LENGTH)}' is not an action key: expected "<group>.<action>" in lower snake case, e.g. "profile.accept_application"`,
+      param,
+    );
   }
   return value;
 }

@@ -114,7 +114,14 @@ export class ConnectService {
    * `startedFrom`: in redirect mode, the `Origin` header of the POST that started the flow
    * (a browser sets it; a link cannot), which must be the flow's origin.
    */
-  async decideStart(input: { organizationId?: string; listingId?: string; origin?: string; returnTo?: string; clientState?: string; startedFrom?: string }): Promise<StartDecision> {
+  async decideStart(input: {
+    organizationId?: string;
+    listingId?: string;
+    origin?: string;
+    returnTo?: string;
+    clientState?: string;
+    startedFrom?: string;
+  }): Promise<StartDecision> {
     const availability = hasPrefix(input.organizationId, 'org') ? await this.availability.check(input.organizationId) : undefined;
     const settings = availability?.settings;
     if (!availability || !settings || !isOriginAllowed(settings, input.origin)) {
@@ -181,7 +188,11 @@ export class ConnectService {
   }
 
   /** Why the flow cannot go on for this (organization, listing), given the organization's availability. */
-  private async listingProblem(organizationId: string, availability: Availability, listingId: string | undefined): Promise<{ code: ConnectErrorCode; message: string } | undefined> {
+  private async listingProblem(
+    organizationId: string,
+    availability: Availability,
+    listingId: string | undefined,
+  ): Promise<{ code: ConnectErrorCode; message: string } | undefined> {
     if (!availability.accepting) return { code: availability.reason.code, message: 'This organization does not take profile applications right now' };
     const listing = isListingId(listingId) ? await this.listings.get(listingId) : undefined;
     if (!listing || listing.organizationId !== organizationId) return { code: 'listing_unavailable', message: 'This listing does not exist' };

@@ -8,9 +8,7 @@
  */
 import type { Disposer } from '../shared/disposer';
 
-export type EntitlementInvalidation =
-  | { type: 'changed'; organizationId: string; actionKey: string }
-  | { type: 'reset' };
+export type EntitlementInvalidation = { type: 'changed'; organizationId: string; actionKey: string } | { type: 'reset' };
 
 export interface EntitlementInvalidations {
   /** Tells every other process (and this one's other activations) about a change. */

@@ -63,7 +63,13 @@ export interface InterviewReminderRepository {
   /** Inserts or replaces the row of (organization, interview, channel), with its job's message, atomically. */
   save(reminder: InterviewReminder, messages?: readonly OutboxMessage[]): Promise<void>;
   /** Moves the row to `status` if it is still `scheduled` under `jobId`; false when it was not. */
-  settle(organizationId: string, interviewId: string, channel: ReminderChannel, jobId: string, change: { status: Exclude<ReminderStatus, 'scheduled'>; reason: string | null; deliveryId?: string; at: Date }): Promise<boolean>;
+  settle(
+    organizationId: string,
+    interviewId: string,
+    channel: ReminderChannel,
+    jobId: string,
+    change: { status: Exclude<ReminderStatus, 'scheduled'>; reason: string | null; deliveryId?: string; at: Date },
+  ): Promise<boolean>;
   listScheduled(organizationId: string, channel: ReminderChannel): Promise<InterviewReminder[]>;
 }
 
@@ -99,7 +105,8 @@ export class InterviewReminders {
 
   async schedule(organizationId: string, channel: ReminderChannel, interviewId: string, startsAt: Date, details: ReminderDetails): Promise<HookHandlerReport> {
     const now = this.clock.now();
-    if (startsAt.getTime() <= now.getTime()) throw invalid('interview_in_past', `The interview starts at ${startsAt.toISOString()}, which has passed`, 'starts_at');
+    if (startsAt.getTime() <= now.getTime())
+      throw invalid('interview_in_past', `The interview starts at ${startsAt.toISOString()}, which has passed`, 'starts_at');
     const existing = await this.reminders.find(organizationId, interviewId, channel);
     // The same hook again (a host retry): its job is already on its way (the outbox).
     if (existing && existing.startsAt.getTime() === startsAt.getTime() && (existing.status === 'scheduled' || existing.status === 'sent')) {
@@ -166,7 +173,13 @@ export class InterviewReminders {
 
   private message(reminder: InterviewReminder, now: Date): OutboxMessage {
     const job: ReminderJob = { organization_id: reminder.organizationId, interview_id: reminder.interviewId, channel: reminder.channel };
-    return { queue: INTERVIEW_REMINDERS_QUEUE, name: 'remind', data: job, jobId: reminder.jobId, delayMs: Math.max(0, reminder.remindAt.getTime() - now.getTime()) };
+    return {
+      queue: INTERVIEW_REMINDERS_QUEUE,
+      name: 'remind',
+      data: job,
+      jobId: reminder.jobId,
+      delayMs: Math.max(0, reminder.remindAt.getTime() - now.getTime()),
+    };
   }
 
   /**
@@ -183,7 +196,13 @@ export class InterviewReminders {
   }
 
   private report(reminder: InterviewReminder, extra: HookHandlerReport): HookHandlerReport {
-    return { channel: reminder.channel, job_id: reminder.jobId, remind_at: reminder.remindAt.toISOString(), starts_at: reminder.startsAt.toISOString(), ...extra };
+    return {
+      channel: reminder.channel,
+      job_id: reminder.jobId,
+      remind_at: reminder.remindAt.toISOString(),
+      starts_at: reminder.startsAt.toISOString(),
+      ...extra,
+    };
   }
 }
 
@@ -220,12 +239,29 @@ export class ReminderDelivery {
     const candidate = reminder.details.candidate;
     const delivery =
       channel === 'email'
-        ? await this.email.sendEmail({ organizationId, actionKey: action, idempotencyKey: jobId, to: { name: candidate.name, email: candidate.email! }, subject: `Reminder: ${reminder.details.title}`, text })
+        ? await this.email.sendEmail({
+            organizationId,
+            actionKey: action,
+            idempotencyKey: jobId,
+            to: { name: candidate.name, email: candidate.email! },
+            subject: `Reminder: ${reminder.details.title}`,
+            text,
+          })
         : await this.sms.sendSms({ organizationId, actionKey: action, idempotencyKey: jobId, to: candidate.phone!, text });
-    const settled = await this.reminders.settle(organizationId, interviewId, channel, jobId, { status: 'sent', reason: null, deliveryId: delivery.deliveryId, at: this.clock.now() });
+    const settled = await this.reminders.settle(organizationId, interviewId, channel, jobId, {
+      status: 'sent',
+      reason: null,
+      deliveryId: delivery.deliveryId,
+      at: this.clock.now(),
+    });
     if (settled) {
       await this.events
-        .publish('interview.reminder_sent', organizationId, { interview_id: interviewId, channel, delivery_id: delivery.deliveryId, starts_at: reminder.startsAt.toISOString() }, { dedupeKey: `interview.reminder_sent:${jobId}` })
+        .publish(
+          'interview.reminder_sent',
+          organizationId,
+          { interview_id: interviewId, channel, delivery_id: delivery.deliveryId, starts_at: reminder.startsAt.toISOString() },
+          { dedupeKey: `interview.reminder_sent:${jobId}` },
+        )
         .catch((error: Error) => this.logger.warn({ organizationId, interviewId, err: error.message }, 'publishing interview.reminder_sent failed'));
     }
     return 'sent';

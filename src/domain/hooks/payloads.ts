@@ -16,7 +16,12 @@ export const interviewScheduled = z.object({
   interview_id: hostId,
   candidate: person,
   starts_at: isoInstant,
-  duration_minutes: z.number().int().min(1).max(24 * 60).default(60),
+  duration_minutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(60),
   title: z.string().min(1).max(200).default('Interview'),
   timezone: z.string().max(64).optional(),
   location: z.string().max(500).optional(),
@@ -37,7 +42,10 @@ export const offerCreated = z.object({
   offer_id: hostId,
   candidate: person.extend({ email: z.email().max(320) }),
   title: z.string().min(1).max(200).default('Offer letter'),
-  document_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  document_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
 });
 
 export const candidateHired = z.object({

@@ -17,6 +17,11 @@ export const ENTITLEMENTS = Symbol('Entitlements');
 export const ACCEPT_APPLICATION = 'profile.accept_application';
 
 export const licenseRequired = (actionKey: string) =>
-  new DomainError('forbidden', 'license_required', `This organization has no active license for '${actionKey}' (POST /v1/integrations/licenses/${actionKey}/activate)`, {
-    action_key: actionKey,
-  });
+  new DomainError(
+    'forbidden',
+    'license_required',
+    `This organization has no active license for '${actionKey}' (POST /v1/integrations/licenses/${actionKey}/activate)`,
+    {
+      action_key: actionKey,
+    },
+  );

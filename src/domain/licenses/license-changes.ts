@@ -15,7 +15,11 @@ export type LicenseEventName = 'license.activated' | 'license.failed' | 'license
 export type SubscriptionEventName = 'subscription.created' | 'subscription.canceled';
 
 export type LicenseChange =
-  | { event: LicenseEventName; license: License; /** After this change, does the organization still hold the action through another license? */ stillEntitled: boolean }
+  | {
+      event: LicenseEventName;
+      license: License;
+      /** After this change, does the organization still hold the action through another license? */ stillEntitled: boolean;
+    }
   | { event: SubscriptionEventName; subscription: Subscription };
 
 export type LicenseChangeListener = (change: LicenseChange) => void | Promise<void>;
@@ -39,11 +43,21 @@ export function subscriptionEventPayload(subscription: Subscription): object {
 
 /** The event recorded in the transaction of the change itself (the outbox); announcing it later is a no-op in the log. */
 export function licenseEventMessage(event: LicenseEventName, license: License, stillEntitled: boolean): OutboxMessage {
-  return eventMessage({ organizationId: license.organizationId, type: event, data: licenseEventPayload(license, stillEntitled), dedupeKey: `${event}:${license.id}` });
+  return eventMessage({
+    organizationId: license.organizationId,
+    type: event,
+    data: licenseEventPayload(license, stillEntitled),
+    dedupeKey: `${event}:${license.id}`,
+  });
 }
 
 export function subscriptionEventMessage(event: SubscriptionEventName, subscription: Subscription): OutboxMessage {
-  return eventMessage({ organizationId: subscription.organizationId, type: event, data: subscriptionEventPayload(subscription), dedupeKey: `${event}:${subscription.id}` });
+  return eventMessage({
+    organizationId: subscription.organizationId,
+    type: event,
+    data: subscriptionEventPayload(subscription),
+    dedupeKey: `${event}:${subscription.id}`,
+  });
 }
 
 @injectable()

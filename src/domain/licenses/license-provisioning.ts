@@ -34,7 +34,7 @@ export function provisioningErrorIsFinal(error: unknown): boolean {
 }
 
 export function failureReason(error: unknown, attempts: number): string {
-  const text = isDomainError(error) ? `${error.code}: ${error.message}` : (error as Error)?.message ?? String(error);
+  const text = isDomainError(error) ? `${error.code}: ${error.message}` : ((error as Error)?.message ?? String(error));
   return `${text.slice(0, 400)} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`;
 }
 
@@ -79,7 +79,9 @@ export class LicenseProvisioning {
       const stillEntitled = await this.licenses.hasActive(license.organizationId, license.actionKey);
       const failedView: License = { ...license, status: 'failed', failureReason: reason, failedAt: at };
       // The event is written with the change (the outbox); announce() below then only notifies.
-      const failed = await this.licenses.transition(licenseId, { event: 'provisioning_failed', at, failureReason: reason }, [licenseEventMessage('license.failed', failedView, stillEntitled)]);
+      const failed = await this.licenses.transition(licenseId, { event: 'provisioning_failed', at, failureReason: reason }, [
+        licenseEventMessage('license.failed', failedView, stillEntitled),
+      ]);
       if (failed) await this.announce(failed);
       throw new UnrecoverableJobError(reason);
     }

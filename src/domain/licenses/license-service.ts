@@ -63,7 +63,10 @@ export class LicenseService implements Entitlements {
     if (!live) {
       const viaPackage = (await this.licenses.listLive(organizationId)).find((l) => l.actionKey === actionKey);
       if (viaPackage && viaPackage.source.type === 'package') {
-        throw conflict('license_from_package', `'${actionKey}' is licensed through the package '${viaPackage.source.packageSlug}'; unsubscribe from the package instead`);
+        throw conflict(
+          'license_from_package',
+          `'${actionKey}' is licensed through the package '${viaPackage.source.packageSlug}'; unsubscribe from the package instead`,
+        );
       }
       throw notFound('active license for action', actionKey);
     }

@@ -22,5 +22,4 @@ export interface License {
 /** The uniqueness scope of a live license: one per organization, action and source. */
 export const sourceKey = (source: LicenseSource): string => (source.type === 'a_la_carte' ? 'a_la_carte' : source.packageSlug);
 
-export const subscriptionIdOf = (license: License): string | undefined =>
-  license.source.type === 'package' ? license.source.subscriptionId : undefined;
+export const subscriptionIdOf = (license: License): string | undefined => (license.source.type === 'package' ? license.source.subscriptionId : undefined);

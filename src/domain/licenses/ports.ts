@@ -64,7 +64,12 @@ export interface SubscriptionRepository {
   settle(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[]): Promise<SubscriptionSettlement>;
   /** Cancels it and deactivates its live licenses, with their deprovision messages, in one transaction. */
   /** `parent`: messages written with the canceled subscription (its event). */
-  cancel(subscriptionId: string, at: Date, deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[], parent?: (subscription: Subscription) => readonly OutboxMessage[]): Promise<SubscriptionSettlement>;
+  cancel(
+    subscriptionId: string,
+    at: Date,
+    deprovision: (license: License) => OutboxMessage | readonly OutboxMessage[],
+    parent?: (subscription: Subscription) => readonly OutboxMessage[],
+  ): Promise<SubscriptionSettlement>;
 }
 
 export const LICENSE_REPOSITORY = Symbol('LicenseRepository');

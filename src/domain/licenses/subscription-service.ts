@@ -60,7 +60,10 @@ export class SubscriptionService {
       failedAt: null,
       deactivatedAt: null,
     }));
-    const result = await this.subscriptions.create(subscription, licenses, [...licenses.map((l) => provisionMessage(l.id)), subscriptionEventMessage('subscription.created', subscription)]);
+    const result = await this.subscriptions.create(subscription, licenses, [
+      ...licenses.map((l) => provisionMessage(l.id)),
+      subscriptionEventMessage('subscription.created', subscription),
+    ]);
     if (!result.created) return { ...result.value, created: false };
     this.outbox.nudge();
     await this.changes.subscription('subscription.created', subscription);

@@ -16,9 +16,7 @@ import { monthlyBill, type MonthlyBill } from './monthly-bill';
 import { suggestPackage, type PackageSuggestion } from './package-suggestion';
 import { applyChange, type ProposedChange } from './proposed-change';
 
-export type ChangeRequest =
-  | { type: 'activate' | 'deactivate'; actionKey: string }
-  | { type: 'subscribe' | 'unsubscribe'; packageSlug: string };
+export type ChangeRequest = { type: 'activate' | 'deactivate'; actionKey: string } | { type: 'subscribe' | 'unsubscribe'; packageSlug: string };
 
 export interface BillingPreview {
   platformFee: Money;

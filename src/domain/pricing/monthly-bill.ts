@@ -43,5 +43,11 @@ export function monthlyBill(holdings: Holdings, platformFee: Money): MonthlyBill
     lines.push({ type: 'platform_fee', description: 'Platform fee (à la carte)', amount: platformFee });
   }
   lines.push(...actionLines);
-  return { lines, total: sum(lines.map((l) => l.amount), currency) };
+  return {
+    lines,
+    total: sum(
+      lines.map((l) => l.amount),
+      currency,
+    ),
+  };
 }

@@ -31,7 +31,8 @@ export function suggestPackage(holdings: Holdings, available: readonly HeldPacka
     const better =
       !best ||
       totalAfter.amount < best.totalAfter.amount ||
-      (totalAfter.amount === best.totalAfter.amount && (pkg.price.amount < best.package.price.amount || (pkg.price.amount === best.package.price.amount && pkg.slug < best.package.slug)));
+      (totalAfter.amount === best.totalAfter.amount &&
+        (pkg.price.amount < best.package.price.amount || (pkg.price.amount === best.package.price.amount && pkg.slug < best.package.slug)));
     if (better) best = { package: pkg, covers: covers.sort(), totalAfter, savings };
   }
   return best;

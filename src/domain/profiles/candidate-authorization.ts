@@ -22,7 +22,10 @@ export interface CandidateAuthorizationRepository {
    * Inserts or replaces the authorization of (organization, candidate) and, in the same
    * transaction, writes the outbox messages built from the stored record.
    */
-  save(authorization: Omit<CandidateAuthorization, 'id'>, messages: (stored: CandidateAuthorization) => readonly OutboxMessage[]): Promise<CandidateAuthorization>;
+  save(
+    authorization: Omit<CandidateAuthorization, 'id'>,
+    messages: (stored: CandidateAuthorization) => readonly OutboxMessage[],
+  ): Promise<CandidateAuthorization>;
   updateTokens(id: string, tokens: { accessToken: string; refreshToken: string | null; accessTokenExpiresAt: Date | null }): Promise<void>;
   /** Deletes the authorization unless the candidate authorized again since `authorizedAt`. */
   end(id: string, authorizedAt: Date): Promise<void>;

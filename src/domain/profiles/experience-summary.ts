@@ -41,9 +41,7 @@ export function summarizeExperience(positions: readonly ProviderPosition[], now:
   }
   if (current) days += current[1] - current[0];
 
-  const ongoing = positions
-    .filter((p) => p.end_date === null)
-    .sort((a, b) => dayNumber(b.start_date) - dayNumber(a.start_date))[0];
+  const ongoing = positions.filter((p) => p.end_date === null).sort((a, b) => dayNumber(b.start_date) - dayNumber(a.start_date))[0];
   return {
     total_years: Math.round((days / DAYS_PER_YEAR) * 10) / 10,
     current_title: ongoing?.title ?? null,

@@ -30,7 +30,14 @@ export interface ProfileSnapshot {
 export const SNAPSHOT_FRESH_FOR_MS = 24 * 3600 * 1000;
 
 export function buildSnapshot(organizationId: string, profile: ProviderProfile, now: Date): ProfileSnapshot {
-  const skills = [...new Set(profile.skills.filter((s) => s.verified === true).map((s) => s.name.trim()).filter(Boolean))];
+  const skills = [
+    ...new Set(
+      profile.skills
+        .filter((s) => s.verified === true)
+        .map((s) => s.name.trim())
+        .filter(Boolean),
+    ),
+  ];
   return {
     organizationId,
     profileUserId: profile.id,

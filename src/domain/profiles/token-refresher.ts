@@ -14,7 +14,10 @@ import { PROFILE_PROVIDER, ProviderAuthorizationError, type ProfileProvider } fr
 import { REFRESH_LOCK, type RefreshLock } from './refresh-lock';
 
 export const notAuthorized = () =>
-  forbidden('profile_not_authorized', 'The candidate has not authorized this organization to read their profile (or the authorization was revoked); they need to connect again');
+  forbidden(
+    'profile_not_authorized',
+    'The candidate has not authorized this organization to read their profile (or the authorization was revoked); they need to connect again',
+  );
 
 @injectable()
 export class TokenRefresher {
@@ -42,7 +45,10 @@ export class TokenRefresher {
       } catch (error) {
         if (!(error instanceof ProviderAuthorizationError)) throw error;
         await this.authorizations.end(current.id, current.authorizedAt);
-        this.logger.warn({ ...fields, providerError: error.providerError }, 'profile provider refused the refresh token; the authorization is ended and the candidate has to authorize again');
+        this.logger.warn(
+          { ...fields, providerError: error.providerError },
+          'profile provider refused the refresh token; the authorization is ended and the candidate has to authorize again',
+        );
         throw notAuthorized();
       }
       const refreshed = {

@@ -27,21 +27,18 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (code: string, message: string, param?: string) =>
-  new DomainError('invalid', code, message, param === undefined ? {} : { param });
+export const invalid = (code: string, message: string, param?: string) => new DomainError('invalid', code, message, param === undefined ? {} : { param });
 
 export const notFound = (resource: string, id?: string) =>
   new DomainError('not_found', 'resource_missing', id ? `No such ${resource}: '${id}'` : `No such ${resource}`);
 
-export const conflict = (code: string, message: string, details: Record<string, unknown> = {}) =>
-  new DomainError('conflict', code, message, details);
+export const conflict = (code: string, message: string, details: Record<string, unknown> = {}) => new DomainError('conflict', code, message, details);
 
 export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
 
 export const unauthenticated = (code: string, message: string) => new DomainError('unauthenticated', code, message);
 
-export const upstream = (code: string, message: string, details: Record<string, unknown> = {}) =>
-  new DomainError('upstream', code, message, details);
+export const upstream = (code: string, message: string, details: Record<string, unknown> = {}) => new DomainError('upstream', code, message, details);
 
 export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
 

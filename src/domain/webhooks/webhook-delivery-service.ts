@@ -74,7 +74,8 @@ export class WebhookDeliveryService {
     }
     const now = this.clock.now();
     if (!(await this.deliveries.recordAttempt(deliveryId, jobSeq, outcome, now))) return undefined;
-    if (outcome.kind === 'failed' && outcome.windowExhausted && endpoint) await this.disableIfDead(endpoint.id, delivery.organizationId, delivery.windowStartedAt, outcome.error);
+    if (outcome.kind === 'failed' && outcome.windowExhausted && endpoint)
+      await this.disableIfDead(endpoint.id, delivery.organizationId, delivery.windowStartedAt, outcome.error);
     return outcome;
   }
 

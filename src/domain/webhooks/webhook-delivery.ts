@@ -38,7 +38,11 @@ export type AttemptOutcome =
 export interface WebhookDeliveryRepository {
   find(organizationId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
   findById(deliveryId: string): Promise<WebhookDelivery | undefined>;
-  listForEndpoint(organizationId: string, endpointId: string, options: { limit: number; startingAfter?: string; status?: DeliveryStatus }): Promise<{ data: WebhookDelivery[]; hasMore: boolean }>;
+  listForEndpoint(
+    organizationId: string,
+    endpointId: string,
+    options: { limit: number; startingAfter?: string; status?: DeliveryStatus },
+  ): Promise<{ data: WebhookDelivery[]; hasMore: boolean }>;
   /** Marks the delivery as being sent by the job `jobSeq` until `until`; false when that job is stale. */
   claim(deliveryId: string, jobSeq: number, until: Date): Promise<boolean>;
   /** Records an attempt's outcome (a success also stamps the endpoint's last_success_at); a retry also bumps the job number and writes the next job's outbox message. Ignored for a stale job. */

@@ -38,7 +38,12 @@ export interface WebhookEndpointRepository {
   find(organizationId: string, endpointId: string): Promise<WebhookEndpoint | undefined>;
   findById(endpointId: string): Promise<WebhookEndpoint | undefined>;
   list(organizationId: string, options: { limit: number; startingAfter?: string }): Promise<{ data: WebhookEndpoint[]; hasMore: boolean }>;
-  update(organizationId: string, endpointId: string, change: WebhookEndpointChange & { disabledReason?: string | null }, at: Date): Promise<WebhookEndpoint | undefined>;
+  update(
+    organizationId: string,
+    endpointId: string,
+    change: WebhookEndpointChange & { disabledReason?: string | null },
+    at: Date,
+  ): Promise<WebhookEndpoint | undefined>;
   delete(organizationId: string, endpointId: string): Promise<boolean>;
   rotateSecret(organizationId: string, endpointId: string, secret: string, previousExpiresAt: Date, at: Date): Promise<WebhookEndpoint | undefined>;
   secrets(endpointId: string, now: Date): Promise<SigningSecrets | undefined>;

@@ -142,7 +142,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   const start: RequestHandler = async (req, res, next) => {
     try {
       // GET: the popup. POST (a form the widget submits): redirect mode, with the page's Origin.
-      const q = (req.method === 'POST' ? req.body ?? {} : req.query) as Record<string, unknown>;
+      const q = (req.method === 'POST' ? (req.body ?? {}) : req.query) as Record<string, unknown>;
       const decision = await connect.decideStart({
         organizationId: text(q.organization_id),
         listingId: text(q.listing_id),
@@ -201,9 +201,20 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     const code = text(req.query.code);
     if (providerError !== undefined || !code) {
       const configuration = CLIENT_CONFIGURATION_ERRORS.includes(providerError ?? '');
-      const fields = { requestId: res.locals.requestId, provider: { step: 'authorize', error: providerError?.slice(0, 100), error_description: text(req.query.error_description)?.slice(0, 300) } };
-      if (configuration) logger.error(fields, `profile provider refused our authorization request (${providerError}): check PROFILE_PROVIDER_CLIENT_ID, PROFILE_PROVIDER_SCOPES and PROFILE_PROVIDER_AUTHORIZE_PARAMS`);
-      else logger.warn(fields, providerError ? `profile provider refused the authorization (${providerError.slice(0, 100)})` : 'profile provider came back without a code');
+      const fields = {
+        requestId: res.locals.requestId,
+        provider: { step: 'authorize', error: providerError?.slice(0, 100), error_description: text(req.query.error_description)?.slice(0, 300) },
+      };
+      if (configuration)
+        logger.error(
+          fields,
+          `profile provider refused our authorization request (${providerError}): check PROFILE_PROVIDER_CLIENT_ID, PROFILE_PROVIDER_SCOPES and PROFILE_PROVIDER_AUTHORIZE_PARAMS`,
+        );
+      else
+        logger.warn(
+          fields,
+          providerError ? `profile provider refused the authorization (${providerError.slice(0, 100)})` : 'profile provider came back without a code',
+        );
       const failure = configuration ? 'provider_client_rejected' : 'provider_error';
       return post(failure, PROVIDER_FAILURE_MESSAGES[failure]);
     }

@@ -41,7 +41,12 @@ const heading = (message: PopupMessage) => (message.type === 'profile-apply:auth
 function sendScriptPage(res: Response, message: PopupMessage, content: string, script: (nonce: string) => string): void {
   const nonce = newNonce();
   const body = `<h1>${heading(message)}</h1>${content}\n${script(nonce)}`;
-  sendPage(res, 200, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+  sendPage(
+    res,
+    200,
+    pageShell('Profile apply', body, nonce),
+    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  );
 }
 
 /** Posts `message` to `targetOrigin` and closes; the message also sits in a JSON data block for tests and debugging. */
@@ -79,10 +84,14 @@ export function sendReturnPage(res: Response, message: PopupMessage, code: strin
   );
 }
 
-
 /** Shows an error without telling any window about it. */
 export function sendShowOnlyPage(res: Response, status: number, code: ConnectErrorCode, message: string): void {
   const nonce = newNonce();
   const body = `<h1>Could not connect your profile</h1><p>${escapeHtml(message)}</p><p class="muted">Error code: ${escapeHtml(code)}</p>`;
-  sendPage(res, status, pageShell('Profile apply', body, nonce), `default-src 'none'; script-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+  sendPage(
+    res,
+    status,
+    pageShell('Profile apply', body, nonce),
+    `default-src 'none'; script-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  );
 }

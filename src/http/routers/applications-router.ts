@@ -18,7 +18,13 @@ const applyBody = z
     answers: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()
-  .meta({ example: { profile_user_id: 'usr_sbx7Ada2Lovelace', cover_letter: 'I would love to join the team.', answers: { years_experience: 7, work_authorization: true } } });
+  .meta({
+    example: {
+      profile_user_id: 'usr_sbx7Ada2Lovelace',
+      cover_letter: 'I would love to join the team.',
+      answers: { years_experience: 7, work_authorization: true },
+    },
+  });
 
 const listQuery = z
   .object({
@@ -98,8 +104,16 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       query: listQuery,
       response: applicationListSchema,
       handler: async ({ principal, params, query }) => {
-        const page = await reader.listForListing(applicant(principal).organizationId, params.listing_id, { limit: query.limit, startingAfter: query.starting_after });
-        return { object: 'list', data: page.data.map(applicationDetail), has_more: page.hasMore, url: `/v1/opportunities/listings/${params.listing_id}/applications` };
+        const page = await reader.listForListing(applicant(principal).organizationId, params.listing_id, {
+          limit: query.limit,
+          startingAfter: query.starting_after,
+        });
+        return {
+          object: 'list',
+          data: page.data.map(applicationDetail),
+          has_more: page.hasMore,
+          url: `/v1/opportunities/listings/${params.listing_id}/applications`,
+        };
       },
     }),
   ];

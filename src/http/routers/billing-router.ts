@@ -24,10 +24,15 @@ const orgId = (principal: Principal) => (principal as { organizationId: string }
 const invoiceParams = z.object({ invoice_id: z.string().max(100) });
 const organizationParams = z.object({ organization_id: z.string().max(100) });
 const status = z.enum(['draft', 'open', 'paid', 'void', 'uncollectible']);
-const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), starting_after: z.string().max(100).optional(), status: status.optional() }).strict();
+const listQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(100).default(20), starting_after: z.string().max(100).optional(), status: status.optional() })
+  .strict();
 const operatorListQuery = listQuery.extend({ organization_id: z.string().max(100).optional() }).strict();
 const documentQuery = z.object({ format: z.enum(['html', 'pdf']).default('html') }).strict();
-const instant = z.string().datetime({ offset: true }).transform((v) => new Date(v));
+const instant = z
+  .string()
+  .datetime({ offset: true })
+  .transform((v) => new Date(v));
 
 const quoteQuery = z
   .object({
@@ -42,7 +47,12 @@ const quoteQuery = z
 
 function quotedChange(query: z.infer<typeof quoteQuery>): BillingChange {
   const given = (['activate', 'deactivate', 'subscribe', 'unsubscribe', 'switch_from'] as const).filter((k) => query[k] !== undefined);
-  if (given.length !== 1) throw invalid(given.length ? 'too_many_changes' : 'parameter_missing', 'Quote exactly one change: activate, deactivate, subscribe, unsubscribe, or switch_from with switch_to', given[1] ?? 'activate');
+  if (given.length !== 1)
+    throw invalid(
+      given.length ? 'too_many_changes' : 'parameter_missing',
+      'Quote exactly one change: activate, deactivate, subscribe, unsubscribe, or switch_from with switch_to',
+      given[1] ?? 'activate',
+    );
   const type = given[0]!;
   if (type === 'switch_from') {
     if (!query.switch_to) throw invalid('parameter_missing', 'Missing required parameter: switch_to', 'switch_to');
@@ -70,7 +80,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['organization'],
       query: listQuery,
       response: invoiceListSchema,
-      handler: async ({ query, principal }) => list(await s.billing.listInvoices({ organizationId: orgId(principal), status: query.status, limit: query.limit, startingAfter: query.starting_after })),
+      handler: async ({ query, principal }) =>
+        list(await s.billing.listInvoices({ organizationId: orgId(principal), status: query.status, limit: query.limit, startingAfter: query.starting_after })),
     }),
     defineRoute({
       method: 'get',
@@ -86,7 +97,8 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       method: 'get',
       path: '/quote',
       operationId: 'quoteChange',
-      summary: 'Quote one change (activate, deactivate, subscribe, unsubscribe, or a package switch): the lines it adds to the next invoice, valid 10 minutes; pass its id to the change to be charged exactly that',
+      summary:
+        'Quote one change (activate, deactivate, subscribe, unsubscribe, or a package switch): the lines it adds to the next invoice, valid 10 minutes; pass its id to the change to be charged exactly that',
       tags: ['billing'],
       auth: ['organization'],
       query: quoteQuery,
@@ -186,7 +198,14 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       query: operatorListQuery,
       response: invoiceListSchema,
       handler: async ({ query }) =>
-        list(await s.billing.listInvoices({ organizationId: query.organization_id, status: query.status, limit: query.limit, startingAfter: query.starting_after })),
+        list(
+          await s.billing.listInvoices({
+            organizationId: query.organization_id,
+            status: query.status,
+            limit: query.limit,
+            startingAfter: query.starting_after,
+          }),
+        ),
     }),
     defineRoute({
       method: 'post',

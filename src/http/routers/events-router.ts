@@ -25,7 +25,11 @@ const listQuery = z
     limit: z.coerce.number().int().min(1).max(100).default(10),
     starting_after: z.string().max(100).optional(),
     /** One type, or several separated by commas. */
-    type: z.string().max(1000).regex(/^[a-z0-9_.,]+$/, 'event types separated by commas').optional(),
+    type: z
+      .string()
+      .max(1000)
+      .regex(/^[a-z0-9_.,]+$/, 'event types separated by commas')
+      .optional(),
     created_gte: time.optional(),
     created_lt: time.optional(),
   })
@@ -37,7 +41,8 @@ export function eventRoutes(events: EventLog): RouteDefinition<any, any, any>[] 
       method: 'get',
       path: '/',
       operationId: 'listEvents',
-      summary: 'Events, newest first (highest sequence first); cursor pagination (limit, starting_after), filters type (comma-separated) and created_gte/created_lt',
+      summary:
+        'Events, newest first (highest sequence first); cursor pagination (limit, starting_after), filters type (comma-separated) and created_gte/created_lt',
       tags: ['events'],
       auth: ['organization'],
       query: listQuery,

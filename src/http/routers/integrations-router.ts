@@ -46,7 +46,9 @@ const orgId = (principal: Principal) => (principal as { organizationId: string }
 const actionParams = z.object({ action_key: z.string().max(200) });
 const packageParams = z.object({ package_slug: z.string().max(200) });
 
-const price = z.object({ amount: z.number().int().min(0).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD') }).strict();
+const price = z
+  .object({ amount: z.number().int().min(0).max(100_000_000), currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD') })
+  .strict();
 const actionKeys = z.array(z.string().max(200)).min(1).max(100);
 
 const createPackageBody = z
@@ -58,10 +60,22 @@ const createPackageBody = z
     actions: actionKeys,
   })
   .strict()
-  .meta({ example: { slug: 'small-clinics', name: 'Small clinics', price: { amount: 4900, currency: 'USD' }, actions: ['background_checks.credentialing', 'notifications.interview_reminder'] } });
+  .meta({
+    example: {
+      slug: 'small-clinics',
+      name: 'Small clinics',
+      price: { amount: 4900, currency: 'USD' },
+      actions: ['background_checks.credentialing', 'notifications.interview_reminder'],
+    },
+  });
 
 const updatePackageBody = z
-  .object({ name: z.string().min(1).max(200).optional(), description: z.string().max(2000).optional(), price: price.optional(), actions: actionKeys.optional() })
+  .object({
+    name: z.string().min(1).max(200).optional(),
+    description: z.string().max(2000).optional(),
+    price: price.optional(),
+    actions: actionKeys.optional(),
+  })
   .strict();
 
 const licensesQuery = z
@@ -72,7 +86,12 @@ const licensesQuery = z
 const quoteQuery = z.object({ quote: z.string().max(100).optional() }).strict();
 
 const previewQuery = z
-  .object({ activate: z.string().max(200).optional(), deactivate: z.string().max(200).optional(), subscribe: z.string().max(200).optional(), unsubscribe: z.string().max(200).optional() })
+  .object({
+    activate: z.string().max(200).optional(),
+    deactivate: z.string().max(200).optional(),
+    subscribe: z.string().max(200).optional(),
+    unsubscribe: z.string().max(200).optional(),
+  })
   .strict();
 
 function changeRequest(query: z.infer<typeof previewQuery>): ChangeRequest | null {
@@ -131,7 +150,13 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       errors: [409],
       handler: async ({ body }) =>
         packageView(
-          await s.packages.create({ slug: body.slug, name: body.name, description: body.description, price: money(body.price.amount, body.price.currency), actionKeys: body.actions }),
+          await s.packages.create({
+            slug: body.slug,
+            name: body.name,
+            description: body.description,
+            price: money(body.price.amount, body.price.currency),
+            actionKeys: body.actions,
+          }),
         ),
     }),
     defineRoute({
@@ -247,7 +272,8 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       method: 'post',
       path: '/packages/:package_slug/switch',
       operationId: 'switchPackage',
-      summary: 'Switch from this package to another in one step (billed at one instant; pass a quote from GET /v1/billing/quote?switch_from&switch_to to be charged exactly that)',
+      summary:
+        'Switch from this package to another in one step (billed at one instant; pass a quote from GET /v1/billing/quote?switch_from&switch_to to be charged exactly that)',
       tags: ['integrations'],
       auth: ['organization'],
       params: packageParams,

@@ -45,7 +45,10 @@ function operatorOnly(verifiers: readonly CredentialVerifier[], throttle: Authen
     } catch (error) {
       return next(error);
     }
-    if (!header) return challenge(unauthenticated('missing_credentials', 'Sign in with the operator key as the password (HTTP Basic), or send "Authorization: Bearer <operator key>"'));
+    if (!header)
+      return challenge(
+        unauthenticated('missing_credentials', 'Sign in with the operator key as the password (HTTP Basic), or send "Authorization: Bearer <operator key>"'),
+      );
     const token = dashboardCredential(header);
     if (!token) return challenge(unauthenticated('invalid_authorization_header', 'The Authorization header must use the Basic or Bearer scheme'));
     const verifier = verifiers.find((v) => v.recognizes(token));
@@ -101,7 +104,11 @@ export function jobsDashboardRouter(source: DashboardQueues, verifiers: readonly
     const queues = source.queues();
     if (!queues) {
       return next(
-        new DomainError('not_found', 'jobs_dashboard_unavailable', 'No job dashboard in embedded mode: jobs run in-process. Set REDIS_URL and run `hiring-integrations worker` to get one.'),
+        new DomainError(
+          'not_found',
+          'jobs_dashboard_unavailable',
+          'No job dashboard in embedded mode: jobs run in-process. Set REDIS_URL and run `hiring-integrations worker` to get one.',
+        ),
       );
     }
     if (!board) {

@@ -29,7 +29,11 @@ export function listingView(listing: Listing): z.output<typeof listingSchema> {
   };
 }
 
-const externalId = z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+const externalId = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
 const title = z.string().trim().min(1, 'title must not be empty').max(300);
 const fields = {
   description: z.string().max(20_000).nullable().optional(),
@@ -86,7 +90,10 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
         if (body.external_id) {
           const existing = await listings.list(orgId(principal), { limit: 1, externalId: body.external_id });
           if (existing.data[0]) {
-            throw conflict('listing_exists', `A listing with external_id '${body.external_id}' exists: ${existing.data[0].id}`, { param: 'external_id', listing_id: existing.data[0].id });
+            throw conflict('listing_exists', `A listing with external_id '${body.external_id}' exists: ${existing.data[0].id}`, {
+              param: 'external_id',
+              listing_id: existing.data[0].id,
+            });
           }
         }
         return reply(201, listingView(await listings.create(orgId(principal), { ...toFields(body), externalId: body.external_id ?? null })));
@@ -96,7 +103,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       method: 'put',
       path: '/external/:external_id',
       operationId: 'upsertListingByExternalId',
-      summary: "Create or replace the listing the ATS knows by its own id (idempotent; 201 when created, 200 when updated)",
+      summary: 'Create or replace the listing the ATS knows by its own id (idempotent; 201 when created, 200 when updated)',
       tags: ['listings'],
       auth: ['organization'],
       params: z.object({ external_id: externalId }),
@@ -118,7 +125,12 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       query: listQuery,
       response: listingListSchema,
       handler: async ({ principal, query }) => {
-        const page = await listings.list(orgId(principal), { limit: query.limit, startingAfter: query.starting_after, status: query.status, externalId: query.external_id });
+        const page = await listings.list(orgId(principal), {
+          limit: query.limit,
+          startingAfter: query.starting_after,
+          status: query.status,
+          externalId: query.external_id,
+        });
         return { object: 'list', data: page.data.map(listingView), has_more: page.hasMore, url: '/v1/listings' } satisfies z.output<typeof listingListSchema>;
       },
     }),
@@ -149,7 +161,10 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
         if (body.external_id) {
           const existing = await listings.list(orgId(principal), { limit: 1, externalId: body.external_id });
           if (existing.data[0] && existing.data[0].id !== params.listing_id) {
-            throw conflict('listing_exists', `A listing with external_id '${body.external_id}' exists: ${existing.data[0].id}`, { param: 'external_id', listing_id: existing.data[0].id });
+            throw conflict('listing_exists', `A listing with external_id '${body.external_id}' exists: ${existing.data[0].id}`, {
+              param: 'external_id',
+              listing_id: existing.data[0].id,
+            });
           }
         }
         const updated = await listings.update(orgId(principal), params.listing_id, {

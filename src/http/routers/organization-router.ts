@@ -59,7 +59,7 @@ export function organizationRoutes(organizations: OrganizationService): RouteDef
       method: 'delete',
       path: '/api_keys/:prefix',
       operationId: 'revokeApiKey',
-      summary: 'Revoke one of the organization\'s API keys at once (by its prefix); 404 for a prefix it does not own',
+      summary: "Revoke one of the organization's API keys at once (by its prefix); 404 for a prefix it does not own",
       tags: ['organization'],
       auth: ['organization'],
       params: z.object({ prefix: z.string().min(1).max(64) }),
@@ -80,7 +80,10 @@ export function organizationAdminRoutes(organizations: OrganizationService): Rou
       tags: ['organization'],
       auth: ['operator'],
       idempotent: true,
-      body: z.object({ name: z.string().trim().min(1).max(200) }).strict().meta({ example: { name: 'Acme Hiring' } }),
+      body: z
+        .object({ name: z.string().trim().min(1).max(200) })
+        .strict()
+        .meta({ example: { name: 'Acme Hiring' } }),
       status: 201,
       response: createdOrganizationSchema,
       handler: async ({ body }): Promise<z.output<typeof createdOrganizationSchema>> => {

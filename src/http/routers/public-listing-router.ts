@@ -45,7 +45,13 @@ export function publicListingRoutes(deps: {
           object: 'listing',
           title: listing.title,
           organization: { id: organization.id, name: organization.name },
-          questions: listing.questions.map((q) => ({ key: q.key, label: q.label, type: q.type, required: q.required, ...(q.options ? { options: q.options } : {}) })),
+          questions: listing.questions.map((q) => ({
+            key: q.key,
+            label: q.label,
+            type: q.type,
+            required: q.required,
+            ...(q.options ? { options: q.options } : {}),
+          })),
           profile_apply: { button_text: settings.buttonText, theme: settings.theme },
         };
       },

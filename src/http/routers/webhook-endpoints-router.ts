@@ -74,7 +74,11 @@ const updateBody = z
   })
   .strict();
 
-export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliveries: WebhookDeliveryRepository, clock: () => Date): RouteDefinition<any, any, any>[] {
+export function webhookEndpointRoutes(
+  endpoints: WebhookEndpointService,
+  deliveries: WebhookDeliveryRepository,
+  clock: () => Date,
+): RouteDefinition<any, any, any>[] {
   const deliveryOf = async (organizationId: string, endpointId: string, deliveryId: string) => {
     await endpoints.get(organizationId, endpointId);
     const delivery = await deliveries.find(organizationId, deliveryId);
@@ -94,7 +98,12 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       status: 201,
       response: webhookEndpointWithSecretSchema,
       handler: async ({ principal, body }) => {
-        const { endpoint, secret } = await endpoints.create(orgId(principal), { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled });
+        const { endpoint, secret } = await endpoints.create(orgId(principal), {
+          url: body.url,
+          description: body.description,
+          eventTypes: body.event_types,
+          enabled: body.enabled,
+        });
         return reply(201, { ...endpointView(endpoint), secret } satisfies z.output<typeof webhookEndpointWithSecretSchema>);
       },
     }),
@@ -109,7 +118,9 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       response: webhookEndpointListSchema,
       handler: async ({ principal, query }) => {
         const page = await endpoints.list(orgId(principal), { limit: query.limit, startingAfter: query.starting_after });
-        return { object: 'list', data: page.data.map(endpointView), has_more: page.hasMore, url: '/v1/webhook_endpoints' } satisfies z.output<typeof webhookEndpointListSchema>;
+        return { object: 'list', data: page.data.map(endpointView), has_more: page.hasMore, url: '/v1/webhook_endpoints' } satisfies z.output<
+          typeof webhookEndpointListSchema
+        >;
       },
     }),
     defineRoute({
@@ -134,7 +145,14 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       body: updateBody,
       response: webhookEndpointSchema,
       handler: async ({ principal, params, body }) =>
-        endpointView(await endpoints.update(orgId(principal), params.webhook_endpoint_id, { url: body.url, description: body.description, eventTypes: body.event_types, enabled: body.enabled })),
+        endpointView(
+          await endpoints.update(orgId(principal), params.webhook_endpoint_id, {
+            url: body.url,
+            description: body.description,
+            eventTypes: body.event_types,
+            enabled: body.enabled,
+          }),
+        ),
     }),
     defineRoute({
       method: 'delete',
@@ -158,7 +176,16 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       tags: ['webhooks'],
       auth: ['organization'],
       params: idParams,
-      body: z.object({ expires_in_seconds: z.number().int().min(0).max(7 * 86_400).optional() }).strict(),
+      body: z
+        .object({
+          expires_in_seconds: z
+            .number()
+            .int()
+            .min(0)
+            .max(7 * 86_400)
+            .optional(),
+        })
+        .strict(),
       response: webhookEndpointWithSecretSchema,
       handler: async ({ principal, params, body }) => {
         const { endpoint, secret } = await endpoints.rotateSecret(orgId(principal), params.webhook_endpoint_id, body.expires_in_seconds);
@@ -189,8 +216,17 @@ export function webhookEndpointRoutes(endpoints: WebhookEndpointService, deliver
       response: webhookDeliveryListSchema,
       handler: async ({ principal, params, query }) => {
         await endpoints.get(orgId(principal), params.webhook_endpoint_id);
-        const page = await deliveries.listForEndpoint(orgId(principal), params.webhook_endpoint_id, { limit: query.limit, startingAfter: query.starting_after, status: query.status });
-        return { object: 'list', data: page.data.map(deliveryView), has_more: page.hasMore, url: `/v1/webhook_endpoints/${params.webhook_endpoint_id}/deliveries` } satisfies z.output<typeof webhookDeliveryListSchema>;
+        const page = await deliveries.listForEndpoint(orgId(principal), params.webhook_endpoint_id, {
+          limit: query.limit,
+          startingAfter: query.starting_after,
+          status: query.status,
+        });
+        return {
+          object: 'list',
+          data: page.data.map(deliveryView),
+          has_more: page.hasMore,
+          url: `/v1/webhook_endpoints/${params.webhook_endpoint_id}/deliveries`,
+        } satisfies z.output<typeof webhookDeliveryListSchema>;
       },
     }),
     defineRoute({

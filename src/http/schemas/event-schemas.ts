@@ -6,7 +6,7 @@ export const eventSchema = z
     id: z.string().meta({ example: 'evt_nyfYttmSpM8mxveqmwoR' }),
     object: z.literal('event'),
     type: z.string().meta({ example: 'application.submitted' }),
-    sequence: z.number().int().meta({ description: "Increases with every event of the organization, in commit order" }),
+    sequence: z.number().int().meta({ description: 'Increases with every event of the organization, in commit order' }),
     created_at: isoDateTime,
     data: z.record(z.string(), z.unknown()).meta({ description: 'The payload of the event type (README, Events)' }),
   })

@@ -24,7 +24,10 @@ export const createdOrganizationSchema = z
     object: z.literal('organization'),
     name: z.string(),
     created_at: isoDateTime,
-    api_key: z.string().nullable().meta({ description: 'Shown once; only its digest is stored, so an answer replayed for the same Idempotency-Key carries null', example: 'hik_…' }),
+    api_key: z
+      .string()
+      .nullable()
+      .meta({ description: 'Shown once; only its digest is stored, so an answer replayed for the same Idempotency-Key carries null', example: 'hik_…' }),
   })
   .meta({
     id: 'CreatedOrganization',
@@ -47,7 +50,9 @@ export const organizationSettingsSchema = z
     profile_apply: z.object({
       enabled: z.boolean(),
       allowed_origins: z.array(z.string()).meta({ example: ['https://jobs.example.com'] }),
-      return_urls: z.array(z.string()).meta({ description: 'Listing pages redirect mode may return to (exact URLs)', example: ['https://jobs.example.com/careers/backend-engineer'] }),
+      return_urls: z
+        .array(z.string())
+        .meta({ description: 'Listing pages redirect mode may return to (exact URLs)', example: ['https://jobs.example.com/careers/backend-engineer'] }),
       button_text: z.string().meta({ example: 'Apply with profile' }),
       theme: z.enum(['light', 'dark', 'auto']),
     }),

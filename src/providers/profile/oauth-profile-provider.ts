@@ -47,7 +47,8 @@ export class OAuthProfileProvider implements ProfileProvider {
     );
     const body = await jsonBody(response);
     if (response.status === 401) throw this.failures.authorizationGone(step, 401, providerErrorFields(body ?? bearerError(response)));
-    if (!response.ok) throw this.failures.unusable(step, `profile endpoint answered ${response.status}`, { status: response.status, ...providerErrorFields(body) });
+    if (!response.ok)
+      throw this.failures.unusable(step, `profile endpoint answered ${response.status}`, { status: response.status, ...providerErrorFields(body) });
     if (body === undefined) throw this.failures.unusable(step, 'profile answer is not JSON');
     const parsed = parseProviderProfile(body, this.settings.profileMapping);
     if ('problem' in parsed) throw this.failures.unusable(step, `profile field ${parsed.problem}`);

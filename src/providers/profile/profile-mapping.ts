@@ -29,7 +29,10 @@ export interface ProfileMapping {
 const FIELD_PATH = /^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/;
 
 export class ProfileMappingError extends Error {
-  constructor(readonly entry: string, problem: string) {
+  constructor(
+    readonly entry: string,
+    problem: string,
+  ) {
     super(`${entry}: ${problem}`);
     this.name = 'ProfileMappingError';
   }
@@ -59,7 +62,10 @@ export function parseProfileMapping(input: string | Record<string, unknown>): Pr
       throw new ProfileMappingError(key, `is not a profile field (expected one of ${[...SCALARS, ...LISTS].join(', ')})`);
     }
   }
-  const scalars = Object.fromEntries(SCALARS.map((field) => [field, given[field] === undefined ? field : fieldPath(field, given[field])])) as Record<ScalarField, string>;
+  const scalars = Object.fromEntries(SCALARS.map((field) => [field, given[field] === undefined ? field : fieldPath(field, given[field])])) as Record<
+    ScalarField,
+    string
+  >;
   const lists = {} as Record<ListField, ListMapping>;
   for (const list of LISTS) {
     const value = given[list];
@@ -67,7 +73,8 @@ export function parseProfileMapping(input: string | Record<string, unknown>): Pr
       lists[list] = { path: value === undefined ? list : fieldPath(list, value), fields: Object.fromEntries(ITEM_FIELDS[list].map((f) => [f, f])) };
       continue;
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ProfileMappingError(list, 'must be a field path or an object {"path", and item fields}');
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new ProfileMappingError(list, 'must be a field path or an object {"path", and item fields}');
     const entries = value as Record<string, unknown>;
     for (const key of Object.keys(entries)) {
       if (key !== 'path' && !(ITEM_FIELDS[list] as readonly string[]).includes(key)) {

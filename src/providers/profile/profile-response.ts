@@ -10,14 +10,20 @@ const isCalendarDate = (value: string) => {
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
 };
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'a YYYY-MM-DD date').refine(isCalendarDate, 'a YYYY-MM-DD date');
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}/, 'a YYYY-MM-DD date')
+  .refine(isCalendarDate, 'a YYYY-MM-DD date');
 
 export const providerProfileSchema = z.object({
   id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/),
   name: z.string().min(1).max(200),
   headline: z.string().max(500).nullable().default(null),
   profile_url: z.url(),
-  skills: z.array(z.object({ name: z.string().min(1).max(200), verified: z.boolean() })).max(500).default([]),
+  skills: z
+    .array(z.object({ name: z.string().min(1).max(200), verified: z.boolean() }))
+    .max(500)
+    .default([]),
   credentials: z
     .array(z.object({ title: z.string().min(1).max(300), issuer: z.string().min(1).max(300), verified: z.boolean(), issued_at: date }))
     .max(200)
@@ -46,6 +52,7 @@ export function parseProviderProfile(body: unknown, mapping: ProfileMapping = ID
   const result = providerProfileSchema.safeParse(applyProfileMapping(mapping, body));
   if (result.success) return { profile: result.data as ProviderProfile };
   const issue = result.error.issues[0]!;
-  const expectation = issue.code === 'invalid_format' && issue.format === 'regex' && issue.path[0] === 'id' ? 'an id of the shape usr_<opaque id>' : issue.message;
+  const expectation =
+    issue.code === 'invalid_format' && issue.format === 'regex' && issue.path[0] === 'id' ? 'an id of the shape usr_<opaque id>' : issue.message;
   return { problem: `${providerFieldName(mapping, issue.path)}: ${expectation}` };
 }

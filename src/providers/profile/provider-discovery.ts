@@ -37,9 +37,11 @@ export class ProviderDirectory {
       this.settings.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS,
     );
     const body = (await jsonBody(response)) as Record<string, unknown> | undefined;
-    if (!response.ok || !body || typeof body !== 'object') throw this.failures.unusable(step, `discovery document answered ${response.status}${body ? '' : ', not JSON'}`, { status: response.status });
+    if (!response.ok || !body || typeof body !== 'object')
+      throw this.failures.unusable(step, `discovery document answered ${response.status}${body ? '' : ', not JSON'}`, { status: response.status });
     // RFC 8414 §3.3: the document must name the issuer it was fetched for.
-    if (body.issuer !== issuer && body.issuer !== `${issuer}/`) throw this.failures.unusable(step, `discovery document field issuer is "${String(body.issuer).slice(0, 200)}", not ${issuer}`);
+    if (body.issuer !== issuer && body.issuer !== `${issuer}/`)
+      throw this.failures.unusable(step, `discovery document field issuer is "${String(body.issuer).slice(0, 200)}", not ${issuer}`);
     const endpoint = (field: string, configured: string | undefined): string => {
       if (configured) return configured;
       const value = body[field];
@@ -48,7 +50,10 @@ export class ProviderDirectory {
     };
     const methods = body.token_endpoint_auth_methods_supported;
     if (Array.isArray(methods) && !methods.includes(this.settings.tokenAuthMethod)) {
-      throw this.failures.unusable(step, `the provider supports token endpoint auth methods ${methods.join(', ')}, not ${this.settings.tokenAuthMethod} (PROFILE_PROVIDER_TOKEN_AUTH_METHOD)`);
+      throw this.failures.unusable(
+        step,
+        `the provider supports token endpoint auth methods ${methods.join(', ')}, not ${this.settings.tokenAuthMethod} (PROFILE_PROVIDER_TOKEN_AUTH_METHOD)`,
+      );
     }
     this.resolved = {
       authorizeUrl: endpoint('authorization_endpoint', this.settings.authorizeUrl),

@@ -38,7 +38,11 @@ export class ProviderFailures {
       `profile provider refused our client at ${step} (${answer.error ?? status}): check PROFILE_PROVIDER_CLIENT_ID, PROFILE_PROVIDER_CLIENT_SECRET and PROFILE_PROVIDER_TOKEN_AUTH_METHOD against the client registered at the provider`,
     );
     return markLogged(
-      upstream('provider_client_rejected', 'The profile provider refused this service’s client credentials; the operator needs to fix the provider configuration', { status: 502 }),
+      upstream(
+        'provider_client_rejected',
+        'The profile provider refused this service’s client credentials; the operator needs to fix the provider configuration',
+        { status: 502 },
+      ),
     );
   }
 
@@ -48,7 +52,10 @@ export class ProviderFailures {
   }
 
   authorizationGone(step: string, status: number, answer: ProviderErrorAnswer): ProviderAuthorizationError {
-    this.logger.info({ provider: { step, status, error: answer.error, error_description: answer.error_description } }, `profile provider no longer accepts the candidate's authorization at ${step}`);
+    this.logger.info(
+      { provider: { step, status, error: answer.error, error_description: answer.error_description } },
+      `profile provider no longer accepts the candidate's authorization at ${step}`,
+    );
     return new ProviderAuthorizationError(`The profile provider refused the candidate's authorization at ${step} (${answer.error ?? status})`, answer.error);
   }
 }

@@ -42,13 +42,22 @@ export class TokenClient {
       const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
       headers.authorization = `Basic ${Buffer.from(`${encode(this.settings.clientId)}:${encode(this.settings.clientSecret)}`).toString('base64')}`;
     }
-    const response = await requestProvider(this.failures, step, tokenUrl, { method: 'POST', headers, body: body.toString() }, this.settings.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS);
+    const response = await requestProvider(
+      this.failures,
+      step,
+      tokenUrl,
+      { method: 'POST', headers, body: body.toString() },
+      this.settings.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS,
+    );
     const answer = await jsonBody(response);
     if (!response.ok) {
       const fields = providerErrorFields(answer);
       if (fields.error === 'invalid_grant') throw this.failures.authorizationGone(step, response.status, fields);
       if (response.status === 401 || CLIENT_REFUSALS.includes(fields.error ?? '')) throw this.failures.clientRejected(step, response.status, fields);
-      throw this.failures.unusable(step, `token endpoint answered ${response.status}${fields.error ? ` ${fields.error}` : ''}`, { status: response.status, ...fields });
+      throw this.failures.unusable(step, `token endpoint answered ${response.status}${fields.error ? ` ${fields.error}` : ''}`, {
+        status: response.status,
+        ...fields,
+      });
     }
     if (!answer || typeof answer !== 'object') throw this.failures.unusable(step, 'token answer is not JSON');
     const tokens = answer as { access_token?: unknown; token_type?: unknown; refresh_token?: unknown; expires_in?: unknown };

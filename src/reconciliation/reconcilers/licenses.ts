@@ -18,7 +18,12 @@ export class LicenseReconciler implements Reconciler {
   constructor(@inject(DATABASE) private readonly db: Database) {}
 
   async findStuck(olderThan: Date, limit: number): Promise<OutboxMessage[]> {
-    const provisioning = await this.db('hi_licenses').select('id').where('status', 'provisioning').where('created_at', '<', olderThan).orderBy('created_at').limit(limit);
+    const provisioning = await this.db('hi_licenses')
+      .select('id')
+      .where('status', 'provisioning')
+      .where('created_at', '<', olderThan)
+      .orderBy('created_at')
+      .limit(limit);
     const unsettledParents = await this.db('hi_licenses as l')
       .join('hi_subscriptions as s', 's.id', 'l.subscription_id')
       .select('l.id')

@@ -31,7 +31,10 @@ export const billingCommands: CommandModule = {
         .description(`${name.replace(/-/g, ' ')}: change an invoice's state`)
         .requiredOption('--invoice <inv_id>', 'the invoice (inv_…)')
         .option('--json', 'print the invoice as JSON')
-        .addHelpText('after', `\nExample:\n  $ hiring-integrations invoices ${name} --invoice inv_…${action === 'payment_failed' ? ' --reason "card declined"' : ''}`);
+        .addHelpText(
+          'after',
+          `\nExample:\n  $ hiring-integrations invoices ${name} --invoice inv_…${action === 'payment_failed' ? ' --reason "card declined"' : ''}`,
+        );
       if (action === 'mark_paid') command.option('--reference <text>', "the payment's reference in your payment system");
       if (action === 'payment_failed') command.requiredOption('--reason <text>', 'why the payment failed');
       command.action(async (options: { invoice: string; reference?: string; reason?: string; json?: boolean }) =>
@@ -47,7 +50,9 @@ export const billingCommands: CommandModule = {
       .requiredOption('--time <iso>', 'an ISO 8601 time')
       .option('--json', 'print the clock as JSON')
       .addHelpText('after', '\nExample:\n  $ hiring-integrations billing clock set --org org_… --time 2027-01-01T00:00:00Z')
-      .action(async (options: { org: string; time: string; json?: boolean }) => print(options, await billing.setTestClock(operatorApi(context), options.org, options.time)));
+      .action(async (options: { org: string; time: string; json?: boolean }) =>
+        print(options, await billing.setTestClock(operatorApi(context), options.org, options.time)),
+      );
     clock
       .command('advance')
       .description('Move the clock forward; renewals, prorations and dunning follow')
@@ -55,6 +60,8 @@ export const billingCommands: CommandModule = {
       .requiredOption('--to <iso>', 'the new time (later than the clock)')
       .option('--json', 'print the clock as JSON')
       .addHelpText('after', '\nExample:\n  $ hiring-integrations billing clock advance --org org_… --to 2027-06-01T00:00:00Z')
-      .action(async (options: { org: string; to: string; json?: boolean }) => print(options, await billing.advanceTestClock(operatorApi(context), options.org, options.to)));
+      .action(async (options: { org: string; to: string; json?: boolean }) =>
+        print(options, await billing.advanceTestClock(operatorApi(context), options.org, options.to)),
+      );
   },
 };

@@ -77,11 +77,21 @@ export const listingCommands: CommandModule = {
 
     org(listings.command('list').description('List listings, newest first'))
       .option('--status <status>', 'only open or only closed listings')
-      .option('--external-id <id>', "the listing with this ATS id")
+      .option('--external-id <id>', 'the listing with this ATS id')
       .option('--limit <n>', '1-100 (default 100)')
       .option('--starting-after <listing_id>', 'the next page after this listing')
       .addHelpText('after', '\nExample:\n  $ hiring-integrations listing list --org org_… --status open --json')
-      .action(run((store, o) => listing.listListings(store, { org: o.org, status: o.status as string | undefined, externalId: o.externalId as string | undefined, limit: o.limit as string | undefined, startingAfter: o.startingAfter as string | undefined })));
+      .action(
+        run((store, o) =>
+          listing.listListings(store, {
+            org: o.org,
+            status: o.status as string | undefined,
+            externalId: o.externalId as string | undefined,
+            limit: o.limit as string | undefined,
+            startingAfter: o.startingAfter as string | undefined,
+          }),
+        ),
+      );
 
     withFields(org(listings.command('update').description('Change a listing; submitted applications keep the questions they answered')))
       .requiredOption('--id <listing_id>', 'the listing')
@@ -89,14 +99,17 @@ export const listingCommands: CommandModule = {
       .addHelpText('after', '\nExample:\n  $ hiring-integrations listing update --org org_… --id listing_… --title "Staff Engineer"')
       .action(run((store, o) => listing.updateListing(store, { ...fields(o), id: o.id as string })));
 
-    for (const [name, status, text] of [['close', 'closed', 'Close a listing: it refuses applications (410)'], ['reopen', 'open', 'Reopen a closed listing']] as const) {
+    for (const [name, status, text] of [
+      ['close', 'closed', 'Close a listing: it refuses applications (410)'],
+      ['reopen', 'open', 'Reopen a closed listing'],
+    ] as const) {
       org(listings.command(name).description(text))
         .requiredOption('--id <listing_id>', 'the listing')
         .addHelpText('after', `\nExample:\n  $ hiring-integrations listing ${name} --org org_… --id listing_…`)
         .action(run((store, o) => listing.setListingStatus(store, { org: o.org, id: o.id as string }, status)));
     }
 
-    withFields(org(listings.command('upsert').description("Create or replace the listing the ATS knows by its own id (idempotent)")))
+    withFields(org(listings.command('upsert').description('Create or replace the listing the ATS knows by its own id (idempotent)')))
       .requiredOption('--title <title>', "the listing's title")
       .addHelpText('after', '\nExample:\n  $ hiring-integrations listing upsert --org org_… --external-id job-42 --title "Backend Engineer" --json')
       .action(

@@ -8,7 +8,9 @@ import { group, type CommandModule } from './context';
 /** Running API processes drop a changed key from their caches within a second; say so when Redis could not tell them. */
 async function announceKeyChange(config: Config, organizationId: string): Promise<void> {
   if (!(await announceCacheChange(config, API_KEYS_CACHE, organizationId))) {
-    process.stderr.write(`warning: Redis did not take the cache invalidation; running API processes notice the change within ${config.entitlementCacheTtlSeconds} s\n`);
+    process.stderr.write(
+      `warning: Redis did not take the cache invalidation; running API processes notice the change within ${config.entitlementCacheTtlSeconds} s\n`,
+    );
   }
 }
 

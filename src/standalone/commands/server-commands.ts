@@ -40,10 +40,14 @@ export const serverCommands: CommandModule = {
       .option('--json', 'print {"migrated":true}')
       .addHelpText('after', '\nExamples:\n  $ hiring-integrations migrate\n  $ DATABASE_URL=postgres://localhost/hiring hiring-integrations migrate --json')
       .action(async (options: { json?: boolean }) => {
-        await context.withDatabase(async (_db, applied) =>
-          context.print(options, applied > 0 ? `${applied} migrations applied` : 'migrations applied (the schema was up to date)', { migrated: true, applied }),
-        // The plugin's tables only: an ATS migrating its own database gets no host_* tables.
-        { hostTables: false },
+        await context.withDatabase(
+          async (_db, applied) =>
+            context.print(options, applied > 0 ? `${applied} migrations applied` : 'migrations applied (the schema was up to date)', {
+              migrated: true,
+              applied,
+            }),
+          // The plugin's tables only: an ATS migrating its own database gets no host_* tables.
+          { hostTables: false },
         );
       });
   },

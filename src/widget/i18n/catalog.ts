@@ -87,17 +87,20 @@ export class Translator {
   parts(key: MessageKey, params: Params = {}, slots: readonly string[] = []): (string | { slot: string })[] {
     const entry = this.catalog[key];
     const template = typeof entry === 'string' ? entry : (entry[this.plurals.select(Number(params.count ?? 0))] ?? entry.other);
-    return template.split(/(\{\w+\})/).filter(Boolean).map((piece) => {
-      const name = /^\{(\w+)\}$/.exec(piece)?.[1];
-      if (!name) return piece;
-      if (slots.includes(name)) return { slot: name };
-      const value = params[name];
-      if (value === undefined) return piece;
-      if (typeof value === 'number') return this.numbers.format(value);
-      if (value instanceof Date) return this.dates.format(value);
-      // In a right-to-left message, a name or title in another script keeps its own direction.
-      return this.dir === 'rtl' ? `\u2068${value}\u2069` : value;
-    });
+    return template
+      .split(/(\{\w+\})/)
+      .filter(Boolean)
+      .map((piece) => {
+        const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+        if (!name) return piece;
+        if (slots.includes(name)) return { slot: name };
+        const value = params[name];
+        if (value === undefined) return piece;
+        if (typeof value === 'number') return this.numbers.format(value);
+        if (value instanceof Date) return this.dates.format(value);
+        // In a right-to-left message, a name or title in another script keeps its own direction.
+        return this.dir === 'rtl' ? `\u2068${value}\u2069` : value;
+      });
   }
 
   list(items: readonly string[]): string {

@@ -62,7 +62,8 @@ const de: Catalog = {
   consent_denied: 'Sie haben entschieden, Ihr Profil nicht zu teilen, daher wurde nichts gesendet. Sie können sich jederzeit bewerben.',
   sign_in_unverified: 'Die Anmeldung konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.',
   provider_down: 'Ihr Profilanbieter antwortet gerade nicht. Es wurde nichts gesendet; bitte versuchen Sie es in einigen Minuten erneut.',
-  provider_refused: 'Ihr Profilanbieter hat die Verbindung nicht angenommen, daher konnte Ihr Profil nicht geteilt werden. Bitte versuchen Sie es später erneut.',
+  provider_refused:
+    'Ihr Profilanbieter hat die Verbindung nicht angenommen, daher konnte Ihr Profil nicht geteilt werden. Bitte versuchen Sie es später erneut.',
   provider_unusable: 'Ihr Profilanbieter hat eine unbrauchbare Antwort gesendet. Es wurde nichts gesendet; bitte versuchen Sie es später erneut.',
   provider_sign_in: 'Ihr Profilanbieter konnte die Anmeldung nicht abschließen. Es wurde nichts geteilt; bitte versuchen Sie es gleich erneut.',
   authorization_gone: 'Ihre Erlaubnis zum Teilen Ihres Profils ist nicht mehr gültig. Bitte autorisieren Sie erneut.',
@@ -73,8 +74,10 @@ const de: Catalog = {
   paused: 'Bewerbungen mit Profil sind für diese Stelle gerade pausiert. Schauen Sie später wieder vorbei.',
   duplicate: 'Sie haben sich bereits auf diese Stelle beworben.',
   popup_closed: 'Das Anmeldefenster wurde geschlossen, bevor Sie fertig waren. Ihr Profil wurde nicht geteilt.',
-  popup_blocked: 'Ihr Browser hat das Anmeldefenster blockiert. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut, oder fahren Sie in diesem Tab fort.',
-  no_storage: 'Dieser Browser speichert hier keine Sitzungsdaten, daher kann die Anmeldung nicht in diesem Tab fortgesetzt werden. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut.',
+  popup_blocked:
+    'Ihr Browser hat das Anmeldefenster blockiert. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut, oder fahren Sie in diesem Tab fort.',
+  no_storage:
+    'Dieser Browser speichert hier keine Sitzungsdaten, daher kann die Anmeldung nicht in diesem Tab fortgesetzt werden. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut.',
   rate_limited: 'Zu viele Versuche. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
   network: 'Der Bewerbungsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   server: 'Beim Bewerbungsdienst ist ein Problem aufgetreten. Es wurde nichts gesendet; bitte versuchen Sie es erneut.',

@@ -73,8 +73,10 @@ const es: Catalog = {
   paused: 'Las postulaciones con perfil están en pausa para esta oferta. Vuelve a consultarla más tarde.',
   duplicate: 'Ya te has postulado a esta oferta.',
   popup_closed: 'La ventana de inicio de sesión se cerró antes de terminar. Tu perfil no se ha compartido.',
-  popup_blocked: 'Tu navegador bloqueó la ventana de inicio de sesión. Permite las ventanas emergentes en este sitio e inténtalo de nuevo, o continúa en esta pestaña.',
-  no_storage: 'Este navegador no guarda datos de sesión aquí, así que el inicio de sesión no puede continuar en esta pestaña. Permite las ventanas emergentes en este sitio e inténtalo de nuevo.',
+  popup_blocked:
+    'Tu navegador bloqueó la ventana de inicio de sesión. Permite las ventanas emergentes en este sitio e inténtalo de nuevo, o continúa en esta pestaña.',
+  no_storage:
+    'Este navegador no guarda datos de sesión aquí, así que el inicio de sesión no puede continuar en esta pestaña. Permite las ventanas emergentes en este sitio e inténtalo de nuevo.',
   rate_limited: 'Demasiados intentos. Espera un minuto e inténtalo de nuevo.',
   network: 'No se pudo conectar con el servicio de postulaciones. Comprueba tu conexión e inténtalo de nuevo.',
   server: 'El servicio de postulaciones tuvo un problema. No se ha enviado nada; inténtalo de nuevo.',

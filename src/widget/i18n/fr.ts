@@ -73,8 +73,10 @@ const fr: Catalog = {
   paused: 'Les candidatures par profil sont suspendues pour cette offre. Revenez un peu plus tard.',
   duplicate: 'Vous avez déjà postulé à cette offre.',
   popup_closed: 'La fenêtre de connexion a été fermée avant la fin. Votre profil n’a pas été partagé.',
-  popup_blocked: 'Votre navigateur a bloqué la fenêtre de connexion. Autorisez les fenêtres contextuelles pour ce site et réessayez, ou continuez dans cet onglet.',
-  no_storage: 'Ce navigateur ne conserve pas de données de session ici : la connexion ne peut pas se poursuivre dans cet onglet. Autorisez les fenêtres contextuelles pour ce site et réessayez.',
+  popup_blocked:
+    'Votre navigateur a bloqué la fenêtre de connexion. Autorisez les fenêtres contextuelles pour ce site et réessayez, ou continuez dans cet onglet.',
+  no_storage:
+    'Ce navigateur ne conserve pas de données de session ici : la connexion ne peut pas se poursuivre dans cet onglet. Autorisez les fenêtres contextuelles pour ce site et réessayez.',
   rate_limited: 'Trop de tentatives. Patientez une minute, puis réessayez.',
   network: 'Impossible de joindre le service de candidature. Vérifiez votre connexion et réessayez.',
   server: 'Le service de candidature a rencontré un problème. Rien n’a été envoyé ; veuillez réessayer.',

@@ -63,7 +63,12 @@ abstract class RescheduleReminder implements GatedHookHandler {
   }
 }
 
-@HookHandlerFor({ name: 'interview-reminder-reschedule', hook: 'interview.rescheduled', action: REMINDER_ACTIONS.email, description: 'Moves the pending email reminder to the new interview time' })
+@HookHandlerFor({
+  name: 'interview-reminder-reschedule',
+  hook: 'interview.rescheduled',
+  action: REMINDER_ACTIONS.email,
+  description: 'Moves the pending email reminder to the new interview time',
+})
 export class InterviewReminderRescheduleHandler extends RescheduleReminder {
   protected readonly channel = 'email';
   constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
@@ -71,7 +76,12 @@ export class InterviewReminderRescheduleHandler extends RescheduleReminder {
   }
 }
 
-@HookHandlerFor({ name: 'sms-interview-reminder-reschedule', hook: 'interview.rescheduled', action: REMINDER_ACTIONS.sms, description: 'Moves the pending SMS reminder to the new interview time' })
+@HookHandlerFor({
+  name: 'sms-interview-reminder-reschedule',
+  hook: 'interview.rescheduled',
+  action: REMINDER_ACTIONS.sms,
+  description: 'Moves the pending SMS reminder to the new interview time',
+})
 export class SmsInterviewReminderRescheduleHandler extends RescheduleReminder {
   protected readonly channel = 'sms';
   constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
@@ -89,7 +99,12 @@ abstract class CancelReminder implements GatedHookHandler {
   }
 }
 
-@HookHandlerFor({ name: 'interview-reminder-cancel', hook: 'interview.canceled', action: REMINDER_ACTIONS.email, description: 'Removes the pending email reminder' })
+@HookHandlerFor({
+  name: 'interview-reminder-cancel',
+  hook: 'interview.canceled',
+  action: REMINDER_ACTIONS.email,
+  description: 'Removes the pending email reminder',
+})
 export class InterviewReminderCancelHandler extends CancelReminder {
   protected readonly channel = 'email';
   constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
@@ -97,7 +112,12 @@ export class InterviewReminderCancelHandler extends CancelReminder {
   }
 }
 
-@HookHandlerFor({ name: 'sms-interview-reminder-cancel', hook: 'interview.canceled', action: REMINDER_ACTIONS.sms, description: 'Removes the pending SMS reminder' })
+@HookHandlerFor({
+  name: 'sms-interview-reminder-cancel',
+  hook: 'interview.canceled',
+  action: REMINDER_ACTIONS.sms,
+  description: 'Removes the pending SMS reminder',
+})
 export class SmsInterviewReminderCancelHandler extends CancelReminder {
   protected readonly channel = 'sms';
   constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
