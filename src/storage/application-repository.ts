@@ -9,7 +9,7 @@ import type { WorkHistoryEntry } from '../domain/profiles/work-history';
 import { isUniqueViolation, type Database } from './database';
 import { fromJson } from './json-column';
 import { idempotencyEffect } from './idempotency-effect';
-import { outboxRows } from './outbox';
+import { onlyJobMessages, outboxRows } from './outbox';
 import { DATABASE } from './tokens';
 
 const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';
@@ -58,6 +58,9 @@ export class KnexApplicationRepository implements ApplicationRepository {
   constructor(@inject(DATABASE) private readonly db: Database) {}
 
   async create(application: ProfileApplication, messages: readonly OutboxMessage[]): Promise<{ created: true } | { created: false; duplicateOf: string }> {
+    // Job messages only: an event needs the event log's transaction, which the apply path
+    // leaves to the pipeline delivery (application.submitted) to stay one statement.
+    if (!onlyJobMessages(messages)) throw new Error('ApplicationRepository.create writes job messages only; record events from the pipeline delivery');
     try {
       const row = {
         id: application.id,
