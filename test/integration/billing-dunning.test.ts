@@ -8,15 +8,10 @@
  * this process in embedded mode).
  */
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
-import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
-import { testConfig, testEnv } from '../helpers/config';
 import { usingPostgres } from '../helpers/database';
 import { activateLicense } from '../helpers/hooks';
+import { inProcessGateObserver, spawnGateObserver, waitForObservation, type GateObserver } from '../helpers/gate-observer';
 import { eventsOf } from '../helpers/licensing';
-import { testLogger } from '../helpers/log-capture';
 import { ADA, enableProfileApply, QUESTIONS } from '../helpers/profile-flow';
 import { usingRedis } from '../helpers/redis';
 import { startTestHost, type TestHost } from '../helpers/test-host';
@@ -27,111 +22,10 @@ const PAYLOAD = { candidate_id: 'cand_x', candidate: { name: 'Ada Lovelace', ema
 const DECLINES = '4000000000000002';
 const SUCCEEDS = '4242424242424242';
 
-interface Flip {
-  at: number;
-  handled: boolean;
-}
-
-interface Observer {
-  flips: Flip[];
-  stop(): Promise<void>;
-}
-
-/** Another API process firing the hook every 10 ms, reporting when the answer changes (test/helpers/hook-gate-child.ts). */
-function spawnObserver(t: TestHost, organizationId: string): Promise<Observer> {
-  const env = {
-    PATH: process.env.PATH,
-    ...testEnv({
-      DATABASE_URL: t.database.url,
-      REDIS_URL: t.config.redisUrl,
-      QUEUE_PREFIX: t.config.queuePrefix,
-      ENTITLEMENT_CACHE_TTL_SECONDS: '3600',
-      LOG_LEVEL: 'warn',
-    }),
-    GATE_ORG: organizationId,
-    GATE_HOOK: HOOK,
-    GATE_PAYLOAD: JSON.stringify(PAYLOAD),
-  };
-  const child: ChildProcess = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'dist/test/helpers/hook-gate-child.js')], {
-    env: env as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const flips: Flip[] = [];
-  let output = '';
-  let partial = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the second process did not start:\n${output}`)), 30_000);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the second process exited (${code}):\n${output}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      partial += chunk.toString();
-      const lines = partial.split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) {
-        if (!line.startsWith('GATE ')) continue;
-        const message = JSON.parse(line.slice(5));
-        if (!message.ready) {
-          flips.push({ at: message.at, handled: message.handled });
-          continue;
-        }
-        clearTimeout(timer);
-        resolve({
-          flips,
-          async stop() {
-            if (child.exitCode !== null) return;
-            child.removeAllListeners('exit');
-            const exited = new Promise((r) => child.once('exit', r));
-            child.kill('SIGTERM');
-            await exited;
-          },
-        });
-      }
-    });
-  });
-}
-
-async function inProcessObserver(t: TestHost, organizationId: string): Promise<Observer> {
-  const second: StandaloneHost = await createStandaloneHost({
-    config: testConfig({ DATABASE_URL: t.database.url, BASE_URL: t.baseUrl, QUEUE_PREFIX: t.config.queuePrefix, ENTITLEMENT_CACHE_TTL_SECONDS: '3600' }),
-    logger: testLogger(),
-    db: t.database.db,
-    runWorkers: false,
-  });
-  const flips: Flip[] = [];
-  let stopping = false;
-  let last: boolean | undefined;
-  const loop = (async () => {
-    while (!stopping) {
-      const handled = (await second.plugin.fireHook(HOOK, organizationId, PAYLOAD)).handled.length > 0;
-      if (handled !== last) flips.push({ at: Date.now(), handled });
-      last = handled;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  return {
-    flips,
-    async stop() {
-      stopping = true;
-      await loop;
-      await second.close();
-    },
-  };
-}
-
-async function waitForFlip(observer: Observer, handled: boolean, after: number, timeoutMs = 5000): Promise<Flip> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = observer.flips.find((f) => f.handled === handled && f.at >= after);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`the other process's gate did not answer ${handled} within ${timeoutMs} ms: ${JSON.stringify(observer.flips)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('billing: dunning suspends after the grace period, paying restores at once', function () {
   this.timeout(120_000);
   let t: TestHost;
-  let observer: Observer | undefined;
+  let observer: GateObserver | undefined;
 
   before(async () => {
     t = await startTestHost({ env: { BILLING_COLLECTION: 'sandbox', RATE_LIMIT_PER_MINUTE: '0' } });
@@ -163,8 +57,11 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     await activateLicense(t, org.apiKey, ACTION);
     await enableProfileApply(t, org.apiKey, ['https://jobs.example.com']);
     const listing = await t.host.listings.create({ organizationId: org.organizationId, title: 'Engineer', questions: QUESTIONS });
-    observer = usingRedis() && usingPostgres() ? await spawnObserver(t, org.organizationId) : await inProcessObserver(t, org.organizationId);
-    await waitForFlip(observer, true, 0, 20_000);
+    observer =
+      usingRedis() && usingPostgres()
+        ? await spawnGateObserver(t, org.organizationId, HOOK, PAYLOAD)
+        : await inProcessGateObserver(t, org.organizationId, HOOK, PAYLOAD);
+    await waitForObservation(observer, true, 0, 20_000);
 
     // February's invoice is declined: past_due, but licenses keep working.
     let account = await advance(org.organizationId, '2027-02-01T00:00:00Z');
@@ -206,7 +103,7 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     const refused = await t.request('POST', '/v1/integrations/licenses/esign.send_offer/activate', { auth: org.apiKey });
     assert.equal(refused.status, 402, refused.text);
     assert.equal((await t.request('POST', '/v1/integrations/packages/schools/subscribe', { auth: org.apiKey })).status, 402);
-    await waitForFlip(observer, false, 0);
+    await waitForObservation(observer, false, 0);
 
     // A working card, then pay: restored at once, here and in the other process.
     assert.equal((await t.request('POST', '/v1/billing/payment_method', { auth: org.apiKey, body: { number: SUCCEEDS } })).status, 200);
@@ -214,7 +111,7 @@ describe('billing: dunning suspends after the grace period, paying restores at o
     const paid = await t.request('POST', `/v1/billing/invoices/${invoice.id}/pay`, { auth: org.apiKey });
     assert.equal(paid.status, 200, paid.text);
     assert.equal(paid.body.status, 'paid');
-    const flip = await waitForFlip(observer, true, paying);
+    const flip = await waitForObservation(observer, true, paying);
     assert.ok(flip.at - paying <= 1000, `the other process restored ${flip.at - paying} ms after the payment started`);
     assert.equal((await fire(org.organizationId)).status, 'ran');
     assert.equal((await t.request('GET', `/v1/public/organizations/${org.organizationId}/listings/${listing.id}`)).status, 200);
