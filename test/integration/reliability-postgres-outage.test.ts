@@ -44,7 +44,7 @@ interface Planned {
 }
 
 describe('reliability: PostgreSQL stopped during applications and license activations', function () {
-  this.timeout(120_000);
+  this.timeout(240_000);
   let pg: DedicatedPostgres | undefined;
   let t: TestHost | undefined;
 
@@ -153,7 +153,11 @@ describe('reliability: PostgreSQL stopped during applications and license activa
     );
     const stored = await db('hi_profile_applications').where({ organization_id: organizationId });
     const delivered = await db('host_pipeline_applications').whereIn('application_id', applicationIds);
-    const events = host.host.hooks.recent.filter((e) => e.hook === 'application.submitted').map((e) => e.payload.application_id as string);
+    // Announced at least once, and eventually: a delivery whose event write met the outage
+    // after the host pipeline had the application retries (outage backoff) and announces then.
+    const announced = () => host.host.hooks.recent.filter((e) => e.hook === 'application.submitted').map((e) => e.payload.application_id as string);
+    await waitFor(async () => (applicationIds.every((id) => announced().includes(id)) ? true : undefined), 'every application announced', 90_000);
+    const events = announced();
     const lostApplications = applicationIds.filter((id) => !delivered.some((d) => d.application_id === id)).length;
     const duplicatedApplications = stored.length - applicationIds.length + (delivered.length - new Set(delivered.map((d) => d.application_id)).size);
     assert.deepEqual({ lost: lostApplications, duplicated: duplicatedApplications }, { lost: 0, duplicated: 0 }, 'applications');

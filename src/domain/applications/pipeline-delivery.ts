@@ -61,7 +61,8 @@ export class PipelineDelivery {
       profileUrl: application.profileUrl,
       submittedAt: application.createdAt,
     });
-    // The event was recorded with the application; this announces it on the host's hook bus (the log keeps one).
+    // Records application.submitted in the event log (once: its dedupe key) and announces it on the
+    // host's hook bus. A failure here retries the job; the pipeline delivery above is idempotent.
     const listing = await this.listings.get(application.listingId);
     await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, applicationSubmittedPayload(application, listing?.externalId ?? null), {
       dedupeKey: applicationSubmittedKey(application.id),
