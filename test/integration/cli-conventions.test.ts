@@ -5,32 +5,22 @@
  * same process, the demo only when asked, its state apart, never a dead key.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { appendChildLog, rememberSecretsIn } from '../helpers/log-capture';
-import { BIN, freePort, killAll, startProcess, waitForHttp, type AppProcess } from '../helpers/processes';
+import { rememberSecretsIn } from '../helpers/log-capture';
+import { freePort, killAll, startProcess, waitForHttp, type AppProcess } from '../helpers/processes';
 import { usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
 import { buildProgram } from '../../src/standalone/cli';
 
 const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = PACKAGE_ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  rememberSecretsIn(result.stdout);
-  appendChildLog(result.stderr);
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}, cwd = PACKAGE_ROOT) => runCli(args, env, cwd);
 
 describe('CLI conventions', function () {
   this.timeout(60_000);

@@ -3,18 +3,14 @@
  * (parser-agnostic, as the CLI calls them), and the real process for the round trip.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
 import { createListing, getListing, listListings, setListingStatus, updateListing, upsertListing } from '../../src/standalone/listing-commands';
 import { ListingsStore } from '../../src/standalone/listings-store';
 import { UsageError } from '../../src/standalone/args';
 import { migrateAll } from '../../src/standalone/standalone-host';
+import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
-import { appendChildLog, rememberSecretsIn } from '../helpers/log-capture';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
-const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');
 const ORG = 'org_cliListings0000000001';
 
 describe('operator CLI: listing commands', function () {
@@ -73,16 +69,7 @@ describe('operator CLI: listing commands', function () {
       this.skip();
     }
     const env = testEnv({ DATABASE_URL: database.url });
-    const cli = (...args: string[]) => {
-      const result = spawnSync(process.execPath, [BIN, ...args], {
-        env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      rememberSecretsIn(result.stdout);
-      appendChildLog(result.stderr);
-      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-    };
+    const cli = (...args: string[]) => runCli(args, env);
     const org = JSON.parse(cli('org', 'create', '--name', 'CLI Listings', '--json').stdout).organization_id as string;
     const a = cli('listing', 'upsert', '--org', org, '--external-id', 'job-77', '--title', 'Baker', '--json');
     assert.equal(a.code, 0, a.stderr);

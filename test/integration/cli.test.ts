@@ -3,8 +3,8 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
-import { appendChildLog, rememberSecretsIn } from '../helpers/log-capture';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');
@@ -14,16 +14,7 @@ describe('operator CLI', function () {
   let database: TestDatabase;
   let env: Record<string, string | undefined>;
 
-  const cli = (...args: string[]) => {
-    const result = spawnSync(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    rememberSecretsIn(result.stdout);
-    appendChildLog(result.stderr);
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const cli = (...args: string[]) => runCli(args, env);
 
   before(async () => {
     database = await createTestDatabase();

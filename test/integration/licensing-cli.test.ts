@@ -1,16 +1,12 @@
 /** `catalog sync` as a real process: the shipped catalog by default, an operator's document with --file, refusals. */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
 import { createDatabase } from '../../src/storage/database';
+import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
-import { appendChildLog } from '../helpers/log-capture';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-
-const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');
 
 describe('licensing: catalog sync CLI', function () {
   this.timeout(60_000);
@@ -18,15 +14,7 @@ describe('licensing: catalog sync CLI', function () {
   let env: Record<string, string | undefined>;
   const dir = mkdtempSync(path.join(tmpdir(), 'hi-catalog-'));
 
-  const cli = (...args: string[]) => {
-    const result = spawnSync(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    appendChildLog(result.stderr);
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const cli = (...args: string[]) => runCli(args, env);
   const query = async <T>(run: (db: ReturnType<typeof createDatabase>) => Promise<T>): Promise<T> => {
     const db = database.url ? createDatabase({ databaseUrl: database.url, poolMax: 1 }) : createDatabase({ dataDir: env.DATA_DIR! });
     try {
