@@ -4,24 +4,18 @@
  * draft and finalizes it in the same step; numbers are gapless per deployment.
  */
 import { conflict } from '../shared/errors';
-import type { InvoiceLine } from './invoice-line';
+import type { RenewalInvoice } from './billing-ledger';
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
 
-export interface Invoice {
+/** What the ledger's renewal computed (period, lines, totals, credit), kept as finalized. */
+export interface Invoice extends RenewalInvoice {
   id: string;
   organizationId: string;
   /** `HI-000123`, from finalization on. */
   number: string | null;
   status: InvoiceStatus;
   currency: string;
-  periodStart: Date;
-  periodEnd: Date;
-  lines: InvoiceLine[];
-  subtotal: number;
-  startingCredit: number;
-  total: number;
-  endingCredit: number;
   /** Collection attempts made (sandbox) or failures reported (host). */
   attemptCount: number;
   lastFailure: string | null;
