@@ -69,7 +69,9 @@ export class Product {
   async startApi(): Promise<void> {
     // BENCH_PROFILE=1: a V8 CPU profile of the API process, for finding hot spots.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}/profiles`] : [];
-    this.api = startNode('api', BIN, ['serve'], this.env, profile);
+    // --no-worker: the API process only answers requests, as the baseline server does; jobs run
+    // in the separate worker process (startWorker), so neither benchmark counts the other's work.
+    this.api = startNode('api', BIN, ['serve', '--no-worker'], this.env, profile);
     await waitForHttp(`${this.baseUrl}/readyz`, this.api);
   }
 
