@@ -92,7 +92,12 @@ export function summarize(file: string, options: SummaryOptions = {}): string {
   const busy = total - idle;
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
   const window = options.lastS === undefined ? '' : ` (last ${options.lastS} s)`;
-  const lines = [`${file}`, `busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled${window}`, '', 'by package / directory (self time, % of busy):'];
+  const lines = [
+    `${file}`,
+    `busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled${window}`,
+    '',
+    'by package / directory (self time, % of busy):',
+  ];
   for (const [k, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(us)}  ${k}`);
   lines.push('', 'by function (self time, % of busy):');
   for (const [k, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(us)}  ${k}`);

@@ -10,8 +10,8 @@ import { ApplyService } from '../domain/applications/apply-service';
 import { ProfileApplyAvailability } from '../domain/applications/profile-apply-availability';
 import { PipelineDelivery } from '../domain/applications/pipeline-delivery';
 import { APPLICATION_REPOSITORY } from '../domain/applications/ports';
-import { APPLY_CONTEXT_READER } from '../domain/applications/apply-context';
-import { KnexApplyContextReader } from '../storage/apply-context-reader';
+import { SNAPSHOT_APPLICATIONS } from '../domain/applications/snapshot-application';
+import { KnexSnapshotApplicationWriter } from '../storage/snapshot-application-writer';
 import { CANDIDATE_SESSIONS } from '../domain/connect/candidate-session';
 import { ConnectService } from '../domain/connect/connect-service';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../domain/listings/listing';
@@ -106,7 +106,7 @@ export const profileApplicationsModule: PluginModule = {
     container.registerSingleton(CANDIDATE_AUTHORIZATION_REPOSITORY, KnexCandidateAuthorizationRepository);
     container.registerSingleton(PROFILE_SNAPSHOT_REPOSITORY, KnexProfileSnapshotRepository);
     container.registerSingleton(APPLICATION_REPOSITORY, KnexApplicationRepository);
-    container.registerSingleton(APPLY_CONTEXT_READER, KnexApplyContextReader);
+    container.registerSingleton(SNAPSHOT_APPLICATIONS, KnexSnapshotApplicationWriter);
     container.registerSingleton(ProfileApplySettingsService);
     container.register(REFRESH_LOCK, {
       useFactory: instanceCachingFactory((c) => {

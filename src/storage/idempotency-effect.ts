@@ -13,6 +13,9 @@ export function runWithIdempotencyKey<T>(scope: string, key: string, work: () =>
   return current.run({ scope, key }, work);
 }
 
+/** The current request's idempotency key, or undefined outside one. */
+export const heldIdempotencyKey = (): { scope: string; key: string } | undefined => current.getStore();
+
 /** An UPDATE naming `effectId` on the current request's key (for a data-modifying WITH), or undefined outside one. */
 export function idempotencyEffect(db: Database, effectId: string): Knex.QueryBuilder | undefined {
   const held = current.getStore();

@@ -1,7 +1,7 @@
 /**
- * What one warm application costs: at most two database statements (the apply context
- * read, and the application row with its outbox message) and no Redis command on the
- * request path. Every query the product's knex issues and every command ioredis sends is
+ * What one warm application costs: one database statement (the duplicate check, the
+ * authorization, the stored snapshot, the application row and its outbox message) and no
+ * Redis command on the request path. Every query the product's knex issues and every command ioredis sends is
  * attributed to the request that caused it (AsyncLocalStorage around the request), until
  * the response is ended; the outbox relay's pass, which a request's nudge schedules for
  * later, is not part of the request.
@@ -86,24 +86,53 @@ describe('applications: round trips of a warm application', function () {
     return { status: response.status, statements: trace.statements, redisCommands: trace.redisCommands };
   }
 
-  it('warm: two statements (context read; application + outbox row), no Redis command', async () => {
+  it('warm: one statement (checks, snapshot, application and outbox row), no Redis command', async () => {
     // The first application warms the caches (key, listing, settings, license).
     await tracedApply(listings[0]!, ADA.id);
     // Another listing and another candidate: only the listing is a cache miss.
     await tracedApply(listings[1]!, GRACE.id);
     const warm = await tracedApply(listings[1]!, ALAN.id);
-    assert.ok(warm.statements.length <= 2, `a warm application sent ${warm.statements.length} statements:\n${warm.statements.join('\n')}`);
-    assert.equal(warm.statements.length, 2, warm.statements.join('\n'));
+    assert.equal(warm.statements.length, 1, `a warm application sent ${warm.statements.length} statements:\n${warm.statements.join('\n')}`);
     assert.match(warm.statements[0]!, /from \(select 1\) as one\s+left join hi_candidate_authorizations/);
-    assert.match(warm.statements[1]!, /insert into "hi_outbox"/);
-    assert.match(warm.statements[1]!, /insert into "hi_profile_applications"/);
+    assert.match(warm.statements[0]!, /insert into hi_profile_applications/);
+    assert.match(warm.statements[0]!, /insert into hi_outbox/);
     if (usingRedis()) assert.deepEqual(warm.redisCommands, [], 'no Redis command on the request path');
   });
 
   it('a cold listing costs one more statement, and only once', async () => {
     const cold = await tracedApply(listings[2]!, ADA.id);
-    assert.equal(cold.statements.length, 3, cold.statements.join('\n'));
+    assert.equal(cold.statements.length, 2, cold.statements.join('\n'));
     const warm = await tracedApply(listings[2]!, GRACE.id);
-    assert.equal(warm.statements.length, 2, warm.statements.join('\n'));
+    assert.equal(warm.statements.length, 1, warm.statements.join('\n'));
+  });
+
+  it('a snapshot past its freshness is imported again before the application is written', async () => {
+    const db = t.database.db;
+    await db('hi_profile_snapshots')
+      .where({ organization_id: acme.organizationId, profile_user_id: ALAN.id })
+      .update({ imported_at: db.raw("now() - interval '25 hours'") });
+    const stale = await tracedApply(listings[0]!, ALAN.id);
+    assert.match(stale.statements[0]!, /insert into hi_profile_applications/, 'the one statement is tried first');
+    assert.ok(stale.statements.length > 2, 'then the import and the write');
+    const snapshot = await db('hi_profile_snapshots').where({ organization_id: acme.organizationId, profile_user_id: ALAN.id }).first();
+    assert.ok(Date.now() - new Date(snapshot.imported_at).getTime() < 60_000, 'imported again');
+  });
+
+  it('a snapshot older than the latest authorization is imported again', async () => {
+    const db = t.database.db;
+    const key = { organization_id: acme.organizationId, profile_user_id: GRACE.id };
+    const { authorized_at: authorizedAt } = await db('hi_candidate_authorizations').where(key).first();
+    // The snapshot was taken before the candidate's latest authorization.
+    await db('hi_profile_snapshots')
+      .where(key)
+      .update({ imported_at: new Date(new Date(authorizedAt).getTime() - 60_000) });
+    await tracedApply(listings[0]!, GRACE.id);
+    const after = await db('hi_profile_snapshots').where(key).first();
+    const { authorized_at } = await db('hi_candidate_authorizations').where(key).first();
+    assert.ok(new Date(after.imported_at) >= new Date(authorized_at), 'imported after the authorization');
+    const application = await db('hi_profile_applications')
+      .where({ ...key, listing_id: listings[0] })
+      .first();
+    assert.equal(application.candidate_name, after.name);
   });
 });

@@ -25,4 +25,7 @@ export interface ProfileApplication {
   deliveredAt: Date | null;
 }
 
+/** What the apply endpoint answers with: the application's id, status and imported profile. */
+export type SubmittedApplication = Pick<ProfileApplication, 'id' | 'status' | 'importedSkills' | 'importedCredentials' | 'experienceSummary' | 'profileUrl'>;
+
 export const MAX_COVER_LETTER_LENGTH = 10_000;

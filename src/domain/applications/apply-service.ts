@@ -3,10 +3,10 @@
  * that leaks nothing: the caller's binding, the listing (another organization's is 404),
  * whether the organization accepts profile applications (settings and license), the
  * listing's state, the answers, duplicates, the candidate's authorization, and only then
- * the provider (a fresh snapshot, imported on demand when needed). Warm, that is two
- * database round trips: the listing, settings, license and API key come from per-process
- * caches; duplicate, authorization and snapshot are one read; the row and its
- * pipeline-delivery message are one statement.
+ * the provider (a fresh snapshot, imported on demand when needed). Warm, that is one
+ * database round trip: the listing, settings, license and API key come from per-process
+ * caches; the duplicate check, the authorization, the stored snapshot, the row and its
+ * pipeline-delivery message are one statement (SnapshotApplications).
  */
 import { inject, injectable } from 'tsyringe';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../jobs/outbox';
@@ -17,10 +17,11 @@ import { conflict, DomainError, forbidden, invalid, notFound } from '../shared/e
 import { newId } from '../shared/ids';
 import { validateAnswers } from './answer-validation';
 import { ProfileApplyAvailability } from './profile-apply-availability';
-import { MAX_COVER_LETTER_LENGTH, type ProfileApplication } from './application';
+import { MAX_COVER_LETTER_LENGTH, type ProfileApplication, type SubmittedApplication } from './application';
 import { pipelineDeliveryMessage } from './pipeline-delivery-message';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
-import { APPLY_CONTEXT_READER, type ApplyContextReader } from './apply-context';
+import { SNAPSHOT_APPLICATIONS, type ApplicationDraft, type SnapshotApplications } from './snapshot-application';
+import { snapshotFreshSince } from '../profiles/profile-snapshot';
 
 /** Who submits: an organization's server, or a candidate's session from the widget. */
 export interface Applicant {
@@ -45,12 +46,12 @@ export class ApplyService {
     @inject(ProfileApplyAvailability) private readonly availability: ProfileApplyAvailability,
     @inject(ProfileImporter) private readonly importer: ProfileImporter,
     @inject(APPLICATION_REPOSITORY) private readonly applications: ApplicationRepository,
-    @inject(APPLY_CONTEXT_READER) private readonly contexts: ApplyContextReader,
+    @inject(SNAPSHOT_APPLICATIONS) private readonly snapshotApplications: SnapshotApplications,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async submit(applicant: Applicant, listingId: string, request: ApplicationRequest): Promise<ProfileApplication> {
+  async submit(applicant: Applicant, listingId: string, request: ApplicationRequest): Promise<SubmittedApplication> {
     const { candidate } = applicant;
     if (candidate && (candidate.listingId !== listingId || candidate.profileUserId !== request.profileUserId)) {
       throw forbidden('candidate_session_mismatch', 'This candidate session is bound to another listing or candidate');
@@ -66,20 +67,32 @@ export class ApplyService {
     }
     const answers = validateAnswers(listing.questions, request.answers ?? {});
 
-    // Duplicate, authorization and stored snapshot: one round trip.
-    const context = await this.contexts.read(applicant.organizationId, listingId, request.profileUserId);
-    if (context.existingApplicationId) throw duplicateApplication(context.existingApplicationId);
-    if (!context.authorizedAt) throw notAuthorized();
-
-    const snapshot = await this.importer.freshSnapshotGiven(applicant.organizationId, request.profileUserId, context.authorizedAt, context.snapshot);
-    const application: ProfileApplication = {
+    const draft: ApplicationDraft = {
       id: newId('app'),
       organizationId: applicant.organizationId,
       listingId,
       profileUserId: request.profileUserId,
-      status: 'submitted',
       coverLetter: request.coverLetter ?? null,
       answers,
+      createdAt: this.clock.now(),
+    };
+    // application.submitted is recorded by the pipeline delivery this message guarantees (its
+    // dedupe key keeps it once), so the application stays one write statement: no
+    // per-organization event sequence lock on the request path.
+    const messages = [pipelineDeliveryMessage(draft.id)];
+    // Warm: duplicate check, authorization, fresh snapshot and the write in one statement.
+    const stored = await this.snapshotApplications.createFromStoredSnapshot(draft, snapshotFreshSince(draft.createdAt), messages);
+    if (stored.outcome === 'duplicate') throw duplicateApplication(stored.applicationId);
+    if (stored.outcome === 'not_authorized') throw notAuthorized();
+    if (stored.outcome === 'created') {
+      this.outbox.nudge();
+      return stored.application;
+    }
+    // Cold: no fresh snapshot yet. Import one (a bounded wait), then write it with the draft.
+    const snapshot = await this.importer.freshSnapshotGiven(applicant.organizationId, request.profileUserId, stored.authorizedAt, undefined);
+    const application: ProfileApplication = {
+      ...draft,
+      status: 'submitted',
       candidateName: snapshot.name,
       candidateHeadline: snapshot.headline,
       importedSkills: snapshot.skills,
@@ -87,13 +100,9 @@ export class ApplyService {
       experienceSummary: snapshot.experienceSummary,
       workHistory: snapshot.workHistory,
       profileUrl: snapshot.profileUrl,
-      createdAt: this.clock.now(),
       deliveredAt: null,
     };
-    // application.submitted is recorded by the pipeline delivery this message guarantees (its
-    // dedupe key keeps it once), so the warm apply stays one write statement: no per-organization
-    // event sequence lock on the request path.
-    const result = await this.applications.create(application, [pipelineDeliveryMessage(application.id)]);
+    const result = await this.applications.create(application, messages);
     if (!result.created) throw duplicateApplication(result.duplicateOf);
     this.outbox.nudge();
     return application;

@@ -9,13 +9,13 @@ import { PIPELINE, type Pipeline } from '../pipeline/pipeline';
 import { CLOCK, type Clock } from '../shared/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
 import { notFound } from '../shared/errors';
-import type { ProfileApplication } from './application';
+import type { ProfileApplication, SubmittedApplication } from './application';
 import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 
 export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
 
-export function applicationView(application: ProfileApplication) {
+export function applicationView(application: SubmittedApplication) {
   return {
     application_id: application.id,
     status: application.status,

@@ -52,8 +52,11 @@ export function buildSnapshot(organizationId: string, profile: ProviderProfile, 
   };
 }
 
+/** Snapshots imported after this are fresh (if also imported after the latest authorization). */
+export const snapshotFreshSince = (now: Date) => new Date(now.getTime() - SNAPSHOT_FRESH_FOR_MS);
+
 export function isSnapshotFresh(snapshot: ProfileSnapshot | undefined, authorizedAt: Date, now: Date): snapshot is ProfileSnapshot {
   if (!snapshot) return false;
   const importedAt = snapshot.importedAt.getTime();
-  return importedAt >= authorizedAt.getTime() && now.getTime() - importedAt < SNAPSHOT_FRESH_FOR_MS;
+  return importedAt >= authorizedAt.getTime() && importedAt > snapshotFreshSince(now).getTime();
 }
