@@ -9,7 +9,7 @@ import { PIPELINE, type Pipeline } from '../pipeline/pipeline';
 import { CLOCK, type Clock } from '../shared/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../shared/events';
 import { notFound } from '../shared/errors';
-import type { ProfileApplication, SubmittedApplication } from './application';
+import type { SubmittedApplication } from './application';
 import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 
