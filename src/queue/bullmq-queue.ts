@@ -5,7 +5,7 @@
  */
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
+import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { Logger } from '../domain/shared/logger';
 import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
 import { closeRedis } from './redis';
@@ -23,6 +23,19 @@ export interface BullmqOptions {
   /** Worker lock and stalled-job check; BullMQ's defaults (30 s each) when unset. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+}
+
+/**
+ * Only the options given: an explicit `attempts: undefined` would override the queue's
+ * default attempts (BullMQ spreads job options over the defaults), and the job would never
+ * be retried.
+ */
+function bullmqOptions(options: JobOptions): { jobId?: string; delay?: number; attempts?: number } {
+  const jobOptions: { jobId?: string; delay?: number; attempts?: number } = {};
+  if (options.jobId !== undefined) jobOptions.jobId = options.jobId;
+  if (options.delayMs !== undefined) jobOptions.delay = options.delayMs;
+  if (options.attempts !== undefined) jobOptions.attempts = options.attempts;
+  return jobOptions;
 }
 
 export class BullmqJobQueue implements JobQueue {
@@ -54,14 +67,13 @@ export class BullmqJobQueue implements JobQueue {
   }
 
   async add(queue: string, name: string, data: object, options: JobOptions = {}): Promise<void> {
-    // Only the options given: an explicit `attempts: undefined` would override the
-    // queue's default attempts (BullMQ spreads job options over the defaults), and the
-    // job would never be retried.
-    const jobOptions: { jobId?: string; delay?: number; attempts?: number } = {};
-    if (options.jobId !== undefined) jobOptions.jobId = options.jobId;
-    if (options.delayMs !== undefined) jobOptions.delay = options.delayMs;
-    if (options.attempts !== undefined) jobOptions.attempts = options.attempts;
-    await this.queue(queue).add(name, data, jobOptions);
+    await this.queue(queue).add(name, data, bullmqOptions(options));
+  }
+
+  /** One MULTI for the batch: one Redis round trip instead of one per job. */
+  async addBatch(queue: string, jobs: readonly BatchJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue(queue).addBulk(jobs.map((job) => ({ name: job.name, data: job.data, opts: bullmqOptions(job.options ?? {}) })));
   }
 
   /**

@@ -3,7 +3,7 @@
  * job-id dedupe, delays, attempts and exponential backoff as the BullMQ adapter. Jobs
  * live in memory, so a restart loses pending ones: embedded mode is for laptops and demos.
  */
-import type { JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
+import type { BatchJob, JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { Logger } from '../domain/shared/logger';
 import { isRetryable, retryDelay } from './retry-policy';
 
@@ -56,6 +56,10 @@ export class InlineJobQueue implements JobQueue {
     };
     this.jobs.set(key, job);
     this.schedule(job);
+  }
+
+  async addBatch(queue: string, jobs: readonly BatchJob[]): Promise<void> {
+    for (const job of jobs) await this.add(queue, job.name, job.data, job.options);
   }
 
   async remove(queue: string, jobId: string): Promise<boolean> {

@@ -3,7 +3,7 @@
  * job metrics: jobs added, attempts by outcome, durations, and how many run right now.
  * Instrumenting the processors rather than an adapter's events keeps the two identical.
  */
-import type { JobOptions, JobProcessor, JobQueue, RequeueOutcome } from '../domain/jobs/job-queue';
+import type { BatchJob, JobOptions, JobProcessor, JobQueue, RequeueOutcome } from '../domain/jobs/job-queue';
 import type { PluginMetrics, QueueDepth, QueueDepthSource } from '../observability/metrics';
 import { isRetryable } from './retry-policy';
 
@@ -38,6 +38,11 @@ export class MeteredJobQueue<Q extends JobQueue & WorkerCapable & Partial<QueueD
   async add(queue: string, name: string, data: object, options?: JobOptions): Promise<void> {
     await this.inner.add(queue, name, data, options);
     this.metrics.recordJobAdded(queue);
+  }
+
+  async addBatch(queue: string, jobs: readonly BatchJob[]): Promise<void> {
+    await this.inner.addBatch(queue, jobs);
+    for (let i = 0; i < jobs.length; i++) this.metrics.recordJobAdded(queue);
   }
 
   remove(queue: string, jobId: string): Promise<boolean> {

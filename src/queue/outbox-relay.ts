@@ -86,20 +86,35 @@ export class OutboxRelay implements OutboxNotifier {
       let query = trx<OutboxRow>('hi_outbox').whereNull('dispatched_at').orderBy('id').limit(this.options.batchSize).forUpdate();
       if (skipLocked) query = query.skipLocked();
       const rows = await query;
-      const done: string[] = [];
-      // All adds at once (one Redis round trip for the batch, not one per row); each row is
-      // marked only if its own add succeeded, so a failure leaves exactly those rows pending.
+      // One batch per queue, all at once: one Redis round trip per queue for the whole pass,
+      // not one per row. A batch that fails leaves its rows pending; the deterministic job
+      // ids make adding the ones that did go through again a no-op.
+      const byQueue = new Map<string, OutboxRow[]>();
+      for (const row of rows) {
+        const queued = byQueue.get(row.queue);
+        if (queued) queued.push(row);
+        else byQueue.set(row.queue, [row]);
+      }
+      const now = Date.now();
+      const batches = [...byQueue];
       const results = await Promise.allSettled(
-        rows.map((row) => {
-          const data = typeof row.data === 'string' ? JSON.parse(row.data) : row.data;
-          // Delays count from when the record was written, not from when Redis came back.
-          const delayMs = Math.max(0, row.delay_ms - (Date.now() - new Date(row.created_at).getTime()));
-          return this.queue.add(row.queue, row.name, data, { jobId: row.job_id, delayMs });
-        }),
+        batches.map(([queue, queued]) =>
+          this.queue.addBatch(
+            queue,
+            queued.map((row) => ({
+              name: row.name,
+              data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
+              // Delays count from when the record was written, not from when Redis came back.
+              options: { jobId: row.job_id, delayMs: Math.max(0, row.delay_ms - (now - new Date(row.created_at).getTime())) },
+            })),
+          ),
+        ),
       );
-      const failed = rows.filter((row, i) => {
-        if (results[i]!.status === 'fulfilled') done.push(row.id);
-        return results[i]!.status === 'rejected';
+      const done: string[] = [];
+      const failed: OutboxRow[] = [];
+      batches.forEach(([, queued], i) => {
+        if (results[i]!.status === 'fulfilled') done.push(...queued.map((row) => row.id));
+        else failed.push(...queued);
       });
       if (failed.length > 0) {
         const error = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error;

@@ -99,6 +99,34 @@ describe('outbox relay', () => {
     });
   }
 
+  for (const [label, make] of adapters) {
+    it(`${label}: one batch per queue; a queue that refuses its batch keeps only its own rows pending`, async () => {
+      const { queue, close } = make();
+      const seen: JobContext[] = [];
+      queue.startWorkers([{ queue: 'echo', process: async (job) => void seen.push(job) }]);
+      const relay = new OutboxRelay(database.db, queue, logger, { pollMs: 50, batchSize: 100 });
+      const tag = `refused-${label}-${Date.now()}`;
+      await database.db.transaction((trx) =>
+        writeOutbox(trx, [
+          ...Array.from({ length: 5 }, (_, i) => ({ queue: 'echo', name: 'echo', data: { i, tag }, jobId: `${tag}-echo-${i}` })),
+          { queue: 'unknown', name: 'lost', data: { tag }, jobId: `${tag}-unknown` },
+        ]),
+      );
+      assert.equal(await relay.dispatchPending(), 5);
+      await until(() => seen.filter((j) => (j.data as { tag: string }).tag === tag).length >= 5);
+      const pending = await database.db('hi_outbox').where('job_id', 'like', `${tag}-%`).whereNull('dispatched_at').select('job_id', 'attempts', 'last_error');
+      assert.deepEqual(
+        pending.map((r) => r.job_id),
+        [`${tag}-unknown`],
+      );
+      assert.equal(pending[0].attempts, 1);
+      assert.match(pending[0].last_error, /unknown/i);
+      // Not in the way of later passes.
+      await database.db('hi_outbox').where('job_id', `${tag}-unknown`).del();
+      await close();
+    });
+  }
+
   it('prunes dispatched rows past their retention, and never a pending one', async () => {
     const now = Date.now();
     const day = 86_400_000;

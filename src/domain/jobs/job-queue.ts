@@ -10,8 +10,20 @@ export interface JobOptions {
   attempts?: number;
 }
 
+/** One job of a batch (JobQueue.addBatch). */
+export interface BatchJob {
+  name: string;
+  data: object;
+  options?: JobOptions;
+}
+
 export interface JobQueue {
   add(queue: string, name: string, data: object, options?: JobOptions): Promise<void>;
+  /**
+   * Adds several jobs to one queue in one round trip. When it rejects, some may have been
+   * added: give every job a deterministic id, so adding the batch again is safe.
+   */
+  addBatch(queue: string, jobs: readonly BatchJob[]): Promise<void>;
   /** Removes a job that has not started yet; false when there was none to remove. */
   remove(queue: string, jobId: string): Promise<boolean>;
   /** Returns the pending job's data and when it runs, if it is still waiting. */
