@@ -12,7 +12,7 @@ import { createDatabase, type Database } from '../src/storage/database';
 import { ADA, ALAN, GRACE, KATHERINE, QUESTIONS, runConnect } from '../test/helpers/profile-flow';
 import { request } from '../test/helpers/test-host';
 import { createBenchDatabase } from './lib/database';
-import { BIN, RESULTS_DIR, freePort, runCli, startNode, waitForHttp, type BenchProcess } from './lib/spawn';
+import { BIN, freePort, runCli, startNode, waitForHttp, type BenchProcess } from './lib/spawn';
 
 export const CANDIDATES = [ADA, GRACE, ALAN, KATHERINE];
 export const LISTING_ORIGIN = 'https://jobs.bench.example';
@@ -67,17 +67,14 @@ export class Product {
   }
 
   async startApi(): Promise<void> {
-    // BENCH_PROFILE=1: a V8 CPU profile of the API process, for finding hot spots.
-    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}/profiles`] : [];
     // --no-worker: the API process only answers requests, as the baseline server does; jobs run
     // in the separate worker process (startWorker), so neither benchmark counts the other's work.
-    this.api = startNode('api', BIN, ['serve', '--no-worker'], this.env, profile);
+    this.api = startNode('api', BIN, ['serve', '--no-worker'], this.env);
     await waitForHttp(`${this.baseUrl}/readyz`, this.api);
   }
 
   async startWorker(extraEnv: Record<string, string> = {}): Promise<void> {
-    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}/profiles`] : [];
-    this.worker = startNode('worker', BIN, ['worker'], { ...this.env, ...extraEnv }, profile);
+    this.worker = startNode('worker', BIN, ['worker'], { ...this.env, ...extraEnv });
     // The worker logs "worker started" once its BullMQ workers exist; its HTTP port is off.
     await new Promise<void>((resolve, reject) => {
       const started = Date.now();
