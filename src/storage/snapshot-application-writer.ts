@@ -79,7 +79,10 @@ export class KnexSnapshotApplicationWriter implements SnapshotApplications {
     }
     let row: ResultRow;
     try {
-      row = (await this.db.raw(sql + RESULT, bindings as never[])).rows[0] as ResultRow;
+      // A named prepared statement: parsed and planned once per connection, not per
+      // application (the text differs only by the number of messages and whether a key is held).
+      const name = `hi_apply_from_snapshot_${messages.length}${key ? '_keyed' : ''}`;
+      row = (await this.db.raw(sql + RESULT, bindings as never[]).options({ name })).rows[0] as ResultRow;
     } catch (error) {
       // Another request for the same (organization, listing, candidate) won the race.
       if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) throw error;
