@@ -43,6 +43,7 @@ import { buildRouter, type RouterPolicy } from './http/route';
 import { errorHandler } from './http/errors';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './http/idempotency';
 import { requestId } from './http/request-id';
+import { oncePerRequest } from './http/once-per-request';
 import { accessLog } from './http/access-log';
 import { loadManifest } from './manifest/manifest';
 
@@ -75,7 +76,7 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
   const throttle = new AuthenticationThrottle(limitStore, budgets.authFailures, health);
   const body = jsonBody(context.config.bodyLimitBytes);
   const policy: RouterPolicy = {
-    before: [requestId, accessLog(context.logger), httpMetrics(container.resolve<PluginMetrics>(METRICS))],
+    before: [oncePerRequest(requestId, accessLog(context.logger), httpMetrics(container.resolve<PluginMetrics>(METRICS)))],
     guards: (route) => [
       authenticate(route.auth, verifiers, throttle),
       // Health checks are never limited; public reads have their own per-IP budget.
