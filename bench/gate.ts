@@ -31,7 +31,6 @@ export async function gateRows(): Promise<{ rows: BenchRow[]; raw: unknown }> {
       raw: undefined,
     };
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require(file) as Record<string, unknown>;
   const run = Object.values(module).find((v): v is (options?: object) => Promise<unknown> => typeof v === 'function');
   if (!run) throw new Error('bench/gate.bench.ts exports no function');

@@ -10,7 +10,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchActivation } from './activation.bench';
-import { benchApply } from './apply.bench';
+import { benchApply, type ApplyResult } from './apply.bench';
+import { compareProfiles } from './profile-compare';
 import { gateRows } from './gate';
 import { benchJobs } from './jobs.bench';
 import { benchWebhooks } from './webhooks.bench';
@@ -223,6 +224,17 @@ async function main(): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), ...raw, rows }, null, 2));
   writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${header}\n\n${table}\n`);
+  const apply = raw.apply as ApplyResult | undefined;
+  if (process.env.BENCH_PROFILE && apply) {
+    // Both profiles are written when their processes exit, which they now have.
+    const profiles = path.join(RESULTS_DIR, 'profiles');
+    const comparison = compareProfiles(
+      { file: path.join(profiles, 'api.cpuprofile'), label: 'apply endpoint', requests: apply.apply.okWithWarmup ?? apply.apply.ok },
+      { file: path.join(profiles, 'baseline-server.cpuprofile'), label: 'baseline', requests: apply.baseline.okWithWarmup ?? apply.baseline.ok },
+    );
+    writeFileSync(path.join(RESULTS_DIR, 'apply-profile-compare.md'), `${comparison}\n`);
+    console.log(`${comparison}\n`);
+  }
 }
 
 main().then(

@@ -92,6 +92,8 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
   return { policy, build: (name, routes) => buildRouter(name, routes, policy) };
 }
 
+const pathDepth = (path: string) => path.split('/').filter(Boolean).length;
+
 export async function activate(host: PluginHost, options: ActivateOptions = {}): Promise<PluginInstance> {
   const manifest = loadManifest();
   if (!semver.satisfies(host.contractVersion, manifest.engines.host)) {
@@ -115,6 +117,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
   const mounted = container.resolve<MountedApiRouter[]>(MOUNTED_ROUTERS);
   const mountedOnHost: MountedRouterInfo[] = [];
   const operations: OfferedRouter[] = [];
+  const toMount: { fullPath: string; router: HttpRouter }[] = [];
   for (const factory of MODULES.flatMap((m) => m.routers ?? [])) {
     const declared = manifest.routers.find((r) => r.name === factory.name);
     if (!declared) throw new Error(`Router "${factory.name}" is not declared in plugin.manifest.json`);
@@ -127,6 +130,11 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     const fullPath = hostPath(host.config.mountPath, declared.mountPath);
     mounted.push({ mountPath: declared.mountPath, api });
     mountedOnHost.push({ name: api.name, mountPath: fullPath });
+    toMount.push({ fullPath, router });
+  }
+  // Most specific mount path first: a request is offered to its own router before the ones
+  // mounted above it ('/', '/v1'), which it would otherwise walk through in vain.
+  for (const { fullPath, router } of toMount.sort((a, b) => pathDepth(b.fullPath) - pathDepth(a.fullPath))) {
     registrations.add(host.http!.mount(fullPath, router));
   }
 

@@ -12,6 +12,8 @@ export interface LoadResult {
   durationS: number;
   /** CPU the server process spent per successful request during the measured part (ms). */
   serverCpuMsPerRequest?: number;
+  /** Successful requests including the warm-up (what a profile of the whole run saw). */
+  okWithWarmup?: number;
 }
 
 export interface LoadOptions {
@@ -69,7 +71,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * the worst slice's.
  */
 export async function loadInterleaved(servers: LoadOptions[], rounds: number): Promise<LoadResult[]> {
-  for (const server of servers) if (server.warmupS > 0) await once(server, server.warmupS);
+  const warmups: number[] = [];
+  for (const server of servers) warmups.push(server.warmupS > 0 ? (await once(server, server.warmupS)).ok : 0);
   const slices: LoadResult[][] = servers.map(() => []);
   const cpu: number[] = servers.map(() => 0);
   for (let round = 0; round < rounds; round++) {
@@ -93,6 +96,7 @@ export async function loadInterleaved(servers: LoadOptions[], rounds: number): P
       errors: parts.reduce((n, p) => n + p.errors, 0),
       durationS,
       serverCpuMsPerRequest: servers[i]!.serverPid !== undefined && ok > 0 ? cpu[i]! / ok : undefined,
+      okWithWarmup: ok + warmups[i]!,
     };
   });
 }

@@ -117,10 +117,12 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
   // The standalone host keeps /healthz, /readyz, /metrics and /operator/jobs where they always were.
   const plugin = await activate(pluginHost, { operations: 'mount' });
   const partial = { app, config, db, plugin, listings, pipeline, hooks, logger };
+  // The plugin's routers first: the API's requests are the ones to answer fastest, and
+  // the host's own routes (below) share no path with them.
+  app.use(mounts);
   // The operator's hook endpoint, POST /host/v1/hooks/{hook_name} (src/standalone/hook-endpoint.ts).
   app.use(hookEndpoint(partial));
   for (const router of options.hostRoutes?.(partial) ?? []) app.use(router);
-  app.use(mounts);
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
