@@ -30,8 +30,40 @@ export function watchRedis(redis: Redis, logger: Logger): void {
   redis.on('ready', () => outage.up());
 }
 
+/** Calls `listener` with every copy `duplicate()` makes of this connection (and of its copies). */
+export function onDuplicate(redis: Redis, listener: (copy: Redis) => void): void {
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = ((override?: Partial<RedisOptions>) => {
+    const copy = duplicate(override);
+    onDuplicate(copy, listener);
+    listener(copy);
+    return copy;
+  }) as Redis['duplicate'];
+}
+
+/**
+ * Resolves true once the connection is usable (`ready`) or closed for good (`end`), false if
+ * it is still connecting or waiting to reconnect after `timeoutMs` (Redis away).
+ */
+export function whenSettled(redis: Redis, timeoutMs: number): Promise<boolean> {
+  const settled = () => redis.status === 'ready' || redis.status === 'end';
+  if (settled()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('end', done);
+      resolve(settled());
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.on('ready', done);
+    redis.on('end', done);
+  });
+}
+
 /** QUIT when connected; a connection that is not (Redis away) is dropped rather than waited on. */
 export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return;
   if (redis.status !== 'ready') {
     redis.disconnect();
     return;
