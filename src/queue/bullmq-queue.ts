@@ -6,6 +6,7 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
+import { isAvailabilityError } from '../domain/shared/availability';
 import type { Logger } from '../domain/shared/logger';
 import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
 import { closeRedis, onDuplicate, whenSettled } from './redis';
@@ -60,8 +61,11 @@ export class BullmqJobQueue implements JobQueue {
           removeOnFail: { age: 7 * 24 * 3600 },
         },
       });
-      // Without a listener BullMQ prints connection errors (a Redis outage) to stderr; log them instead.
-      queue.on('error', (error) => this.options.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
+      // Without a listener BullMQ prints connection errors (a Redis outage) to stderr. An outage
+      // is logged once by the connection's own outage log (createRedis); anything else here.
+      queue.on('error', (error) => {
+        if (!isAvailabilityError(error)) this.options.logger.warn({ queue: name, err: error.message }, 'queue connection error');
+      });
       this.queues.set(name, queue);
     }
     return queue;
@@ -196,7 +200,10 @@ export class BullmqJobQueue implements JobQueue {
       worker.on('failed', (job, error) =>
         this.options.logger.warn({ queue: processor.queue, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
       );
-      worker.on('error', (error) => this.options.logger.error({ queue: processor.queue, err: error.message }, 'worker error'));
+      // An outage is logged once by the connections' outage log (createRedis); anything else here.
+      worker.on('error', (error) => {
+        if (!isAvailabilityError(error)) this.options.logger.error({ queue: processor.queue, err: error.message }, 'worker error');
+      });
       this.workers.push({ worker, connections, inFlight });
       return worker;
     });

@@ -23,11 +23,23 @@ export function createRedis(url: string, role: 'producer' | 'worker' | 'subscrib
   return redis;
 }
 
-/** Logs a connection's outage once when it starts and once when it ends (and keeps ioredis from printing every error). */
-export function watchRedis(redis: Redis, logger: Logger): void {
-  const outage = new OutageLog(logger, 'redis');
+/**
+ * Logs a connection's outage once when it starts and once when it ends (and keeps ioredis
+ * from printing every error). Copies made with `duplicate()` are watched too, under the same
+ * outage log: BullMQ makes one per worker for its blocking reads, and the listener it puts
+ * on it only forwards to the worker's 'error' event, for as long as the worker is open; a
+ * connection of ours never relies on a library's listener to keep ioredis from printing
+ * "[ioredis] Unhandled error event".
+ */
+export function watchRedis(redis: Redis, logger: Logger, outage = new OutageLog(logger, 'redis')): void {
   redis.on('error', (error: Error) => outage.down(error));
   redis.on('ready', () => outage.up());
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = ((override?: Partial<RedisOptions>) => {
+    const copy = duplicate(override);
+    watchRedis(copy, logger, outage);
+    return copy;
+  }) as Redis['duplicate'];
 }
 
 /** Calls `listener` with every copy `duplicate()` makes of this connection (and of its copies). */
