@@ -242,7 +242,7 @@ describe('graceful shutdown', function () {
           if (when === 'Redis has just restarted') await redis.start();
           // Past the moment close() gives up waiting for Redis: the job must still be waited for.
           setTimeout(release, 4_000);
-          await within(queue.close(), 10_000, `close() while ${when}`);
+          await within(queue.close(), 10_000, `queue.close() while ${when}`);
           assert.deepEqual(finished, ['in-flight'], 'close() returned after the job in flight finished');
         } finally {
           connection.disconnect();
