@@ -9,6 +9,12 @@ import { OutageLog } from '../observability/outage-log';
  * `request`: the connection for commands made while a request waits (entitlement
  * invalidations, readiness): no offline queue and a command timeout, so with Redis away
  * a command fails at once instead of waiting for, and being replayed on, a reconnect.
+ *
+ * Every connection has an error listener from the start: ioredis prints each error of a
+ * connection without one ("[ioredis] Unhandled error event", every reconnection attempt
+ * while Redis is away, for as long as the connection lives). With a logger it is the outage
+ * log (watchRedis); without one the caller logs what it needs, its commands still fail with
+ * the error.
  */
 export function createRedis(url: string, role: 'producer' | 'worker' | 'subscriber' | 'client' | 'request', logger?: Logger): Redis {
   const options: RedisOptions = {
@@ -20,6 +26,7 @@ export function createRedis(url: string, role: 'producer' | 'worker' | 'subscrib
   };
   const redis = new Redis(url, options);
   if (logger) watchRedis(redis, logger.child({ redisRole: role }));
+  else redis.on('error', () => undefined);
   return redis;
 }
 
