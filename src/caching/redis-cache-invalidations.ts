@@ -11,6 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { closeRedis } from '../queue/redis';
+import { OutageLog } from '../observability/outage-log';
 import { randomToken } from '../domain/shared/ids';
 import type { Disposer } from '../domain/shared/disposer';
 import type { Logger } from '../domain/shared/logger';
@@ -41,8 +42,11 @@ export class RedisCacheInvalidations implements CacheInvalidations {
   async subscribe(listener: (change: CacheInvalidation) => void): Promise<Disposer> {
     const subscriber = this.createSubscriber();
     let readyOnce = false;
-    subscriber.on('error', (error: Error) => this.logger.warn({ channel: this.channel, err: error.message }, 'cache invalidation subscriber connection error'));
+    // Every reconnection attempt during an outage fails: logged when it starts and when it ends.
+    const outage = new OutageLog(this.logger.child({ channel: this.channel }), 'cache invalidation subscriber');
+    subscriber.on('error', (error: Error) => outage.down(error));
     subscriber.on('ready', () => {
+      outage.up();
       // ioredis resubscribes by itself after a reconnect; what was published meanwhile is lost.
       if (readyOnce) listener({ type: 'reset' });
       readyOnce = true;

@@ -6,12 +6,28 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
+import { isAvailabilityError } from '../domain/shared/availability';
 import type { Logger } from '../domain/shared/logger';
 import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
-import { closeRedis } from './redis';
+import { closeRedis, onDuplicate, whenSettled } from './redis';
 
 /** Longest a request waits on a queue command. */
 const REQUEST_WAIT_MS = 1_000;
+
+/**
+ * How long close() lets a worker's connections come back before closing it without
+ * BullMQ's wait (see close()). Longer than ioredis' longest pause between reconnection
+ * attempts (2 s), so a Redis that is up again is found up.
+ */
+const RECONNECT_WAIT_MS = 3_000;
+
+interface RunningWorker {
+  worker: Worker;
+  /** The worker's own connection, and the copies BullMQ made of it (its blocking connection). */
+  connections: Redis[];
+  /** Processor calls that have not returned yet. */
+  inFlight: Set<Promise<unknown>>;
+}
 
 export interface BullmqOptions {
   connection: Redis;
@@ -40,8 +56,7 @@ function bullmqOptions(options: JobOptions): { jobId?: string; delay?: number; a
 
 export class BullmqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
-  private readonly workers: Worker[] = [];
-  private readonly workerConnections: Redis[] = [];
+  private readonly workers: RunningWorker[] = [];
 
   constructor(private readonly options: BullmqOptions) {}
 
@@ -59,8 +74,11 @@ export class BullmqJobQueue implements JobQueue {
           removeOnFail: { age: 7 * 24 * 3600 },
         },
       });
-      // Without a listener BullMQ prints connection errors (a Redis outage) to stderr; log them instead.
-      queue.on('error', (error) => this.options.logger.warn({ queue: name, err: error.message }, 'queue connection error'));
+      // Without a listener BullMQ prints connection errors (a Redis outage) to stderr. An outage
+      // is logged once by the connection's own outage log (createRedis); anything else here.
+      queue.on('error', (error) => {
+        if (!isAvailabilityError(error)) this.options.logger.warn({ queue: name, err: error.message }, 'queue connection error');
+      });
       this.queues.set(name, queue);
     }
     return queue;
@@ -148,21 +166,33 @@ export class BullmqJobQueue implements JobQueue {
     const started = processors.map((processor) => {
       const definition = this.definition(processor.queue);
       const connection = this.options.workerConnection();
-      this.workerConnections.push(connection);
+      const connections = [connection];
+      // BullMQ duplicates the connection for the worker's blocking reads (in the Worker constructor).
+      onDuplicate(connection, (copy) => connections.push(copy));
+      const inFlight = new Set<Promise<unknown>>();
+      const run = async (job: Job) => {
+        try {
+          return await processor.process({
+            id: job.id!,
+            name: job.name,
+            data: job.data,
+            attempt: job.attemptsMade + 1,
+            maxAttempts: job.opts.attempts ?? definition.attempts,
+          });
+        } catch (error) {
+          if (!isRetryable(error)) throw new UnrecoverableError((error as Error).message);
+          throw error;
+        }
+      };
       const worker = new Worker(
         processor.queue,
         async (job: Job) => {
+          const running = run(job);
+          inFlight.add(running);
           try {
-            return await processor.process({
-              id: job.id!,
-              name: job.name,
-              data: job.data,
-              attempt: job.attemptsMade + 1,
-              maxAttempts: job.opts.attempts ?? definition.attempts,
-            });
-          } catch (error) {
-            if (!isRetryable(error)) throw new UnrecoverableError((error as Error).message);
-            throw error;
+            return await running;
+          } finally {
+            inFlight.delete(running);
           }
         },
         {
@@ -182,10 +212,13 @@ export class BullmqJobQueue implements JobQueue {
       worker.on('failed', (job, error) =>
         this.options.logger.warn({ queue: processor.queue, jobId: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
       );
-      worker.on('error', (error) => this.options.logger.error({ queue: processor.queue, err: error.message }, 'worker error'));
+      // An outage is logged once by the connections' outage log (createRedis); anything else here.
+      worker.on('error', (error) => {
+        if (!isAvailabilityError(error)) this.options.logger.error({ queue: processor.queue, err: error.message }, 'worker error');
+      });
+      this.workers.push({ worker, connections, inFlight });
       return worker;
     });
-    this.workers.push(...started);
     return started;
   }
 
@@ -200,12 +233,36 @@ export class BullmqJobQueue implements JobQueue {
     return out;
   }
 
-  /** Ordered shutdown: stop workers (they finish in-flight jobs), then the queues. */
+  /**
+   * Ordered shutdown: stop workers (they finish in-flight jobs), then the queues. Returns
+   * with Redis away too. BullMQ's graceful close interrupts a worker's blocking read by
+   * disconnecting that connection and waiting for it to end, and records each job in flight
+   * as it finishes; with Redis away neither ever happens (ioredis does not end a connection
+   * disconnected while it waits to reconnect, and queued commands wait for Redis). So a
+   * worker whose connections are not up within RECONNECT_WAIT_MS is closed without BullMQ's
+   * wait, and its jobs in flight are awaited here instead: their work finishes, and since
+   * BullMQ could not record them, they run again once their lock expires (processors are
+   * idempotent; work whose job Redis lost altogether is found by the sweeps).
+   */
   async close(): Promise<void> {
-    await Promise.all(this.workers.splice(0).map((worker) => worker.close()));
-    await Promise.all(this.workerConnections.splice(0).map((connection) => closeRedis(connection)));
+    await Promise.all(this.workers.splice(0).map((running) => this.closeWorker(running)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();
+  }
+
+  private async closeWorker({ worker, connections, inFlight }: RunningWorker): Promise<void> {
+    const up = (await Promise.all(connections.map((connection) => whenSettled(connection, RECONNECT_WAIT_MS)))).every(Boolean);
+    if (up) {
+      await worker.close();
+    } else {
+      this.options.logger.warn(
+        { queue: worker.name, inFlight: inFlight.size },
+        'closing a worker while Redis is unavailable: jobs in flight finish, but are not recorded',
+      );
+      await worker.close(true);
+      await Promise.allSettled([...inFlight]);
+    }
+    await Promise.all(connections.map((connection) => closeRedis(connection)));
   }
 
   private definition(queue: string): QueueDefinition {

@@ -199,12 +199,18 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return rows.map(fromRow);
   }
 
-  /** Moves the delivery to a new job (the sweep): the old job, if it ever runs, is stale. */
+  /**
+   * Moves the delivery to a new job (the sweep): the old job, if it ever runs, is stale. Not
+   * while a job has it claimed (the sweep read it before the claim): that job is sending it,
+   * and its outcome would be dropped while the new job sent it again. The new job is due
+   * now, so the sweep gives it the whole grace before it counts as lost too.
+   */
   async reenqueue(deliveryId: string, jobSeq: number, at: Date): Promise<boolean> {
     const done = await this.db.transaction(async (trx) => {
       const rows = await trx('hi_webhook_deliveries')
         .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
-        .update({ job_seq: jobSeq + 1, updated_at: at })
+        .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<', at))
+        .update({ job_seq: jobSeq + 1, next_attempt_at: at, updated_at: at })
         .returning('id');
       if (rows.length === 0) return false;
       await writeOutbox(trx, [jobMessage(deliveryId, jobSeq + 1)]);

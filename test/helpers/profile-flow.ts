@@ -168,12 +168,29 @@ export async function licenseProfileApply(t: Pick<TestHost, 'request'>, apiKey: 
   assert.equal(license.status, 'active', JSON.stringify(license));
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+/** How long past the deadline a check that has not answered yet is waited for. */
+const UNANSWERED_CHECK_MS = 2_000;
+
+/**
+ * Checks `probe` every 50 ms until it returns a value (not undefined, null or false), and
+ * returns it. Past `timeoutMs` it fails naming `what` (a function can add what it last saw);
+ * so does a check that hangs, shortly after the deadline, rather than leaving the test to
+ * mocha's timeout, which says nothing of what was awaited.
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string | (() => string), timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  const waitingFor = () => (typeof what === 'string' ? what : what());
   for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    let timer: NodeJS.Timeout | undefined;
+    const unanswered = Symbol('unanswered');
+    const hung = new Promise<typeof unanswered>((resolve) => {
+      timer = setTimeout(() => resolve(unanswered), Math.max(0, deadline - Date.now()) + UNANSWERED_CHECK_MS);
+    });
+    const value = await Promise.race([probe(), hung]).finally(() => clearTimeout(timer));
+    if (value === unanswered)
+      throw new Error(`timed out waiting for ${waitingFor()} (a check did not answer within ${UNANSWERED_CHECK_MS} ms of the deadline)`);
+    if (value !== undefined && value !== null && value !== false) return value as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${waitingFor()} (${timeoutMs} ms)`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

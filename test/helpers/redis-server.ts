@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { within } from './deadline';
 import { appendChildLog } from './log-capture';
 import { freePort } from './processes';
 
@@ -39,12 +40,19 @@ export class DedicatedRedis {
       child.stdout!.on('data', onData);
       child.stderr!.on('data', (chunk: Buffer) => appendChildLog(chunk.toString('utf8')));
     });
-    await Promise.race([ready, exited]);
+    await within(Promise.race([ready, exited]), 10_000, `redis-server on port ${this.port} to accept connections`);
     // Ready means it answers.
     const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await probe.connect();
-    await probe.ping();
-    probe.disconnect();
+    probe.on('error', () => undefined); // connect() and ping() reject with it
+    try {
+      await within(
+        probe.connect().then(() => probe.ping()),
+        5_000,
+        `redis-server on port ${this.port} to answer PING`,
+      );
+    } finally {
+      probe.disconnect();
+    }
   }
 
   /** Kills the server (SIGKILL: an outage, not a shutdown) and waits for it to be gone. */

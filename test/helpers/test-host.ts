@@ -10,6 +10,7 @@ import { operatorServices } from '../../src/standalone/operator-services';
 import { createStandaloneHost, type StandaloneHost, type StandaloneOptions } from '../../src/standalone/standalone-host';
 import { testConfig, TEST_OPERATOR_KEY } from './config';
 import { createTestDatabase, type TestDatabase } from './database';
+import { within } from './deadline';
 import { hasDocument, recordResponses, rememberDocument } from './openapi-conformance';
 
 export interface HttpResponse<T = any> {
@@ -93,16 +94,18 @@ export async function startTestHost(
       rememberSecret(key.apiKey);
       return { organizationId: organization.id, apiKey: key.apiKey };
     },
+    // Bounded, step by step: a close that hangs fails the test naming the step, well before
+    // mocha's timeout (which names none), and leaves the test's own failure, if any, visible.
     async close() {
       // The document the run's responses are checked against; read last, so it spends no test's rate-limit budget.
       if (!hasDocument()) {
-        const doc = await request(baseUrl, 'GET', '/v1/openapi.json').catch(() => undefined);
+        const doc = await within(request(baseUrl, 'GET', '/v1/openapi.json'), 5_000, 'GET /v1/openapi.json').catch(() => undefined);
         if (doc?.status === 200) rememberDocument(doc.body);
       }
       server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await host.close();
-      await database.drop();
+      await within(new Promise((resolve) => server.close(resolve)), 5_000, "the test host's HTTP server to close");
+      await within(host.close(), 15_000, 'the standalone host to close (plugin.dispose(): workers, queues, Redis connections, caches)');
+      await within(database.drop(), 10_000, "the test host's database to be dropped");
     },
   };
 }

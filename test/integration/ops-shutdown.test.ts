@@ -28,6 +28,8 @@ import {
   waitForHttp,
 } from '../helpers/processes';
 import { requireRedis, uniqueQueuePrefix, usingRedis } from '../helpers/redis';
+import { DedicatedRedis } from '../helpers/redis-server';
+import { within } from '../helpers/deadline';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -199,5 +201,54 @@ describe('graceful shutdown', function () {
         await second.connection.quit();
       }
     });
+
+    // ioredis never ends a connection that is disconnected while it waits to reconnect, which
+    // is how BullMQ's graceful close interrupts a worker's blocking read: close() used to hang.
+    for (const when of ['Redis is away', 'Redis has just restarted'] as const) {
+      it(`BullMQ: close() returns while ${when}, after the jobs in flight finish`, async function () {
+        requireRedis(this);
+        this.timeout(30_000);
+        const redis = await DedicatedRedis.start();
+        const connection = createRedis(redis.url, 'client', testLogger());
+        const queue = new BullmqJobQueue({
+          connection,
+          workerConnection: () => createRedis(redis.url, 'worker', testLogger()),
+          prefix: uniqueQueuePrefix(),
+          definitions,
+          logger: testLogger(),
+        });
+        try {
+          let release!: () => void;
+          const released = new Promise<void>((resolve) => (release = resolve));
+          const finished: string[] = [];
+          let started = false;
+          queue.startWorkers([
+            {
+              queue: 'slow',
+              async process(job) {
+                started = true;
+                await released;
+                finished.push(job.id);
+              },
+            },
+          ]);
+          await queue.add('slow', 'slow', {}, { jobId: 'in-flight' });
+          const deadline = Date.now() + 10_000;
+          while (!started && Date.now() < deadline) await sleep(20);
+          assert.ok(started, 'the job started');
+          await redis.stop();
+          // Long enough for ioredis to be waiting between reconnection attempts.
+          await sleep(1_500);
+          if (when === 'Redis has just restarted') await redis.start();
+          // Past the moment close() gives up waiting for Redis: the job must still be waited for.
+          setTimeout(release, 4_000);
+          await within(queue.close(), 10_000, `queue.close() while ${when}`);
+          assert.deepEqual(finished, ['in-flight'], 'close() returned after the job in flight finished');
+        } finally {
+          connection.disconnect();
+          await redis.stop();
+        }
+      });
+    }
   });
 });

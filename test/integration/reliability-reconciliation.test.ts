@@ -114,8 +114,9 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
       // Two sweeps at once, each with its own connections, as on two worker processes.
       await new Promise((resolve) => setTimeout(resolve, BOUND_SECONDS * 1000 + 100));
       const sweeps = [0, 1].map(() => {
+        const client = createRedis(redis!.url, 'client');
         const queue = new BullmqJobQueue({
-          connection: createRedis(redis!.url, 'client'),
+          connection: client,
           workerConnection: () => createRedis(redis!.url, 'worker'),
           prefix: host.config.queuePrefix,
           definitions: queueDefinitions(loadManifest()),
@@ -127,7 +128,7 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
           testLogger(),
           { boundMs: BOUND_SECONDS * 1000, batchSize: 500 },
         );
-        return { queue, sweep };
+        return { queue, sweep, client };
       });
       try {
         const reports = await Promise.all(sweeps.map((s) => s.sweep.run()));
@@ -146,7 +147,11 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
         assert.equal(again.applications!.pending, applicationIds.length);
         assert.equal(again.applications!.added ?? 0, 0);
       } finally {
-        for (const s of sweeps) await s.queue.close();
+        // The adapter closes its workers' connections; the client connection is its owner's.
+        for (const s of sweeps) {
+          await s.queue.close();
+          await closeRedis(s.client);
+        }
       }
 
       // Two workers start: everything runs, once.

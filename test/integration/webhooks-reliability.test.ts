@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { rememberSecret, rememberSecretsIn } from '../helpers/log-capture';
 import { BIN, freePort, killAll, startProcess, waitForHttp } from '../helpers/processes';
 import { waitFor } from '../helpers/profile-flow';
+import { withCleanup } from '../helpers/deadline';
 import { DedicatedRedis } from '../helpers/redis-server';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
@@ -34,44 +35,63 @@ describe('webhooks: durable delivery under faults', function () {
   it('a Redis restart loses nothing: queued and delayed deliveries are enqueued again', async () => {
     const redis = await DedicatedRedis.start();
     let t: TestHost | undefined;
-    try {
-      t = await startTestHost({ env: { ...FAST_WEBHOOKS, REDIS_URL: redis.url, WEBHOOK_RETRY_WINDOW_SECONDS: '120' } });
-      const org = await t.createOrganization('Outage Org');
-      const created = await t.request('POST', '/v1/webhook_endpoints', { auth: org.apiKey, body: { url: receiver.url } });
-      assert.equal(created.status, 201, created.text);
-      rememberSecret(created.body.secret);
-      receiver.secrets = [created.body.secret];
-      receiver.respond = () => 503;
-      const events: string[] = [];
-      const send = async () => {
-        const res = await t!.request('POST', `/v1/webhook_endpoints/${created.body.id}/test`, { auth: org.apiKey });
-        assert.equal(res.status, 202, res.text);
-        events.push(res.body.id);
-      };
-      for (let i = 0; i < 5; i++) await send();
-      const log = async () =>
-        (await t!.request('GET', `/v1/webhook_endpoints/${created.body.id}/deliveries?limit=100`, { auth: org.apiKey })).body.data as any[];
-      await waitFor(async () => ((await log()).length === 5 && (await log()).every((d) => d.attempts >= 1) ? true : undefined), 'first attempts answered 503');
+    // Every wait and the cleanup are bounded (waitFor, TestHost.close), all told well within
+    // the test's timeout: a failure names what it was waiting for, with what it last saw.
+    await withCleanup(
+      async () => {
+        t = await startTestHost({ env: { ...FAST_WEBHOOKS, REDIS_URL: redis.url, WEBHOOK_RETRY_WINDOW_SECONDS: '120' } });
+        const org = await t.createOrganization('Outage Org');
+        const created = await t.request('POST', '/v1/webhook_endpoints', { auth: org.apiKey, body: { url: receiver.url } });
+        assert.equal(created.status, 201, created.text);
+        rememberSecret(created.body.secret);
+        receiver.secrets = [created.body.secret];
+        receiver.respond = () => 503;
+        const events: string[] = [];
+        const send = async () => {
+          const res = await t!.request('POST', `/v1/webhook_endpoints/${created.body.id}/test`, { auth: org.apiKey });
+          assert.equal(res.status, 202, res.text);
+          events.push(res.body.id);
+        };
+        let seen: any[] = [];
+        const log = async () => {
+          seen = (await t!.request('GET', `/v1/webhook_endpoints/${created.body.id}/deliveries?limit=100`, { auth: org.apiKey })).body.data as any[];
+          return seen;
+        };
+        const lastSeen = () =>
+          `last seen: ${JSON.stringify(seen.map((d) => ({ event: d.event_id, status: d.status, attempts: d.attempts, error: d.last_error })))}`;
+        for (let i = 0; i < 5; i++) await send();
+        await waitFor(
+          async () => ((await log()).length === 5 && seen.every((d) => d.attempts >= 1) ? true : undefined),
+          () => `first attempts answered 503; ${lastSeen()}`,
+        );
 
-      await redis.stop();
-      // Written while Redis is down: they wait in the outbox.
-      for (let i = 0; i < 3; i++) await send();
-      await new Promise((r) => setTimeout(r, 500));
-      await redis.start();
-      receiver.respond = () => 200;
+        await redis.stop();
+        // Written while Redis is down: they wait in the outbox.
+        for (let i = 0; i < 3; i++) await send();
+        await new Promise((r) => setTimeout(r, 500));
+        await redis.start();
+        receiver.respond = () => 200;
 
-      await waitFor(
-        async () => ((await log()).length === 8 && (await log()).every((d) => d.status === 'succeeded') ? true : undefined),
-        'every delivery after the restart',
-        45_000,
-      );
-      const delivered = receiver.delivered();
-      for (const id of events) assert.equal(delivered.get(id)?.length, 1, `${id} delivered once`);
-      assert.ok(receiver.received.filter((r) => events.includes(r.id)).every((r) => r.verifiedWith.length === 1));
-    } finally {
-      await t?.close();
-      await redis.stop();
-    }
+        await waitFor(
+          async () => ((await log()).length === 8 && seen.every((d) => d.status === 'succeeded') ? true : undefined),
+          () => `every delivery after the restart; ${lastSeen()}`,
+          30_000,
+        );
+        const delivered = receiver.delivered();
+        for (const id of events) {
+          const answers = receiver.received.filter((r) => r.id === id).map((r) => r.status);
+          assert.equal(delivered.get(id)?.length, 1, `${id} delivered once (answers: ${answers.join(', ')})`);
+        }
+        assert.ok(receiver.received.filter((r) => events.includes(r.id)).every((r) => r.verifiedWith.length === 1));
+      },
+      async () => {
+        try {
+          await t?.close();
+        } finally {
+          await redis.stop();
+        }
+      },
+    );
   });
 
   it('a worker SIGKILLed mid-delivery: another worker delivers the event, under the same webhook-id', async () => {

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { rememberSecret } from '../helpers/log-capture';
 import { licenseProfileApply, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { KnexWebhookDeliveryRepository } from '../../src/storage/webhook-delivery-repository';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
 describe('webhooks: endpoints and signed deliveries', function () {
@@ -174,6 +175,30 @@ describe('webhooks: endpoints and signed deliveries', function () {
       sequences,
       'sequences increase',
     );
+    await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
+  });
+
+  it('the sweep does not take a delivery from the job sending it, and gives the job it starts a whole grace', async () => {
+    const endpoint = await createEndpoint();
+    receiver.secrets = [endpoint.secret];
+    receiver.respond = () => 'hold';
+    const event = await sendTest(endpoint.id);
+    await waitFor(async () => receiver.received.some((r) => r.id === event.id), 'the delivery held at the receiver');
+    const [listed] = await deliveries(endpoint.id);
+    const row = await t.database.db('hi_webhook_deliveries').where({ id: listed.id }).first();
+    assert.ok(row.locked_until, 'claimed by the job sending it');
+    // What a sweep does with a snapshot read just before the claim.
+    const repository = new KnexWebhookDeliveryRepository(t.database.db, { nudge: () => undefined });
+    assert.equal(await repository.reenqueue(listed.id, row.job_seq, new Date()), false, 'not moved to a new job while claimed');
+    // Once the claim has expired (the sending worker died), it is; the new job is due at the sweep's time.
+    const at = new Date(new Date(row.locked_until).getTime() + 1);
+    assert.equal(await repository.reenqueue(listed.id, row.job_seq, at), true);
+    const moved = await repository.findById(listed.id);
+    assert.equal(moved?.jobSeq, row.job_seq + 1);
+    assert.equal(moved?.nextAttemptAt?.getTime(), at.getTime());
+    receiver.respond = () => 200;
+    receiver.release(200);
+    await waitFor(async () => (await deliveries(endpoint.id))[0]?.status === 'succeeded', 'the delivery to succeed');
     await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
   });
 

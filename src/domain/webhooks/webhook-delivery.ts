@@ -55,7 +55,7 @@ export interface WebhookDeliveryRepository {
    * queued jobs; the sweep re-enqueues these.
    */
   dueButNotQueued(now: Date, graceMs: number, limit: number): Promise<WebhookDelivery[]>;
-  /** Moves a due delivery to a new job (the sweep); false when it changed meanwhile. */
+  /** Moves a due delivery to a new job, due at `at` (the sweep); false when it changed or was claimed meanwhile. */
   reenqueue(deliveryId: string, jobSeq: number, at: Date): Promise<boolean>;
   /** Pending deliveries of an endpoint are canceled (it was disabled). */
   cancelPending(endpointId: string, reason: string, at: Date): Promise<number>;
