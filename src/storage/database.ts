@@ -61,8 +61,13 @@ export function createDatabase(options: DatabaseOptions): Database {
   return knex({ client: ClientPgLite, dialect: 'postgres', connection, log: knexLog(options.logger, undefined) });
 }
 
+/**
+ * PGlite: createDatabase passes knex-pglite's client class; a server is named by a string,
+ * and knex takes 'pg', 'postgres' and 'postgresql' alike (an embedding host may use any).
+ */
 export function isEmbedded(db: Database): boolean {
-  return db.client.config.client !== 'pg';
+  const { client } = db.client.config;
+  return typeof client !== 'string' || !['pg', 'postgres', 'postgresql'].includes(client);
 }
 
 /** How many rows a knex delete removed: pg answers a number, knex-pglite its raw result. */

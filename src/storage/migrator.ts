@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import type { Database } from './database';
+import { isEmbedded, type Database } from './database';
 
 /** The plugin's migrations, namespaced so they never mix with the host's. */
 export const PLUGIN_MIGRATIONS: Knex.MigratorConfig = {
@@ -13,12 +13,40 @@ export const PLUGIN_MIGRATIONS: Knex.MigratorConfig = {
 /**
  * Applies what is pending. When every migration file is already recorded (every start
  * after the first), that is one SELECT: knex's own check takes its lock table and a
- * transaction, a few round trips more on each start.
+ * transaction, a few round trips more on each start. Otherwise one process at a time (see
+ * exclusively), and each looks again once it has the lock: the one before may have done it.
  */
 export async function migrateLatest(db: Database, config: Knex.MigratorConfig = PLUGIN_MIGRATIONS): Promise<string[]> {
   if (await allApplied(db, config)) return [];
-  const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
-  return applied;
+  return exclusively(db, `hiring-integrations:migrations:${config.tableName ?? 'knex_migrations'}`, async () => {
+    if (await allApplied(db, config)) return [];
+    const [, applied] = (await db.migrate.latest(config)) as [number, string[]];
+    return applied;
+  });
+}
+
+interface RawConnections {
+  acquireRawConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<unknown> }>;
+  destroyRawConnection(connection: unknown): Promise<void>;
+}
+
+/**
+ * Processes started together on a new database (two API replicas) would race to create
+ * knex's migrations table and lock row: the loser fails, or leaves two lock rows that no
+ * process can ever take again. On PostgreSQL, a session advisory lock on a connection of
+ * its own (outside the pool, so a pool of one still migrates) makes them take turns; it is
+ * released when the work ends, and by the server if the process dies holding it.
+ */
+async function exclusively<T>(db: Database, key: string, work: () => Promise<T>): Promise<T> {
+  if (isEmbedded(db)) return work(); // one process per PGlite folder (the embedded lock)
+  const client = db.client as unknown as RawConnections;
+  const connection = await client.acquireRawConnection();
+  try {
+    await connection.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    return await work();
+  } finally {
+    await client.destroyRawConnection(connection);
+  }
 }
 
 export async function migrateRollbackAll(db: Database, config: Knex.MigratorConfig = PLUGIN_MIGRATIONS): Promise<string[]> {

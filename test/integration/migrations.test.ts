@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { createDatabase, type Database } from '../../src/storage/database';
 import { migrateLatest, migrateRollbackAll, PLUGIN_MIGRATIONS } from '../../src/storage/migrator';
-import { HOST_MIGRATIONS } from '../../src/standalone/standalone-host';
+import { HOST_MIGRATIONS, migrateAll } from '../../src/standalone/standalone-host';
 import { createTestDatabase, usingPostgres } from '../helpers/database';
 
 async function tables(db: Database): Promise<string[]> {
@@ -37,7 +37,9 @@ function upAndDown(label: string, open: () => Promise<{ db: Database; close(): P
   });
 }
 
-describe('migrations', () => {
+describe('migrations', function () {
+  // PGlite's run takes ~4 s alone; a loaded 2-core machine has taken 20.
+  this.timeout(90_000);
   upAndDown('PGlite', async () => {
     const db = createDatabase({ dataDir: 'memory' });
     return { db, close: () => db.destroy() };
@@ -47,6 +49,28 @@ describe('migrations', () => {
     upAndDown('PostgreSQL', async () => {
       const database = await createTestDatabase();
       return { db: database.db, close: () => database.drop() };
+    });
+
+    it('PostgreSQL: processes started together on a new database (two API replicas, a pool of one connection each) all migrate it, each migration once', async () => {
+      const database = await createTestDatabase();
+      const url = database.url!;
+      const pools = Array.from({ length: 4 }, () => createDatabase({ databaseUrl: url, poolMax: 1 }));
+      try {
+        const applied = await Promise.all(pools.map((db) => migrateAll(db)));
+        const total = (await migrateLatest(database.db, { ...PLUGIN_MIGRATIONS })).length;
+        assert.equal(total, 0, 'nothing left to apply');
+        // Each migration ran in exactly one of them.
+        const rows = await database.db(PLUGIN_MIGRATIONS.tableName!).select('name');
+        assert.equal(new Set(rows.map((r) => r.name)).size, rows.length);
+        const hostRows = await database.db(HOST_MIGRATIONS.tableName!).select('name');
+        assert.equal(
+          applied.reduce((a, b) => a + b, 0),
+          rows.length + hostRows.length,
+        );
+      } finally {
+        await Promise.all(pools.map((db) => db.destroy()));
+        await database.drop();
+      }
     });
   } else {
     it('PostgreSQL (skipped: DATABASE_URL is not set, embedded mode)');
