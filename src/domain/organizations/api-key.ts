@@ -4,7 +4,7 @@
  * digest (the secret carries 256 bits, so a slow hash buys nothing) and compared in
  * constant time.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { randomToken } from '../shared/ids';
 
 const KEY_PATTERN = /^hik_([0-9A-Za-z]{12})_([0-9A-Za-z]{43})$/;
@@ -24,8 +24,9 @@ export function generateApiKey(): GeneratedApiKey {
   return { plaintext, prefix, hash: hashApiKey(plaintext) };
 }
 
+/** SHA-256 in hex; crypto.hash is the one-shot form (no Hash object per call: every request hashes its key). */
 export function hashApiKey(plaintext: string): string {
-  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
+  return hash('sha256', plaintext, 'hex');
 }
 
 /** The lookup prefix of a well-formed key, or undefined for anything else. */
@@ -40,7 +41,7 @@ export function parseKeyOrPrefix(value: string): string | undefined {
 }
 
 export function apiKeyMatches(plaintext: string, storedHash: string): boolean {
-  const given = Buffer.from(hashApiKey(plaintext), 'hex');
+  const given = hash('sha256', plaintext, 'buffer');
   const stored = Buffer.from(storedHash, 'hex');
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
