@@ -16,6 +16,7 @@ export interface ApplyResult {
   connections: number;
   /** The API process's resident set size right after the run (MB). */
   apiRssMb?: number;
+  apiHeap?: { usedMb: number; totalMb: number };
 }
 
 /** A process's resident set size (MB) from /proc; undefined off Linux. */
@@ -72,5 +73,19 @@ export async function benchApply(product: Product, options: { connections: numbe
   };
   const [baseline, apply] = await loadInterleaved([baselineLoad, applyLoad], options.rounds);
   await baselineServer.stop('SIGTERM');
-  return { apply: apply!, baseline: baseline!, connections: options.connections, apiRssMb: rssMb(product.api?.child.pid) };
+  return { apply: apply!, baseline: baseline!, connections: options.connections, apiRssMb: rssMb(product.api?.child.pid), apiHeap: await heap(product) };
+}
+
+/** The API's V8 heap (used / total, MB) from its own /metrics, to tell the heap from the rest of the RSS. */
+async function heap(product: Product): Promise<{ usedMb: number; totalMb: number } | undefined> {
+  try {
+    const response = await fetch(`${product.baseUrl}/metrics`, { headers: { authorization: `Bearer ${product.env.OPERATOR_API_KEY}` } });
+    const text = await response.text();
+    const gauge = (name: string) => Number(new RegExp(`^hiring_integrations_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
+    const usedMb = gauge('nodejs_heap_size_used_bytes');
+    const totalMb = gauge('nodejs_heap_size_total_bytes');
+    return Number.isFinite(usedMb) && Number.isFinite(totalMb) ? { usedMb, totalMb } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
         rows.push({
           name: 'API RSS after the apply benchmark',
           measured: `${fmt(apply.apiRssMb)} MB`,
-          baseline: '—',
+          baseline: apply.apiHeap ? `(V8 heap ${fmt(apply.apiHeap.usedMb)} MB used of ${fmt(apply.apiHeap.totalMb)})` : '—',
           ratio: undefined,
           target: '< 250 MB',
           met: apply.apiRssMb < 250,
