@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { area } from './profile-summary';
 
 interface ProfileNode {
   id: number;
@@ -24,19 +25,9 @@ interface Profile {
 }
 
 /** Where a frame's self time is charged: its package, Node module, own directory, or the native/VM function. */
-function area({ functionName, url }: ProfileNode['callFrame']): string {
+function where({ functionName, url }: ProfileNode['callFrame']): string {
   if (functionName.startsWith('(')) return functionName;
-  if (!url) return `(native ${functionName || 'code'})`;
-  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (modules) return modules[1]!;
-  if (url.startsWith('node:'))
-    return url
-      .replace(/^node:(internal\/)?/, 'node:')
-      .split('/')
-      .slice(0, 2)
-      .join('/');
-  const own = /\/dist\/(.+)\/[^/]+\.js$/.exec(url);
-  return own ? own[1]! : url;
+  return url ? area(url) : `(native ${functionName || 'code'})`;
 }
 
 /** Busy microseconds by area between two absolute profile times (V8's monotonic clock, shared by the processes of one machine). */
@@ -52,7 +43,7 @@ function busyByArea(profile: Profile, from: number, to: number): { areas: Map<st
     const frame = byId.get(id)!.callFrame;
     if (frame.functionName === '(idle)') return;
     busy += delta;
-    const key = area(frame);
+    const key = where(frame);
     areas.set(key, (areas.get(key) ?? 0) + delta);
   });
   return { areas, busy };

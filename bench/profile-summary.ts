@@ -29,7 +29,8 @@ export interface SummaryOptions {
   callers?: string;
 }
 
-function area(url: string): string {
+/** Where self time at `url` is charged: its package, Node module or own source directory. */
+export function area(url: string): string {
   if (!url) return '(native)';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules) return modules[1]!;
