@@ -15,7 +15,7 @@ import { requestId } from '../http/request-id';
 import { loadManifest, PACKAGE_ROOT } from '../manifest/manifest';
 import { activate } from '../plugin';
 import { createDatabase, type Database } from '../storage/database';
-import { migrateLatest } from '../storage/migrator';
+import { migrateLatest, pendingMigrations } from '../storage/migrator';
 import { InProcessHookBus } from './hook-bus';
 import { hookEndpoint } from './hook-endpoint';
 import { ListingsStore } from './listings-store';
@@ -71,7 +71,7 @@ export async function migrateAll(
   ];
   const started = Date.now();
   let pending = 0;
-  if (progress) for (const set of sets) pending += ((await db.migrate.list(set)) as [unknown[], unknown[]])[1].length;
+  if (progress) for (const set of sets) pending += (await pendingMigrations(db, set)).length;
   if (pending > 0) progress?.(`applying ${pending} database migrations…`, { pending });
   let applied = 0;
   for (const set of sets) applied += (await migrateLatest(db, set)).length;

@@ -54,19 +54,29 @@ export async function migrateRollbackAll(db: Database, config: Knex.MigratorConf
   return reverted;
 }
 
-async function allApplied(db: Database, config: Knex.MigratorConfig): Promise<boolean> {
+/**
+ * The migration files not yet recorded (all of them before the first run). Reads the table
+ * without knex's `migrate.list`, which creates the tables and their lock row, outside any
+ * lock: two processes doing that at once is the race `exclusively` prevents.
+ */
+export async function pendingMigrations(db: Database, config: Knex.MigratorConfig = PLUGIN_MIGRATIONS): Promise<string[]> {
   const extensions = config.loadExtensions ?? ['.js'];
-  let files: string[];
-  try {
-    files = readdirSync(String(config.directory)).filter((f) => extensions.some((e) => f.endsWith(e)) && !f.endsWith('.d.ts'));
-  } catch {
-    return false;
-  }
+  const files = readdirSync(String(config.directory)).filter((f) => extensions.some((e) => f.endsWith(e)) && !f.endsWith('.d.ts'));
+  let applied: Set<string>;
   try {
     const rows: Array<{ name: string }> = await db(config.tableName ?? 'knex_migrations').select('name');
-    const applied = new Set(rows.map((r) => r.name));
-    return files.every((f) => applied.has(f));
+    applied = new Set(rows.map((r) => r.name));
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table: nothing applied yet
+    applied = new Set();
+  }
+  return files.filter((f) => !applied.has(f)).sort();
+}
+
+async function allApplied(db: Database, config: Knex.MigratorConfig): Promise<boolean> {
+  try {
+    return (await pendingMigrations(db, config)).length === 0;
   } catch {
-    return false; // no migrations table yet
+    return false; // let knex's own run say what is wrong
   }
 }

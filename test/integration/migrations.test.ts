@@ -56,7 +56,8 @@ describe('migrations', function () {
       const url = database.url!;
       const pools = Array.from({ length: 4 }, () => createDatabase({ databaseUrl: url, poolMax: 1 }));
       try {
-        const applied = await Promise.all(pools.map((db) => migrateAll(db)));
+        // With a progress listener, as `serve` starts: it counts what is pending first.
+        const applied = await Promise.all(pools.map((db) => migrateAll(db, { progress: () => undefined })));
         const total = (await migrateLatest(database.db, { ...PLUGIN_MIGRATIONS })).length;
         assert.equal(total, 0, 'nothing left to apply');
         // Each migration ran in exactly one of them.
