@@ -143,6 +143,10 @@ describe('tenant isolation: another organization’s ids', function () {
       200,
     );
     b.invoiceId = (await t.database.db('hi_invoices').where({ organization_id: b.organizationId }).first()).id;
+    // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
+    // was created) goes to the receiver that answers 404 and settles before anything is compared.
+    await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
+    await waitFor(async () => (await t.database.db('hi_webhook_deliveries').where({ status: 'pending' })).length === 0, 'every webhook delivery settled');
     fixtures = {
       invoice_id: { other: b.invoiceId, missing: newId('inv') },
       organization_id: { other: b.organizationId, missing: newId('org') },
