@@ -3,12 +3,11 @@ import type { Logger } from '../domain/shared/logger';
 
 /**
  * One structured line per request. The path is logged without its query string, since
- * OAuth callbacks carry codes there; headers are never logged.
+ * OAuth callbacks carry codes there; headers are never logged. Once per request: the
+ * plugin runs it through oncePerRequest.
  */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    if (res.locals.accessLogged) return next();
-    res.locals.accessLogged = true;
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const fields = {

@@ -14,6 +14,23 @@ import { DATABASE } from './tokens';
 
 const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';
 
+/**
+ * After an insert failed: the id of the application that won the race for the same
+ * (organization, listing, candidate), or undefined when the error was anything else.
+ */
+export async function applicationThatWonTheRace(
+  db: Database,
+  error: unknown,
+  key: { organizationId: string; listingId: string; profileUserId: string },
+): Promise<string | undefined> {
+  if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) return undefined;
+  const row = await db('hi_profile_applications')
+    .select('id')
+    .where({ organization_id: key.organizationId, listing_id: key.listingId, profile_user_id: key.profileUserId })
+    .first();
+  return row?.id as string | undefined;
+}
+
 interface ApplicationRow {
   id: string;
   seq: string | number;
@@ -89,10 +106,9 @@ export class KnexApplicationRepository implements ApplicationRepository {
       else await first.with('application', this.db('hi_profile_applications').insert(row)).insert(outboxRows(messages)).into('hi_outbox');
       return { created: true };
     } catch (error) {
-      if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) throw error;
-      const existing = await this.findExisting(application.organizationId, application.listingId, application.profileUserId);
-      if (!existing) throw error;
-      return { created: false, duplicateOf: existing.id };
+      const duplicateOf = await applicationThatWonTheRace(this.db, error, application);
+      if (!duplicateOf) throw error;
+      return { created: false, duplicateOf };
     }
   }
 

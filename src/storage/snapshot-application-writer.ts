@@ -10,13 +10,12 @@ import type { ApplicationDraft, SnapshotApplicationResult, SnapshotApplications 
 import type { OutboxMessage } from '../domain/jobs/outbox';
 import type { ExperienceSummary } from '../domain/profiles/experience-summary';
 import type { ImportedCredential } from '../domain/profiles/profile-snapshot';
-import { isUniqueViolation, type Database } from './database';
+import { applicationThatWonTheRace } from './application-repository';
+import type { Database } from './database';
 import { heldIdempotencyKey } from './idempotency-effect';
 import { fromJson } from './json-column';
 import { onlyJobMessages, outboxRows } from './outbox';
 import { DATABASE } from './tokens';
-
-const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';
 
 interface ResultRow {
   existing_application_id: string | null;
@@ -85,13 +84,9 @@ export class KnexSnapshotApplicationWriter implements SnapshotApplications {
       row = (await this.db.raw(sql + RESULT, bindings as never[]).options({ name })).rows[0] as ResultRow;
     } catch (error) {
       // Another request for the same (organization, listing, candidate) won the race.
-      if (!isUniqueViolation(error, ONE_PER_CANDIDATE)) throw error;
-      const existing = await this.db('hi_profile_applications')
-        .select('id')
-        .where({ organization_id: org, listing_id: listing, profile_user_id: user })
-        .first();
-      if (!existing) throw error;
-      return { outcome: 'duplicate', applicationId: existing.id as string };
+      const applicationId = await applicationThatWonTheRace(this.db, error, draft);
+      if (!applicationId) throw error;
+      return { outcome: 'duplicate', applicationId };
     }
     if (row.existing_application_id) return { outcome: 'duplicate', applicationId: row.existing_application_id };
     if (!row.authorized_at) return { outcome: 'not_authorized' };
