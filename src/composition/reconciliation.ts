@@ -2,8 +2,11 @@
  * Housekeeping on every deployment. The reconciliation sweep: with Redis, a BullMQ job scheduler on the
  * `reconciliation` queue (upserted again at every interval by every process, so a Redis
  * that lost its data gets it back within one interval); embedded, a timer in the process.
+ * With Redis, a data-loss watch (RedisDataLossWatch) runs the sweep at once, without its
+ * bound, when Redis comes back empty.
  * And retention: expired idempotency keys are pruned every ten minutes by every process.
  */
+import type { Redis } from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../config';
 import { JOB_QUEUE, type JobQueue } from '../domain/jobs/job-queue';
@@ -17,7 +20,8 @@ import { LicenseReconciler } from '../reconciliation/reconcilers/licenses';
 import { ReconciliationSweep } from '../reconciliation/sweep';
 import { RECONCILIATION_QUEUE, ReconciliationSweepProcessor } from '../../jobs/reconciliation-sweep';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '../http/idempotency';
-import { BULLMQ_QUEUES, CONFIG } from './infrastructure';
+import { BULLMQ_QUEUES, CONFIG, REDIS } from './infrastructure';
+import { RedisDataLossWatch } from '../platform/queue/redis-data-loss-watch';
 import type { PluginModule } from './module';
 
 /** Every reconciler; add one file under src/reconciliation/reconcilers/ and list it here. */
@@ -67,6 +71,15 @@ export const reconciliationModule: PluginModule = {
     if (bullmq) run();
     const timer = setInterval(run, everyMs);
     timer.unref();
+    // Redis lost its data: re-enqueue what it forgot at once, not after the sweep's bound.
+    const stopWatch = bullmq
+      ? new RedisDataLossWatch(
+          container.resolve<Redis>(REDIS),
+          `${context.config.queuePrefix}:redis-epoch`,
+          () => container.resolve(ReconciliationSweep).runAfterDataLoss(),
+          logger,
+        ).start()
+      : () => undefined;
     // Retention: idempotency keys (and their stored answers) go after 24 hours.
     const idempotency = container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE);
     const prune = () => void idempotency.prune().catch((error: Error) => logger.warn({ err: error.message }, 'pruning idempotency keys failed'));
@@ -75,6 +88,7 @@ export const reconciliationModule: PluginModule = {
     return () => {
       clearInterval(timer);
       clearInterval(pruneTimer);
+      stopWatch();
     };
   },
 };

@@ -3,12 +3,12 @@
  * every key of a queue lands in one Redis Cluster slot. Workers are started only by the
  * worker role (or explicitly by tests); the API process only produces.
  */
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import { isAvailabilityError } from '../domain/shared/availability';
 import type { Logger } from '../domain/shared/logger';
-import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
+import { isOwnOutage, isRetryable, OUTAGE_AWARE_BACKOFF, OUTAGE_RETRY_LIMIT, OUTAGE_RETRY_MS, retryDelay } from './retry-policy';
 import { closeRedis, onDuplicate, whenSettled } from './redis';
 
 /** Longest a request waits on a queue command. */
@@ -170,7 +170,7 @@ export class BullmqJobQueue implements JobQueue {
       // BullMQ duplicates the connection for the worker's blocking reads (in the Worker constructor).
       onDuplicate(connection, (copy) => connections.push(copy));
       const inFlight = new Set<Promise<unknown>>();
-      const run = async (job: Job) => {
+      const run = async (job: Job, token: string | undefined) => {
         try {
           return await processor.process({
             id: job.id!,
@@ -181,13 +181,14 @@ export class BullmqJobQueue implements JobQueue {
           });
         } catch (error) {
           if (!isRetryable(error)) throw new UnrecoverableError((error as Error).message);
+          if (await this.retryUncounted(job, token, error)) throw new DelayedError();
           throw error;
         }
       };
       const worker = new Worker(
         processor.queue,
-        async (job: Job) => {
-          const running = run(job);
+        async (job: Job, token?: string) => {
+          const running = run(job, token);
           inFlight.add(running);
           try {
             return await running;
@@ -220,6 +221,23 @@ export class BullmqJobQueue implements JobQueue {
       return worker;
     });
     return started;
+  }
+
+  /**
+   * A failure caused by our own outage (the database away, Redis up): the job waits
+   * OUTAGE_RETRY_MS and runs again with its attempts untouched (see OUTAGE_RETRY_MS).
+   * BullMQ counts a start (`attemptsStarted`) but not a failure for a job moved to delayed;
+   * their difference is the uncounted tries so far. False when the move itself failed
+   * (Redis away too): then the failure counts, with the outage-aware backoff.
+   */
+  private async retryUncounted(job: Job, token: string | undefined, error: unknown): Promise<boolean> {
+    if (!isOwnOutage(error) || job.attemptsStarted - job.attemptsMade > OUTAGE_RETRY_LIMIT) return false;
+    try {
+      await job.moveToDelayed(Date.now() + OUTAGE_RETRY_MS, token);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Jobs per queue and state, as Redis holds them (for the queue_jobs metric). */
