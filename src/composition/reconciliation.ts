@@ -6,7 +6,6 @@
  * bound, when Redis comes back empty.
  * And retention: expired idempotency keys are pruned every ten minutes by every process.
  */
-import type { Redis } from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../config';
 import { JOB_QUEUE, type JobQueue } from '../domain/jobs/job-queue';
@@ -22,6 +21,7 @@ import { RECONCILIATION_QUEUE, ReconciliationSweepProcessor } from '../../jobs/r
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '../http/idempotency';
 import { BULLMQ_QUEUES, CONFIG, REDIS } from './infrastructure';
 import { RedisDataLossWatch } from '../platform/queue/redis-data-loss-watch';
+import type { RedisConnection } from '../queue/redis';
 import type { PluginModule } from './module';
 
 /** Every reconciler; add one file under src/reconciliation/reconcilers/ and list it here. */
@@ -74,7 +74,7 @@ export const reconciliationModule: PluginModule = {
     // Redis lost its data: re-enqueue what it forgot at once, not after the sweep's bound.
     const stopWatch = bullmq
       ? new RedisDataLossWatch(
-          container.resolve<Redis>(REDIS),
+          container.resolve<RedisConnection>(REDIS),
           `${context.config.queuePrefix}:redis-epoch`,
           () => container.resolve(ReconciliationSweep).runAfterDataLoss(),
           logger,

@@ -4,12 +4,11 @@
  * worker role (or explicitly by tests); the API process only produces.
  */
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../domain/jobs/job-queue';
 import { isAvailabilityError } from '../domain/shared/availability';
 import type { Logger } from '../domain/shared/logger';
 import { isOwnOutage, isRetryable, OUTAGE_AWARE_BACKOFF, OUTAGE_RETRY_LIMIT, OUTAGE_RETRY_MS, retryDelay } from './retry-policy';
-import { closeRedis, onDuplicate, whenSettled } from './redis';
+import { closeRedis, onDuplicate, whenSettled, type RedisConnection } from './redis';
 
 /** Longest a request waits on a queue command. */
 const REQUEST_WAIT_MS = 1_000;
@@ -24,15 +23,15 @@ const RECONNECT_WAIT_MS = 3_000;
 interface RunningWorker {
   worker: Worker;
   /** The worker's own connection, and the copies BullMQ made of it (its blocking connection). */
-  connections: Redis[];
+  connections: RedisConnection[];
   /** Processor calls that have not returned yet. */
   inFlight: Set<Promise<unknown>>;
 }
 
 export interface BullmqOptions {
-  connection: Redis;
+  connection: RedisConnection;
   /** Worker connections need blocking commands; a factory gives each worker its own. */
-  workerConnection: () => Redis;
+  workerConnection: () => RedisConnection;
   prefix: string;
   definitions: ReadonlyMap<string, QueueDefinition>;
   logger: Logger;

@@ -221,7 +221,9 @@ describe('reliability: PostgreSQL stopped during applications and license activa
     const back = Date.now();
     assert.ok(during.length > 0);
     assert.deepEqual(
-      during.filter((r) => r.status !== 503 || r.body?.error?.code !== 'service_unavailable' || !(Number(r.headers.get('retry-after')) > 0)).map((r) => `${r.status} ${r.text.slice(0, 200)}`),
+      during
+        .filter((r) => r.status !== 503 || r.body?.error?.code !== 'service_unavailable' || !(Number(r.headers.get('retry-after')) > 0))
+        .map((r) => `${r.status} ${r.text.slice(0, 200)}`),
       [],
       'every answer during the outage is 503 service_unavailable with Retry-After',
     );
@@ -230,7 +232,10 @@ describe('reliability: PostgreSQL stopped during applications and license activa
     // then the provisioner's remaining tries follow the queue's schedule (1 + 2 s).
     const settled = await waitFor(
       async () => {
-        const rows = await db('hi_licenses').whereIn('id', licenseIds).whereNot({ status: 'provisioning' }).catch(() => []);
+        const rows = await db('hi_licenses')
+          .whereIn('id', licenseIds)
+          .whereNot({ status: 'provisioning' })
+          .catch(() => []);
         return rows.length === licenseIds.length ? rows : undefined;
       },
       'every license settled',
@@ -242,7 +247,8 @@ describe('reliability: PostgreSQL stopped during applications and license activa
       settled.map((l: { status: string; failure_reason: string | null }) => `${l.status}${l.failure_reason ? `: ${l.failure_reason}` : ''}`),
       licenseIds.map(() => 'active'),
     );
-    for (const actionKey of flaky) assert.equal(await faultsInjected(host, organizationId, actionKey), 3, `${actionKey}: the provisioner's three failures, no more`);
+    for (const actionKey of flaky)
+      assert.equal(await faultsInjected(host, organizationId, actionKey), 3, `${actionKey}: the provisioner's three failures, no more`);
     assert.ok(seconds < 20, `settled ${seconds} s after the outage`);
     const provisioned = await db('hi_sandbox_provisionings').whereIn('license_id', licenseIds);
     assert.equal(provisioned.length, licenseIds.length, 'provisioned once each');

@@ -22,7 +22,7 @@ const ORIGIN = 'https://jobs.outage.example';
 const ANSWERS = { years_experience: 4, work_authorization: true };
 
 describe('reliability: no lost work while Redis is down', function () {
-  this.timeout(60_000);
+  this.timeout(90_000);
   let redis: DedicatedRedis | undefined;
   let t: TestHost | undefined;
 
@@ -220,7 +220,13 @@ describe('reliability: no lost work while Redis is down', function () {
         const counts = await delivery.getJobCounts('waiting');
         return (counts.waiting ?? 0) >= submitted.length || undefined;
       }, 'the deliveries held in Redis');
-      const undispatched = await host.database.db('hi_outbox').whereIn('job_id', submitted.map((id) => `deliver-${id}`)).whereNull('dispatched_at');
+      const undispatched = await host.database
+        .db('hi_outbox')
+        .whereIn(
+          'job_id',
+          submitted.map((id) => `deliver-${id}`),
+        )
+        .whereNull('dispatched_at');
       assert.equal(undispatched.length, 0, 'every delivery was handed to Redis');
     } finally {
       await delivery.close();

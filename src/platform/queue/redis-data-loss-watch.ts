@@ -10,7 +10,7 @@
  * (the sweep is). A marker evicted under memory pressure only causes one needless sweep.
  */
 import { randomBytes } from 'node:crypto';
-import type { Cluster, Redis } from 'ioredis';
+import type { RedisConnection } from '../../queue/redis';
 import type { Logger } from '../../domain/shared/logger';
 
 export const REDIS_EPOCH_CHECK_MS = 10_000;
@@ -25,7 +25,7 @@ export class RedisDataLossWatch {
   private lossPending = false;
 
   constructor(
-    private readonly redis: Redis | Cluster,
+    private readonly redis: RedisConnection,
     private readonly markerKey: string,
     private readonly onLoss: () => Promise<unknown>,
     private readonly logger: Logger,
