@@ -4,27 +4,27 @@
  * host's ports (listings, pipeline, hook bus) under the domain's tokens.
  */
 import type { DependencyContainer } from 'tsyringe';
-import type { Config } from '../config';
-import { JOB_QUEUE, type JobProcessor, type JobQueue, type QueueDefinition } from '../domain/jobs/job-queue';
-import { LISTINGS_DIRECTORY } from '../domain/listings/listing';
-import { PIPELINE } from '../domain/pipeline/pipeline';
-import { CLOCK, systemClock } from '../domain/shared/clock';
-import type { DisposerStack } from '../domain/shared/disposer';
-import { EVENT_PUBLISHER, type EventPublisher } from '../domain/shared/events';
-import { LOGGER, type Logger } from '../domain/shared/logger';
+import type { Config } from '../kernel/config';
+import { JOB_QUEUE, type JobProcessor, type JobQueue, type QueueDefinition } from '../kernel/job-queue';
+import { LISTINGS_DIRECTORY } from '../features/listings/domain/listing';
+import { PIPELINE } from '../features/applications/domain/pipeline';
+import { CLOCK, systemClock } from '../kernel/clock';
+import type { DisposerStack } from '../kernel/disposer';
+import { EVENT_PUBLISHER, type EventPublisher } from '../kernel/events';
+import { LOGGER, type Logger } from '../kernel/logger';
 import type { PluginHost } from '../host/contract';
-import { MemoryRateLimitStore, rateLimitKeyPrefix, RedisRateLimitStore, type RateLimitStore } from '../http/rate-limit';
-import { GATE_METRICS, type GateMetrics } from '../domain/shared/metrics';
-import { METRICS, PluginMetrics } from '../observability/metrics';
-import { MeteredJobQueue } from '../queue/metered-queue';
-import type { Manifest } from '../manifest/manifest';
-import { BullmqJobQueue } from '../queue/bullmq-queue';
-import { InlineJobQueue } from '../queue/inline-queue';
-import { OutboxRelay } from '../queue/outbox-relay';
-import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../domain/jobs/outbox';
-import { closeRedis, createRedis, redisTargetOf, type RedisConnection } from '../queue/redis';
-import { createDatabase, type Database } from '../storage/database';
-import { DATABASE } from '../storage/tokens';
+import { MemoryRateLimitStore, rateLimitKeyPrefix, RedisRateLimitStore, type RateLimitStore } from '../platform/http/rate-limit';
+import { GATE_METRICS, type GateMetrics } from '../kernel/metrics';
+import { METRICS, PluginMetrics } from '../platform/observability/metrics';
+import { MeteredJobQueue } from '../platform/queue/metered-queue';
+import type { Manifest } from '../platform/manifest/manifest';
+import { BullmqJobQueue } from '../platform/queue/bullmq-queue';
+import { InlineJobQueue } from '../platform/queue/inline-queue';
+import { OutboxRelay } from '../platform/queue/outbox-relay';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../kernel/outbox';
+import { closeRedis, createRedis, redisTargetOf, type RedisConnection } from '../platform/queue/redis';
+import { createDatabase, type Database } from '../platform/database/database';
+import { DATABASE } from '../platform/database/tokens';
 
 export const CONFIG = Symbol('Config');
 export const MANIFEST = Symbol('Manifest');

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
-import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
+import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/host/standalone-host';
 import { testConfig } from '../helpers/config';
 import { testLogger } from '../helpers/log-capture';
 import { ADA, enableProfileApply, GRACE, licenseProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';

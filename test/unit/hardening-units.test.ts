@@ -5,13 +5,13 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isAvailabilityError } from '../../src/domain/shared/availability';
-import { exceedsJsonDepth } from '../../src/http/json-depth';
-import { UnrecoverableJobError, type JobContext, type QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { createLogger } from '../../src/logging/pino-logger';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
-import { isOwnOutage, retryDelay } from '../../src/queue/retry-policy';
-import { upstream } from '../../src/domain/shared/errors';
+import { isAvailabilityError } from '../../src/kernel/availability';
+import { exceedsJsonDepth } from '../../src/platform/http/json-depth';
+import { UnrecoverableJobError, type JobContext, type QueueDefinition } from '../../src/kernel/job-queue';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
+import { isOwnOutage, retryDelay } from '../../src/platform/queue/retry-policy';
+import { upstream } from '../../src/kernel/errors';
 
 /** Nesting depth of a parsed value, the reference the byte scan must agree with. */
 function depthOf(value: unknown): number {

@@ -10,8 +10,8 @@
  * (the sweep is). A marker evicted under memory pressure only causes one needless sweep.
  */
 import { randomBytes } from 'node:crypto';
-import type { RedisConnection } from '../../queue/redis';
-import type { Logger } from '../../domain/shared/logger';
+import type { RedisConnection } from './redis';
+import type { Logger } from '../../kernel/logger';
 
 export const REDIS_EPOCH_CHECK_MS = 10_000;
 
