@@ -29,6 +29,8 @@ export const RECONCILER_CLASSES = [LicenseReconciler, ApplicationDeliveryReconci
 
 const SCHEDULER_ID = 'reconciliation-sweep';
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** After Redis lost its data, the sweep waits this long for the outbox relay's own hand-over. */
+const DATA_LOSS_SWEEP_DELAY_MS = 5_000;
 
 function buildSweep(container: DependencyContainer): ReconciliationSweep {
   const config = container.resolve<Config>(CONFIG);
@@ -71,12 +73,17 @@ export const reconciliationModule: PluginModule = {
     if (bullmq) run();
     const timer = setInterval(run, everyMs);
     timer.unref();
-    // Redis lost its data: re-enqueue what it forgot at once, not after the sweep's bound.
+    // Redis lost its data: re-enqueue what it forgot now, not after the sweep's bound. First
+    // the outbox relay hands over what it still holds (it reconnects at the same moment), so
+    // the sweep only adds what nobody else will.
     const stopWatch = bullmq
       ? new RedisDataLossWatch(
           container.resolve<RedisConnection>(REDIS),
           `${context.config.queuePrefix}:redis-epoch`,
-          () => container.resolve(ReconciliationSweep).runAfterDataLoss(),
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, DATA_LOSS_SWEEP_DELAY_MS).unref());
+            await container.resolve(ReconciliationSweep).runAfterDataLoss();
+          },
           logger,
         ).start()
       : () => undefined;

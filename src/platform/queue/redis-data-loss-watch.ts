@@ -23,6 +23,8 @@ export class RedisDataLossWatch {
   private checking: Promise<EpochCheck | undefined> | undefined;
   /** A loss noticed whose handling has not succeeded yet. */
   private lossPending = false;
+  /** Asked to check while a check ran: check once more when it ends. */
+  private again = false;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -44,9 +46,25 @@ export class RedisDataLossWatch {
     };
   }
 
-  /** One check (concurrent calls share it); undefined when Redis could not answer. */
+  /**
+   * One check; undefined when Redis could not answer. A call while a check runs waits for it
+   * and then checks again: the running one may have started before a reconnection (its
+   * commands replayed on the new server), and must not stand for a check made after it.
+   */
   check(): Promise<EpochCheck | undefined> {
-    this.checking ??= this.checkOnce().finally(() => (this.checking = undefined));
+    if (this.checking) {
+      this.again = true;
+      return this.checking;
+    }
+    this.checking = (async () => {
+      let result: EpochCheck | undefined;
+      for (let round = 0; round < 3; round++) {
+        this.again = false;
+        result = await this.checkOnce();
+        if (!this.again) break;
+      }
+      return result;
+    })().finally(() => (this.checking = undefined));
     return this.checking;
   }
 
@@ -57,7 +75,10 @@ export class RedisDataLossWatch {
       // Two commands rather than SET NX GET, which needs Redis 7.
       await this.redis.set(this.markerKey, fresh, 'NX');
       current = await this.redis.get(this.markerKey);
-      if (current === null) return undefined; // flushed between the two: the next check sees it
+      if (current === null) {
+        this.again = true; // flushed between the two (or replayed across a restart): look again
+        return undefined;
+      }
     } catch {
       return undefined; // Redis away: the next reconnection checks again
     }

@@ -45,10 +45,14 @@ export class ReconciliationSweep {
   /**
    * After Redis lost its data (RedisDataLossWatch): every piece of work whose effect is
    * missing is re-enqueued now, whatever its age; what still waits or runs in Redis (written
-   * since its return) is left alone as always.
+   * since its return) is left alone as always. Rejects when some work could not be
+   * re-enqueued (Redis flapping), so the watch tries the whole sweep again at its next check.
    */
-  runAfterDataLoss(now = new Date()): Promise<SweepReport> {
-    return this.run(now, { boundMs: 0, batchSize: DATA_LOSS_BATCH_SIZE });
+  async runAfterDataLoss(now = new Date()): Promise<SweepReport> {
+    const report = await this.run(now, { boundMs: 0, batchSize: DATA_LOSS_BATCH_SIZE });
+    const failed = Object.values(report).reduce((n, counts) => n + (counts.error ?? 0), 0);
+    if (failed > 0) throw new Error(`${failed} piece(s) of work could not be re-enqueued after Redis lost its data`);
+    return report;
   }
 
   async run(now = new Date(), options: SweepOptions = this.options): Promise<SweepReport> {
