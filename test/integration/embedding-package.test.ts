@@ -342,9 +342,9 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.deepEqual(links.map((e: { payload: { interview_id: string } }) => e.payload.interview_id).sort(), ['int-both', 'int-bus']);
     });
 
-    it("the README's host runs as written: migrate, api and worker processes, /healthz of its own, the plugin under /careers/hi", async () => {
-      const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
-      const section = readme.slice(readme.indexOf('## Embed in your own host'));
+    it("docs/embedding.md's host runs as written: migrate, api and worker processes, /healthz of its own, the plugin under /careers/hi", async () => {
+      const page = readFileSync(path.join(PACKAGE_ROOT, 'docs/embedding.md'), 'utf8');
+      const section = page.slice(page.indexOf('## A complete host'));
       const code = /```js\n([\s\S]*?)\n```/.exec(section)?.[1];
       assert.ok(code, 'the section has a js block');
       writeFileSync(path.join(dir, 'host.js'), code);
