@@ -1,8 +1,10 @@
 /**
  * The docs hold together: every relative link in README.md, BENCHMARKS.md and docs/*.md
  * points at a file that exists and, with a #fragment, at a heading (GitHub's anchor for
- * it) or an explicit <a id> of that file; every page of docs/ is reachable from its
- * index; the README stays short and keeps CI's test command.
+ * it) or an explicit <a id> of that file; every repository path the pages quote as code
+ * (`src/…/x.ts`, `test/…`, `docker/compose.yml`) exists, so a moved file cannot leave the
+ * docs pointing at nothing; every page of docs/ is reachable from its index; the README
+ * stays short and keeps CI's test command.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -60,6 +62,16 @@ export function relativeLinks(markdown: string): string[] {
   return links;
 }
 
+/** Repository paths quoted as code (`src/x.ts`, `test/…/`, `docker/compose.yml`); patterns and placeholders are not paths. */
+export function quotedPaths(markdown: string): string[] {
+  const paths: string[] = [];
+  for (const [, quoted] of markdown.matchAll(/`((?:src|test|bench|scripts|jobs|docker|migrations|bin)\/[^`\s]*)`/g)) {
+    if (/[*<>{}]/.test(quoted)) continue;
+    if (quoted.endsWith('/') || /\.(ts|js|mjs|cjs|json|ya?ml|md|sql)$/.test(quoted)) paths.push(quoted);
+  }
+  return paths;
+}
+
 function brokenLinks(file: string): string[] {
   const markdown = readFileSync(file, 'utf8');
   const problems: string[] = [];
@@ -86,6 +98,15 @@ describe('Documentation links', () => {
     assert.deepEqual(problems, [], `broken links:\n${problems.join('\n')}`);
   });
 
+  it('every repository path quoted as code in those pages exists', () => {
+    const missing = pages().flatMap((file) =>
+      quotedPaths(readFileSync(file, 'utf8'))
+        .filter((quoted) => !existsSync(path.join(ROOT, quoted)))
+        .map((quoted) => `${path.relative(ROOT, file)}: ${quoted}`),
+    );
+    assert.deepEqual(missing, [], `paths that do not exist:\n${missing.join('\n')}`);
+  });
+
   it('every page of docs/ is linked from the index, docs/README.md', () => {
     const index = new Set(relativeLinks(readFileSync(path.join(DOCS, 'README.md'), 'utf8')).map((link) => link.split('#')[0]));
     const unlinked = readdirSync(DOCS).filter((name) => name.endsWith('.md') && name !== 'README.md' && !index.has(name));
@@ -104,5 +125,6 @@ describe('Documentation links', () => {
     assert.equal(slug("`profile_user_id` and the provider's subject"), 'profile_user_id-and-the-providers-subject');
     assert.deepEqual([...anchors('# A\n## B c\n## B c\n<a id="x"></a>\n```\n# not a heading\n```\n')], ['a', 'b-c', 'b-c-1', 'x']);
     assert.deepEqual(relativeLinks('[a](x.md#y) [b](https://e.com) `[c](z.md)`\n```\n[d](w.md)\n```\n[e](<v.md> "t")'), ['x.md#y', 'v.md']);
+    assert.deepEqual(quotedPaths('`src/a.ts` `jobs/*.ts` `test/unit/` `docker/.env` `src/widget/i18n/<locale>.ts` `dist/x.js`'), ['src/a.ts', 'test/unit/']);
   });
 });
