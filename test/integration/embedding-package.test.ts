@@ -83,11 +83,13 @@ describe('embedding: the packed package in a fixture ATS', function () {
   });
 
   describe('the package', () => {
-    it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, README, LICENSE) and no sources, tests or benchmarks', () => {
+    it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, README, docs, LICENSE) and no sources, tests or benchmarks', () => {
       const files = packed.files.map((f) => f.path);
       for (const required of [
         'package.json',
         'README.md',
+        'docs/README.md',
+        'docs/embedding.md',
         'LICENSE',
         'plugin.manifest.json',
         'bin/hiring-integrations.js',
