@@ -45,7 +45,8 @@ async function serve(store: RateLimitStore, verifier: CredentialVerifier) {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const call = (key: string, ip: string) => fetch(`${base}/private`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': ip } }).then((r) => r.status);
+  const call = (key: string, ip: string) =>
+    fetch(`${base}/private`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': ip } }).then((r) => r.status);
   return { call, close: () => new Promise((r) => server.close(r)) };
 }
 

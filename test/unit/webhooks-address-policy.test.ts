@@ -60,9 +60,7 @@ describe('webhook destination addresses', () => {
   });
 
   it('judges every IPv6 form embedding a non-public IPv4 as that IPv4: refused', () => {
-    const nonPublicIPv4 = fc
-      .tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255))
-      .filter((bytes) => new ipaddr.IPv4(bytes).range() !== 'unicast');
+    const nonPublicIPv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).filter((bytes) => new ipaddr.IPv4(bytes).range() !== 'unicast');
     fc.assert(
       fc.property(nonPublicIPv4, (bytes) => {
         assert.equal(isPublicAddress(bytes.join('.')), false);
