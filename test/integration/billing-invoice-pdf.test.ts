@@ -5,8 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { formatAmount, invoicePdf } from '../../src/billing/invoice-document';
-import type { Invoice } from '../../src/domain/billing/invoice';
+import { formatAmount, invoicePdf } from '../../src/features/billing/http/invoice-document';
+import type { Invoice } from '../../src/features/billing/domain/invoice';
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
