@@ -83,7 +83,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
   });
 
   describe('the package', () => {
-    it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, README, docs, LICENSE) and no sources, tests or benchmarks', () => {
+    it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, invoice fonts, README, docs, LICENSE) and no sources, tests or benchmarks', () => {
       const files = packed.files.map((f) => f.path);
       for (const required of [
         'package.json',
@@ -96,6 +96,11 @@ describe('embedding: the packed package in a fixture ATS', function () {
         'dist/src/index.js',
         'dist/src/index.d.ts',
         'dist/widgets/profile-apply.js',
+        // The invoice PDF fonts and their licence (OFL).
+        'assets/fonts/NotoSans-Regular-invoice.ttf',
+        'assets/fonts/NotoSans-Bold-invoice.ttf',
+        'assets/fonts/NotoSansCJKjp-Regular-invoice.otf',
+        'assets/fonts/OFL.txt',
       ]) {
         assert.ok(files.includes(required), required);
       }
