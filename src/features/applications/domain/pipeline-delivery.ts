@@ -67,9 +67,14 @@ export class PipelineDelivery {
     });
     // Records application.submitted in the event log (once: its dedupe key) and announces it on the
     // host's hook bus. A failure here retries the job; the pipeline delivery above is idempotent.
-    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null), {
-      dedupeKey: applicationSubmittedKey(application.id),
-    });
+    await this.events.publish(
+      APPLICATION_SUBMITTED_EVENT,
+      application.organizationId,
+      applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null),
+      {
+        dedupeKey: applicationSubmittedKey(application.id),
+      },
+    );
     await this.applications.markDelivered(application.id, this.clock.now());
     return true;
   }
