@@ -125,7 +125,7 @@ describe('browser: the newcomer’s walk in docs/getting-started.md, as written'
   it('2. applies on the demo listing, step by step as written, and finds the application on the pipeline page', async () => {
     assert.ok(server, 'the server from step 1 runs');
     const local = (url: string) => url.replace(DOC_ORIGIN, `http://localhost:${port}`);
-    let page: Page = await context.newPage();
+    const page: Page = await context.newPage();
     let popup: Page | undefined;
     context.on('page', (opened) => (popup = opened));
     const target = (step: string) => (step.startsWith('In that window') ? popup! : page);
