@@ -9,7 +9,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -86,8 +86,8 @@ describe('browser: the newcomer’s walk in docs/getting-started.md, as written'
     const timer = setTimeout(() => process.kill(-server!.child.pid!, 'SIGKILL'), 30_000);
     await exited;
     clearTimeout(timer);
-    // npm has gone; wait until the server it started has released the data folder.
-    for (let i = 0; i < 100 && spawnSync('pgrep', ['-g', String(server.child.pid)]).status === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    // npm has gone; wait until the server it started has released the data folder (its pid file).
+    for (let i = 0; i < 300 && existsSync(path.join(dataDir, 'server.pid')); i++) await new Promise((r) => setTimeout(r, 100));
     server = undefined;
   }
 
