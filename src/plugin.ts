@@ -21,6 +21,8 @@ import { widgetModule } from './composition/widget';
 import { reconciliationModule } from './composition/reconciliation';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './composition/hooks';
 import { webhooksModule } from './composition/webhooks';
+import { connectionsModule } from './features/connections/register';
+import { actionRunsModule } from './features/action-runs/register';
 import { listingsModule } from './composition/listings';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
@@ -61,6 +63,8 @@ export const MODULES: readonly PluginModule[] = [
   profileApplicationsModule,
   widgetModule,
   hooksModule,
+  connectionsModule,
+  actionRunsModule,
   listingsModule,
   reconciliationModule,
   cachingModule,

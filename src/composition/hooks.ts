@@ -1,14 +1,14 @@
 /**
  * License-gated hooks: the handlers (declared with @HookHandlerFor), the gate and its
  * entitlement cache (invalidated across processes by the caching module's channel), the
- * connectors handlers send through (sandbox ones), interview reminders and their queue.
+ * interview reminders and their queue (the connectors handlers send through are the
+ * action-runs feature's).
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { InterviewReminderProcessor } from '../../jobs/interview-reminder';
 import { EntitlementCache, ENTITLEMENT_CACHE_OPTIONS, type EntitlementCacheOptions } from '../domain/entitlements/entitlement-cache';
 import { ENTITLEMENT_SOURCE } from '../domain/entitlements/entitlement-source';
 import { EntitlementSync } from '../domain/entitlements/entitlement-sync';
-import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../domain/hooks/connectors';
 import { HookDispatcher } from '../domain/hooks/hook-dispatcher';
 import { HookGate } from '../domain/hooks/hook-gate';
 import { declarationOf, type GatedHookHandler } from '../domain/hooks/hook-handler';
@@ -34,7 +34,6 @@ import { PAYMENT_REQUIRED, PAYMENT_STANDING, type PaymentStanding } from '../dom
 import { ENTITLEMENTS } from '../domain/licenses/entitlements';
 import { LicenseChanges } from '../domain/licenses/license-changes';
 import { LOGGER, type Logger } from '../domain/shared/logger';
-import { SandboxConnectors, SandboxDeliveryLog } from '../connectors/sandbox-connectors';
 import type { Database } from '../storage/database';
 import { KnexInterviewReminderRepository } from '../storage/interview-reminder-repository';
 import { DATABASE } from '../storage/tokens';
@@ -71,14 +70,7 @@ export const hooksModule: PluginModule = {
     container.registerSingleton(EntitlementSync);
     container.registerSingleton(HookGate);
 
-    // Sandbox connectors for every port until real integrations are written.
-    container.register(SandboxConnectors, {
-      useFactory: instanceCachingFactory((c) => new SandboxConnectors(new SandboxDeliveryLog(c.resolve<Database>(DATABASE)))),
-    });
-    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
-      container.register(token, { useToken: SandboxConnectors });
-    }
-
+    // The connector ports (NOTIFICATION_CONNECTOR, …) are bound by the action-runs feature.
     container.register(INTERVIEW_REMINDER_REPOSITORY, {
       useFactory: instanceCachingFactory((c) => new KnexInterviewReminderRepository(c.resolve<Database>(DATABASE))),
     });
