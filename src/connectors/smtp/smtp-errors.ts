@@ -19,6 +19,7 @@ export interface ClassifiedSmtpError {
   transient: boolean;
 }
 
+const CERTIFICATE = /certificate|self[- ]signed|altname|unable to verify|wrong version number|ssl routines/i;
 const UNREACHABLE = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EPROXY']);
 
 export function classifySmtpError(error: unknown): ClassifiedSmtpError {
@@ -26,7 +27,8 @@ export function classifySmtpError(error: unknown): ClassifiedSmtpError {
   const detail = String(e.message ?? error).slice(0, 300);
   if (e.code === 'EAUTH' || e.code === 'ENOAUTH')
     return { code: 'connection_auth_failed', message: `The SMTP server refused the credentials: ${detail}`, transient: false };
-  if (e.code === 'ETLS' || e.code === 'EREQUIRETLS')
+  // nodemailer reports a refused certificate as ESOCKET; the TLS layer's message says what it was.
+  if (e.code === 'ETLS' || e.code === 'EREQUIRETLS' || CERTIFICATE.test(detail))
     return { code: 'connection_tls_failed', message: `TLS with the SMTP server failed: ${detail}`, transient: false };
   if (e.code === 'EENVELOPE' && !e.responseCode)
     return { code: 'recipient_invalid', message: `The message has no valid recipient: ${detail}`, transient: false };
