@@ -50,6 +50,7 @@ export function connectionRoutes(service: ConnectionService): RouteDefinition<an
       body: createConnectionBody(service.definitions),
       status: 201,
       response: connectionSchema,
+      errors: [409],
       handler: async ({ principal, body }) => reply(201, view(await service.create(orgId(principal), body))),
     }),
     defineRoute({
@@ -113,6 +114,7 @@ export function connectionRoutes(service: ConnectionService): RouteDefinition<an
       auth: ['organization'],
       params: idParams,
       response: connectionTestSchema,
+      errors: [409],
       handler: async ({ principal, params }) => {
         const { connection, outcome } = await service.test(orgId(principal), params.connection_id);
         return {
