@@ -115,7 +115,13 @@ function cancelRemindersOnDeactivation(container: DependencyContainer) {
 export function registerHookDispatch(container: DependencyContainer, registrations: readonly HookHandlerRegistration[]): void {
   container.register(HOOK_REGISTRY, {
     useValue: new HookRegistry(
-      registrations.map((r) => ({ name: r.name, hook: r.hook, action: r.action, handler: () => r.resolve(container) as GatedHookHandler })),
+      registrations.map((r) => ({
+        name: r.name,
+        hook: r.hook,
+        action: r.action,
+        ...(r.steps ? { steps: r.steps } : {}),
+        handler: () => r.resolve(container) as GatedHookHandler,
+      })),
     ),
   });
   container.register(HOOK_DISPATCHER, {

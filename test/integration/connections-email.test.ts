@@ -44,6 +44,10 @@ describe('connections: email reminders over a real SMTP server', function () {
       const row = await reminder(organizationId, interviewId);
       return row && row.status !== 'scheduled' ? row : undefined;
     }, `the reminder of ${interviewId} to settle`);
+  const availability = async (apiKey: string, action: string) => {
+    const catalog = await t.request('GET', '/v1/integrations/catalog', { auth: apiKey });
+    return catalog.body.groups.flatMap((g: { actions: any[] }) => g.actions).find((a: { key: string }) => a.key === action).availability;
+  };
   const runs = (apiKey: string, query = '') => t.request('GET', `/v1/integrations/runs${query}`, { auth: apiKey });
 
   before(async () => {
@@ -127,6 +131,9 @@ describe('connections: email reminders over a real SMTP server', function () {
     const failed = await runs(acme.apiKey, '?status=failed');
     assert.equal(failed.body.data.length, 1, failed.text);
     assert.equal(failed.body.data[0].error.code, 'connection_missing');
+    // The catalog says so, naming what is missing; an action this build has no handler for is not available.
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'requires_connection', missing: ['email'] });
+    assert.deepEqual(await availability(acme.apiKey, 'background_checks.run_check'), { status: 'not_available', missing: [] });
   });
 
   it('rotated credentials verify; the reminder arrives once, and its run holds the queue id the server answered', async () => {
@@ -139,6 +146,7 @@ describe('connections: email reminders over a real SMTP server', function () {
     const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
     assert.equal(tested.body.ok, true, tested.text);
     assert.equal(tested.body.connection.status, 'verified');
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'available', missing: [] });
     await fire(acme.organizationId, 'int_ok', 'ada@example.com');
     const row = await settledReminder(acme.organizationId, 'int_ok');
     assert.equal(row.status, 'sent');

@@ -60,10 +60,10 @@ export class ConnectorResolver {
 
   /** Whether a step of `kind` would run for the organization, and through what. */
   async availability(
-    organizationId: string,
+    organizationId: string | undefined,
     kind: ConnectorKind,
   ): Promise<{ source: 'connection' | 'host' | 'default' | 'sandbox'; connector: string } | undefined> {
-    const own = await this.connectionsOf(organizationId, kind);
+    const own = organizationId ? await this.connectionsOf(organizationId, kind) : [];
     if (own.length > 0) {
       const verified = own.find((c) => c.status === 'verified');
       return verified ? { source: 'connection', connector: verified.connector } : undefined;
@@ -73,6 +73,13 @@ export class ConnectorResolver {
     if (fallback) return { source: 'default', connector: fallback.connector };
     if (!this.options.production && this.options.sandbox[kind]) return { source: 'sandbox', connector: 'sandbox' };
     return undefined;
+  }
+
+  /** The kinds a step of the organization can go through now. */
+  async availableKinds(organizationId: string | undefined): Promise<Set<string>> {
+    const kinds: ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris'];
+    const found = await Promise.all(kinds.map(async (kind) => ((await this.availability(organizationId, kind)) ? kind : undefined)));
+    return new Set(found.filter((k): k is ConnectorKind => k !== undefined));
   }
 
   async resolve<K extends ConnectorKind>(organizationId: string, kind: K, action: string): Promise<ResolvedPort<K>> {
