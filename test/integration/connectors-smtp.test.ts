@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { smtpConnector } from '../../src/connectors/smtp';
 import { SmtpNotificationConnector } from '../../src/connectors/smtp/smtp-client';
 import type { SmtpSettings } from '../../src/connectors/smtp/settings';
-import { DomainError } from '../../src/domain/shared/errors';
+import { DomainError } from '../../src/kernel/errors';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 
 describe('connector smtp: against a real SMTP server', function () {

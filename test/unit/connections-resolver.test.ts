@@ -5,8 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import type { Delivery, EmailMessage, NotificationConnector } from '../../src/domain/hooks/connectors';
-import { DomainError } from '../../src/domain/shared/errors';
+import type { Delivery, EmailMessage, NotificationConnector } from '../../src/features/hooks/domain/connectors';
+import { DomainError } from '../../src/kernel/errors';
 import type { Connection, ConnectionRepository, ConnectionStatus } from '../../src/features/connections/domain/connection';
 import type { ConnectorDefinition } from '../../src/features/connections/domain/connector-definition';
 import { ConnectorResolver, type ResolverOptions } from '../../src/features/connections/domain/connector-resolver';

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
-import type { Delivery, EmailMessage, NotificationConnector } from '../../domain/hooks/connectors';
+import type { Delivery, EmailMessage, NotificationConnector } from '../../features/hooks/domain/connectors';
 import type { SmtpCredentials, SmtpSettings } from './settings';
 import { smtpFailure } from './smtp-errors';
 

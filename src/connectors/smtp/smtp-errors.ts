@@ -3,7 +3,7 @@
  * run records. Transient ones (the connection ended, a 4xx reply) are retried; permanent
  * ones (AUTH refused, a 5xx reply) fail the run at once, as RFC 5321's reply classes say.
  */
-import { DomainError, upstream } from '../../domain/shared/errors';
+import { DomainError, upstream } from '../../kernel/errors';
 
 interface NodemailerLikeError {
   code?: string;

@@ -4,15 +4,15 @@
  * the runs API shows them.
  */
 import { instanceCachingFactory } from 'tsyringe';
-import type { PluginModule } from '../../composition/module';
-import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../../domain/hooks/connectors';
-import { CLOCK, type Clock } from '../../domain/shared/clock';
-import { EVENT_PUBLISHER, type EventPublisher } from '../../domain/shared/events';
-import { LOGGER, type Logger } from '../../domain/shared/logger';
-import { PrometheusRunMetrics } from '../../observability/action-run-metrics';
-import { METRICS, type PluginMetrics } from '../../observability/metrics';
-import type { Database } from '../../storage/database';
-import { DATABASE } from '../../storage/tokens';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../hooks/domain/connectors';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { LOGGER, type Logger } from '../../kernel/logger';
+import { PrometheusRunMetrics } from './metrics/prometheus-run-metrics';
+import { METRICS, type PluginMetrics } from '../../platform/observability/metrics';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
 import type { ConnectorResolver } from '../connections/domain/connector-resolver';
 import { CONNECTOR_RESOLVER } from '../connections/register';
 import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from './domain/action-run';

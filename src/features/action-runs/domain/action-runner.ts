@@ -6,9 +6,9 @@
  * rethrown for the queue's backoff; anything else fails the run at once with its code.
  * Outcomes are published as action_run.succeeded / action_run.failed and counted.
  */
-import { DomainError, isDomainError, upstream } from '../../../domain/shared/errors';
-import type { EventPublisher } from '../../../domain/shared/events';
-import type { Logger } from '../../../domain/shared/logger';
+import { DomainError, isDomainError, upstream } from '../../../kernel/errors';
+import type { EventPublisher } from '../../../kernel/events';
+import type { Logger } from '../../../kernel/logger';
 import type { ActionRun, ActionRunRepository, RunStart } from './action-run';
 
 export interface RunMetrics {

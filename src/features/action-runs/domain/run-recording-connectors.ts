@@ -20,10 +20,10 @@ import type {
   SmsMessage,
   SyncedEmployee,
   VideoMeetingConnector,
-} from '../../../domain/hooks/connectors';
+} from '../../hooks/domain/connectors';
 import type { ConnectorKind, PortsByKind } from '../../connections/domain/connector-definition';
 import type { ConnectorResolver, ResolvedPort } from '../../connections/domain/connector-resolver';
-import { isDomainError } from '../../../domain/shared/errors';
+import { isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector {

@@ -1,6 +1,6 @@
 /** Action run resources. */
 import { z } from 'zod';
-import { isoDateTime, listOf, nullableDateTime } from '../../../http/schemas/common';
+import { isoDateTime, listOf, nullableDateTime } from '../../../platform/http/common-schemas';
 
 export const RUN_STATUSES = ['running', 'retrying', 'succeeded', 'failed'] as const;
 

@@ -1,7 +1,7 @@
 /** Mounted at /v1/integrations/runs: what the organization's actions did, attempt by attempt. */
-import { invalid, notFound } from '../../../domain/shared/errors';
-import type { Principal } from '../../../http/principal';
-import { defineRoute, z, type RouteDefinition } from '../../../http/route';
+import { invalid, notFound } from '../../../kernel/errors';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
 import type { ActionRun, ActionRunRepository } from '../domain/action-run';
 import { actionRunListSchema, actionRunSchema, RUN_STATUSES } from './action-run-schemas';
 

@@ -1,7 +1,7 @@
 /** Action runs on knex: one row per (organization, idempotency key), attempts as a jsonb array. */
-import { newId } from '../../../domain/shared/ids';
-import type { Database } from '../../../storage/database';
-import { fromJson } from '../../../storage/json-column';
+import { newId } from '../../../kernel/ids';
+import type { Database } from '../../../platform/database/database';
+import { fromJson } from '../../../platform/database/json-column';
 import type { ActionRun, ActionRunRepository, ActionRunStatus, RunAttempt, RunFilter, RunStart } from '../domain/action-run';
 
 interface AttemptJson {

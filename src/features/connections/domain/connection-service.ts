@@ -6,8 +6,8 @@
  * actions. Credentials go in and never come out of this service.
  */
 import type { z } from 'zod';
-import { conflict, DomainError, invalid, notFound } from '../../../domain/shared/errors';
-import { newId } from '../../../domain/shared/ids';
+import { conflict, DomainError, invalid, notFound } from '../../../kernel/errors';
+import { newId } from '../../../kernel/ids';
 import type { Connection, ConnectionRepository } from './connection';
 import type { ConnectionTestOutcome, ConnectorDefinition } from './connector-definition';
 

@@ -5,7 +5,7 @@
  * Adding a connector is one folder and one entry in the connector list.
  */
 import type { z } from 'zod';
-import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../../../domain/hooks/connectors';
+import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../../hooks/domain/connectors';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {

@@ -6,7 +6,7 @@
  *   4. the sandbox, outside production only (livemode: false: nothing leaves the machine).
  * None: the step fails with `connection_missing`, never a pretended success.
  */
-import { DomainError } from '../../../domain/shared/errors';
+import { DomainError } from '../../../kernel/errors';
 import type { Connection, ConnectionRepository } from './connection';
 import type { ConnectorDefinition, ConnectorKind, PortsByKind } from './connector-definition';
 

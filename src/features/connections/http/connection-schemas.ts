@@ -1,6 +1,6 @@
 /** Connection resources and requests; the request body is one variant per connector (its own schemas). */
 import { z } from 'zod';
-import { isoDateTime, listOf, nullableDateTime } from '../../../http/schemas/common';
+import { isoDateTime, listOf, nullableDateTime } from '../../../platform/http/common-schemas';
 import type { ConnectorDefinition } from '../domain/connector-definition';
 
 export const connectionSchema = z

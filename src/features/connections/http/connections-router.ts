@@ -1,6 +1,6 @@
 /** Mounted at /v1/integrations/connections: an organization's connections to counterparts, and their tests. */
-import type { Principal } from '../../../http/principal';
-import { defineRoute, reply, z, type RouteDefinition } from '../../../http/route';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { Connection } from '../domain/connection';
 import type { ConnectionService } from '../domain/connection-service';
 import {

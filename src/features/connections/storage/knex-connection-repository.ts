@@ -1,7 +1,7 @@
 /** Connections on knex: credentials only as AES-256-GCM ciphertext bound to organization and connection. */
-import type { TokenCipher } from '../../../security/token-cipher';
-import type { Database } from '../../../storage/database';
-import { fromJson } from '../../../storage/json-column';
+import type { TokenCipher } from '../../../platform/security/token-cipher';
+import type { Database } from '../../../platform/database/database';
+import { fromJson } from '../../../platform/database/json-column';
 import type { Connection, ConnectionRepository, ConnectionStatus } from '../domain/connection';
 
 interface ConnectionRow {
