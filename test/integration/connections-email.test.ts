@@ -109,6 +109,7 @@ describe('connections: email reminders over a real SMTP server', function () {
     });
     assert.equal(bad.status, 400, bad.text);
     assert.match(bad.body.error.param, /port/);
+    assert.equal(bad.body.error.code, 'parameter_invalid');
     const unknown = await t.request('POST', '/v1/integrations/connections', {
       auth: globex.apiKey,
       body: { connector: 'carrier_pigeon', settings: {}, credentials: {} },
@@ -137,6 +138,11 @@ describe('connections: email reminders over a real SMTP server', function () {
   });
 
   it('rotated credentials verify; the reminder arrives once, and its run holds the queue id the server answered', async () => {
+    // Settings are validated by the connector's schema on update too; a refused update changes nothing.
+    const refused = await t.request('PATCH', `/v1/integrations/connections/${connectionId}`, { auth: acme.apiKey, body: { settings: { host: 'localhost' } } });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.error.code, 'parameter_missing');
+    assert.equal(refused.body.error.param, 'settings.port');
     const patched = await t.request('PATCH', `/v1/integrations/connections/${connectionId}`, {
       auth: acme.apiKey,
       body: { credentials: { username: 'acme-mailer', password: PASSWORD } },

@@ -22,30 +22,31 @@ export interface ConnectionChange {
   credentials?: unknown;
 }
 
-/** Called after a connection changed (tested, updated, deleted): licenses waiting on it re-evaluate. */
-export type ConnectionListener = (organizationId: string) => Promise<void> | void;
+function throwMissing(path: string): never {
+  throw invalid('parameter_missing', `Missing required parameter: ${path}`, path);
+}
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: 'settings' | 'credentials'): T {
-  const result = schema.safeParse(value ?? {});
+  const input = value ?? {};
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = [field, ...issue.path.map(String)].join('.');
-  // Never echo a credential's value back: the issue message names the rule, not the input.
-  throw invalid(`invalid_${field}`, `${path}: ${issue.message}`, path);
+  const given = issue.path.reduce<unknown>(
+    (v, key) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined),
+    input,
+  );
+  // The same codes as the request validation; never echo a credential's value: the issue names the rule only.
+  if (issue.code === 'invalid_type' && given === undefined) return throwMissing(path);
+  throw invalid('parameter_invalid', `Invalid ${path}: ${issue.message}`, path);
 }
 
 export class ConnectionService {
-  private readonly listeners: ConnectionListener[] = [];
-
   constructor(
     private readonly repository: ConnectionRepository,
     readonly definitions: readonly ConnectorDefinition[],
     private readonly now: () => Date,
   ) {}
-
-  onChange(listener: ConnectionListener): void {
-    this.listeners.push(listener);
-  }
 
   definition(key: string): ConnectorDefinition {
     const definition = this.definitions.find((d) => d.key === key);
@@ -114,13 +115,11 @@ export class ConnectionService {
       updatedAt: this.now(),
     };
     await this.repository.update(updated, credentials);
-    await this.changed(organizationId);
     return updated;
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
     if (!(await this.repository.delete(organizationId, id))) throw notFound('connection', id);
-    await this.changed(organizationId);
   }
 
   /** A real round trip to the counterpart; the outcome is the connection's new status. */
@@ -149,11 +148,6 @@ export class ConnectionService {
       updatedAt: connection.updatedAt,
     };
     await this.repository.update(tested);
-    await this.changed(organizationId);
     return { connection: tested, outcome };
-  }
-
-  private async changed(organizationId: string): Promise<void> {
-    for (const listener of this.listeners) await listener(organizationId);
   }
 }
