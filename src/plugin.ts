@@ -21,6 +21,8 @@ import { widgetModule } from './features/widget/register';
 import { reconciliationModule } from './features/operations/register-reconciliation';
 import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './features/hooks/register';
 import { webhooksModule } from './features/webhooks/register';
+import { connectionsModule } from './features/connections/register';
+import { actionRunsModule } from './features/action-runs/register';
 import { listingsModule } from './features/listings/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
@@ -62,6 +64,8 @@ export const MODULES: readonly PluginModule[] = [
   profileApplicationsModule,
   widgetModule,
   hooksModule,
+  connectionsModule,
+  actionRunsModule,
   listingsModule,
   reconciliationModule,
   cachingModule,

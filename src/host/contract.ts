@@ -12,11 +12,29 @@ import type { ListingsManager } from '../features/listings/domain/listing-manage
 import type { Pipeline } from '../features/applications/domain/pipeline';
 import type { Disposer } from '../kernel/disposer';
 import type { Logger } from '../kernel/logger';
+import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../features/hooks/domain/connectors';
 
 export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../features/listings/domain/listing';
 export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../features/listings/domain/listing-management';
 export type { Pipeline, PipelineApplication, PipelineCredential, PipelinePosition } from '../features/applications/domain/pipeline';
 export type { Logger } from '../kernel/logger';
+export type {
+  Delivery,
+  DeliveryBase,
+  EmailMessage,
+  EmployeeRecord,
+  Envelope,
+  ESignatureConnector,
+  HrisConnector,
+  Meeting,
+  MeetingRequest,
+  NotificationConnector,
+  SignatureRequest,
+  SmsConnector,
+  SmsMessage,
+  SyncedEmployee,
+  VideoMeetingConnector,
+} from '../features/hooks/domain/connectors';
 export type { Disposer } from '../kernel/disposer';
 
 /** The version of this contract; a host states which it implements. */
@@ -92,6 +110,28 @@ export interface PluginHost {
    * PGlite folder admits one writer. Otherwise the plugin connects to DATABASE_URL itself.
    */
   database?: Knex;
+  /**
+   * Optional: the host's own implementations of connector ports (its mail service, its
+   * SMS gateway, …). Used for every organization that has no verified connection of that
+   * kind, before the operator's deployment default. A step succeeds only when the host's
+   * implementation resolves: resolve with the counterpart's reference once it acknowledged;
+   * throw to fail (see HostConnectors).
+   */
+  connectors?: HostConnectors;
+}
+
+/**
+ * Connector ports a host may implement. Each call carries an idempotency key: the same key
+ * must not send twice. Answer `{ deliveryId, reference }` (reference: the counterpart's id
+ * of what it accepted). A thrown error is retried with backoff; an error carrying
+ * `permanent: true` (and a stable `code`, e.g. recipient_rejected) fails the run at once.
+ */
+export interface HostConnectors {
+  email?: NotificationConnector;
+  sms?: SmsConnector;
+  video_meetings?: VideoMeetingConnector;
+  esign?: ESignatureConnector;
+  hris?: HrisConnector;
 }
 
 export interface MountedRouterInfo {

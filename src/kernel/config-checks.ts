@@ -34,6 +34,7 @@ export const URL_SCHEMES: Record<string, readonly string[]> = {
   PROFILE_PROVIDER_PROFILE_URL: HTTP,
   DATABASE_URL: ['postgres:', 'postgresql:'],
   REDIS_URL: ['redis:', 'rediss:'],
+  SMTP_URL: ['smtp:', 'smtps:'],
 };
 
 /** Why `value` is out of range for `name`, or undefined when it is fine (or unchecked). */

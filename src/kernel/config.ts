@@ -246,6 +246,19 @@ export const SETTINGS = [
     description: 'How long before an interview its email and SMS reminders are sent (at once when that moment has passed).',
   },
   {
+    env: 'SMTP_URL',
+    type: 'url',
+    secret: true,
+    description:
+      "Deployment default email connection for every organization without its own (e.g. the ATS's relay): smtp://user:pass@host:587 (STARTTLS required), smtps://…:465 (TLS), ?security=none for a local relay. Unset: none.",
+  },
+  {
+    env: 'SMTP_FROM',
+    type: 'string',
+    secret: false,
+    description: 'Sender address of the SMTP_URL connection (required with it), e.g. "Hiring <jobs@example.com>" or jobs@example.com.',
+  },
+  {
     env: 'WEBHOOK_TIMEOUT_MS',
     type: 'integer',
     default: '10000',
@@ -412,6 +425,8 @@ export interface Config {
   /** Hook gate: entitlement cache TTL, and how early interview reminders go out. */
   entitlementCacheTtlSeconds: number;
   reminderLeadMinutes: number;
+  /** The operator's default email connection (SMTP_URL, SMTP_FROM); an organization's own connection wins. */
+  smtp: { url: string; from: string } | undefined;
   /** Reconciliation sweep: how often it runs, and how old missing work must be before it acts. */
   reconcileIntervalSeconds: number;
   reconcileAfterSeconds: number;
@@ -499,6 +514,17 @@ function url(env: Env, name: string): string | undefined {
   const problem = urlProblem(name, parsed);
   if (problem) throw new ConfigError(name, problem);
   return value.replace(/\/+$/, '');
+}
+
+function smtpDefault(env: Env): { url: string; from: string } | undefined {
+  const smtpUrl = url(env, 'SMTP_URL');
+  const from = raw(env, 'SMTP_FROM');
+  if (!smtpUrl) {
+    if (from) throw new ConfigError('SMTP_FROM', 'is only read with SMTP_URL');
+    return undefined;
+  }
+  if (!from) throw new ConfigError('SMTP_FROM', 'is required with SMTP_URL');
+  return { url: smtpUrl, from };
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[]): T {
@@ -681,6 +707,7 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
     profileImportWaitMs: positive(env, 'PROFILE_IMPORT_WAIT_MS'),
     entitlementCacheTtlSeconds: positive(env, 'ENTITLEMENT_CACHE_TTL_SECONDS'),
     reminderLeadMinutes: integer(env, 'REMINDER_LEAD_MINUTES')!,
+    smtp: smtpDefault(env),
     demoEnabled: boolean(env, 'DEMO_ENABLED'),
     webhooks: {
       timeoutMs: positive(env, 'WEBHOOK_TIMEOUT_MS'),

@@ -65,6 +65,8 @@ describe('tenant isolation: another organization’s ids', function () {
     eventId: '',
     deliveryId: '',
     invoiceId: '',
+    connectionId: '',
+    runId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -143,6 +145,30 @@ describe('tenant isolation: another organization’s ids', function () {
       200,
     );
     b.invoiceId = (await t.database.db('hi_invoices').where({ organization_id: b.organizationId }).first()).id;
+    // B has a connection and an action run (a hired candidate synced through the test-mode sandbox).
+    const connection = await t.request('POST', '/v1/integrations/connections', {
+      auth: b.apiKey,
+      body: { connector: 'smtp', settings: { host: 'smtp.b.example', port: 587, from_email: 'jobs@b.example' }, credentials: {} },
+    });
+    assert.equal(connection.status, 201, connection.text);
+    b.connectionId = connection.body.id;
+    await t.request('POST', '/v1/integrations/licenses/hris.employee_sync/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'hris.employee_sync', status: 'active' })).length === 1,
+      "B's HRIS license active",
+    );
+    const hired = await t.request('POST', '/host/v1/hooks/candidate.hired', {
+      auth: t.operatorKey,
+      body: { organization_id: b.organizationId, payload: { candidate_id: 'cand_b1', candidate: { name: 'Bea', email: 'bea@b.example' } } },
+    });
+    assert.equal(hired.status, 200, hired.text);
+    b.runId = (
+      await waitFor(
+        async () => await t.database.db('hi_action_runs').where({ organization_id: b.organizationId, status: 'succeeded' }).first(),
+        "B's action run",
+      )
+    ).id;
     // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
     // was created) goes to the receiver that answers 404 and settles before anything is compared.
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
@@ -158,6 +184,8 @@ describe('tenant isolation: another organization’s ids', function () {
       webhook_endpoint_id: { other: b.webhookEndpointId, missing: newId('we') },
       delivery_id: { other: b.deliveryId, missing: newId('whd') },
       event_id: { other: b.eventId, missing: newId('evt') },
+      connection_id: { other: b.connectionId, missing: newId('conn') },
+      run_id: { other: b.runId, missing: newId('run') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -183,7 +211,19 @@ describe('tenant isolation: another organization’s ids', function () {
   const tenantScoped = (o: Operation) => o.pathParams.some((p) => !(p in GLOBAL)) && !o.credentials.includes('operatorApiKey');
   const globalOnly = (o: Operation) => o.pathParams.length > 0 && o.pathParams.every((p) => p in GLOBAL) && o.credentials.includes('organizationApiKey');
   /** B's ids that must never appear in what A gets back. */
-  const bIds = () => [b.organizationId, b.listingId, b.applicationId, b.licenseId, b.subscriptionId, b.webhookEndpointId, b.eventId, b.deliveryId, b.invoiceId];
+  const bIds = () => [
+    b.organizationId,
+    b.listingId,
+    b.applicationId,
+    b.licenseId,
+    b.subscriptionId,
+    b.webhookEndpointId,
+    b.eventId,
+    b.deliveryId,
+    b.invoiceId,
+    b.connectionId,
+    b.runId,
+  ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
     return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {

@@ -1,14 +1,14 @@
 /**
  * License-gated hooks: the handlers (declared with @HookHandlerFor), the gate and its
  * entitlement cache (invalidated across processes by the caching module's channel), the
- * connectors handlers send through (sandbox ones), interview reminders and their queue.
+ * interview reminders and their queue (the connectors handlers send through are the
+ * action-runs feature's).
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { InterviewReminderProcessor } from '../reminders/jobs/interview-reminder';
 import { EntitlementCache, ENTITLEMENT_CACHE_OPTIONS, type EntitlementCacheOptions } from '../licensing/domain/entitlement-cache';
 import { ENTITLEMENT_SOURCE } from '../licensing/domain/entitlement-source';
 import { EntitlementSync } from '../licensing/domain/entitlement-sync';
-import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from './domain/connectors';
 import { HookDispatcher } from './domain/hook-dispatcher';
 import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
@@ -34,7 +34,6 @@ import { PAYMENT_REQUIRED, PAYMENT_STANDING, type PaymentStanding } from '../bil
 import { ENTITLEMENTS } from '../licensing/domain/entitlements';
 import { LicenseChanges } from '../licensing/domain/license-changes';
 import { LOGGER, type Logger } from '../../kernel/logger';
-import { SandboxConnectors, SandboxDeliveryLog } from '../../connectors/sandbox/sandbox-connectors';
 import type { Database } from '../../platform/database/database';
 import { KnexInterviewReminderRepository } from '../reminders/storage/interview-reminder-repository';
 import { DATABASE } from '../../platform/database/tokens';
@@ -71,14 +70,7 @@ export const hooksModule: PluginModule = {
     container.registerSingleton(EntitlementSync);
     container.registerSingleton(HookGate);
 
-    // Sandbox connectors for every port until real integrations are written.
-    container.register(SandboxConnectors, {
-      useFactory: instanceCachingFactory((c) => new SandboxConnectors(new SandboxDeliveryLog(c.resolve<Database>(DATABASE)))),
-    });
-    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
-      container.register(token, { useToken: SandboxConnectors });
-    }
-
+    // The connector ports (NOTIFICATION_CONNECTOR, …) are bound by the action-runs feature.
     container.register(INTERVIEW_REMINDER_REPOSITORY, {
       useFactory: instanceCachingFactory((c) => new KnexInterviewReminderRepository(c.resolve<Database>(DATABASE))),
     });
@@ -123,7 +115,13 @@ function cancelRemindersOnDeactivation(container: DependencyContainer) {
 export function registerHookDispatch(container: DependencyContainer, registrations: readonly HookHandlerRegistration[]): void {
   container.register(HOOK_REGISTRY, {
     useValue: new HookRegistry(
-      registrations.map((r) => ({ name: r.name, hook: r.hook, action: r.action, handler: () => r.resolve(container) as GatedHookHandler })),
+      registrations.map((r) => ({
+        name: r.name,
+        hook: r.hook,
+        action: r.action,
+        ...(r.steps ? { steps: r.steps } : {}),
+        handler: () => r.resolve(container) as GatedHookHandler,
+      })),
     ),
   });
   container.register(HOOK_DISPATCHER, {

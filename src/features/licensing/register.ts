@@ -31,6 +31,8 @@ import { KnexSubscriptionRepository } from './storage/subscription-repository';
 import { DATABASE } from '../../platform/database/tokens';
 import { LicenseProvisioningProcessor } from './jobs/license-provisioning';
 import type { PluginModule } from '../../platform/composition/plugin-module';
+import type { ConnectorResolver } from '../connections/domain/connector-resolver';
+import { CONNECTOR_RESOLVER } from '../connections/register';
 
 export const licensingModule: PluginModule = {
   name: 'licensing',
@@ -76,6 +78,10 @@ export const licensingModule: PluginModule = {
             quotes: container.resolve(BillingService),
             // The catalog shows which actions have a hook handler here (hooks module, issue 5).
             hookHandlersOf: container.isRegistered(HOOK_REGISTRY) ? (action) => container.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action) : undefined,
+            // Per organization: which connector kinds resolve (its verified connections, the host's, the defaults).
+            availableKinds: container.isRegistered(CONNECTOR_RESOLVER)
+              ? (organizationId) => container.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).availableKinds(organizationId)
+              : undefined,
           }),
         ),
     },

@@ -43,6 +43,8 @@ export interface HookHandlerRegistration {
   hook: string;
   /** The action key whose active license gates this handler. */
   action: string;
+  /** Connector kinds its steps go through (see HookHandlerDeclaration.steps). */
+  steps?: readonly string[];
   resolve(container: DependencyContainer): HookHandler;
 }
 

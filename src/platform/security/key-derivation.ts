@@ -11,7 +11,8 @@ export type KeyPurpose =
   | 'candidate-session-signing'
   | 'connect-session-cookie'
   | 'sandbox-client-secret'
-  | 'sandbox-token-signing';
+  | 'sandbox-token-signing'
+  | 'connection-credentials-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

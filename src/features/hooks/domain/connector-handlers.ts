@@ -32,6 +32,7 @@ async function announce(events: EventPublisher, logger: Logger, event: string, o
   name: 'video-meeting-link',
   hook: 'interview.scheduled',
   action: 'video_meetings.create_meeting_link',
+  steps: ['video_meetings'],
   description: 'Creates a video meeting for the interview and publishes interview.meeting_link_created with its join URL',
 })
 export class VideoMeetingLinkHandler implements GatedHookHandler {
@@ -62,6 +63,7 @@ export class VideoMeetingLinkHandler implements GatedHookHandler {
   name: 'esign-offer',
   hook: 'offer.created',
   action: 'esign.send_offer',
+  steps: ['esign'],
   description: 'Sends the offer to the candidate for electronic signature and publishes offer.sent_for_signature',
 })
 export class ESignOfferHandler implements GatedHookHandler {
@@ -92,6 +94,7 @@ export class ESignOfferHandler implements GatedHookHandler {
   name: 'hris-employee-sync',
   hook: 'candidate.hired',
   action: 'hris.employee_sync',
+  steps: ['hris'],
   description: 'Creates the hired candidate as an employee in the HRIS and publishes employee.synced',
 })
 export class EmployeeSyncHandler implements GatedHookHandler {

@@ -4,7 +4,8 @@
  * twice and answers what the first call answered. The sandbox connectors
  * (src/connectors/) send nothing and record what they would send in
  * `hi_connector_deliveries`; real integrations register under the same tokens.
- * Upstream trouble is thrown as an `upstream` DomainError (retried by jobs).
+ * Upstream trouble is thrown as an `upstream` DomainError (retried by jobs); a refusal that
+ * retrying cannot change (bad credentials, rejected recipient) as a `conflict` one.
  */
 export interface DeliveryBase {
   organizationId: string;
@@ -17,6 +18,10 @@ export interface EmailMessage extends DeliveryBase {
   to: { name: string; email: string };
   subject: string;
   text: string;
+  html?: string;
+  /** BCP 47 language of the message (Content-Language). */
+  language?: string;
+  headers?: Record<string, string>;
 }
 
 export interface SmsMessage extends DeliveryBase {
@@ -27,6 +32,10 @@ export interface SmsMessage extends DeliveryBase {
 
 export interface Delivery {
   deliveryId: string;
+  /** The counterpart's acknowledgment (SMTP queue id, message SID); absent from the sandbox. */
+  reference?: string;
+  /** false when a test-mode sandbox answered: nothing left the machine. */
+  livemode?: boolean;
 }
 
 export interface NotificationConnector {

@@ -21,6 +21,8 @@ export interface HookHandlerDeclaration {
   /** The catalog action key whose active license gates it. */
   action: string;
   description?: string;
+  /** The connector kinds it performs steps through (email, sms, …): the catalog shows the action available only where each resolves. */
+  steps?: readonly string[];
 }
 
 /** What a handler reports back to the caller of fireHook (ids it created, times it chose). */

@@ -8,6 +8,7 @@ export interface HookHandlerSummary {
   name: string;
   hook: string;
   action: string;
+  steps: readonly string[];
 }
 
 export class HookRegistry {
@@ -20,7 +21,10 @@ export class HookRegistry {
       if (names.has(binding.name)) throw new Error(`Two hook handlers are named "${binding.name}"`);
       names.add(binding.name);
       this.byHook.set(binding.hook, [...(this.byHook.get(binding.hook) ?? []), binding]);
-      this.byAction.set(binding.action, [...(this.byAction.get(binding.action) ?? []), { name: binding.name, hook: binding.hook, action: binding.action }]);
+      this.byAction.set(binding.action, [
+        ...(this.byAction.get(binding.action) ?? []),
+        { name: binding.name, hook: binding.hook, action: binding.action, steps: binding.steps ?? [] },
+      ]);
     }
   }
 

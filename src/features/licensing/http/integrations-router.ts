@@ -39,6 +39,8 @@ export interface IntegrationsServices {
   quotes: BillingService;
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
+  /** The connector kinds that resolve for an organization (undefined: the deployment alone). */
+  availableKinds?: (organizationId: string | undefined) => Promise<ReadonlySet<string>>;
 }
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
@@ -113,7 +115,10 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization', 'operator'],
       response: catalogSchema,
-      handler: async () => ({ ...catalogView(await s.catalog.catalog(), s.hookHandlersOf), billing_rules: s.quotes.rules() }),
+      handler: async ({ principal }) => {
+        const kinds = s.availableKinds ? await s.availableKinds(principal.kind === 'organization' ? principal.organizationId : undefined) : undefined;
+        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds), billing_rules: s.quotes.rules() };
+      },
     }),
     defineRoute({
       method: 'get',

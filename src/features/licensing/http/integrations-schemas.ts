@@ -19,7 +19,24 @@ export const catalogSchema = z
         key: z.string(),
         name: z.string(),
         description: z.string(),
-        actions: z.array(actionSchema.extend({ has_hook_handler: z.boolean(), hook_handlers: z.array(z.object({ name: z.string(), hook: z.string() })) })),
+        actions: z.array(
+          actionSchema.extend({
+            has_hook_handler: z.boolean(),
+            hook_handlers: z.array(z.object({ name: z.string(), hook: z.string() })),
+            steps: z.array(z.string()).meta({ description: 'Connector kinds its handlers perform steps through (email, sms, …)' }),
+            availability: z
+              .object({
+                status: z.enum(['available', 'requires_connection', 'not_available']),
+                missing: z
+                  .array(z.string())
+                  .meta({ description: 'requires_connection: the connector kinds with no verified connection (or deployment default)' }),
+              })
+              .meta({
+                description:
+                  'For the calling organization (an operator sees the deployment without organization connections): not_available = this build has no handler for the action',
+              }),
+          }),
+        ),
       }),
     ),
     billing_rules: billingRulesSchema,

@@ -16,10 +16,22 @@ export const moneyView = (m: Money) => ({ amount: m.amount, currency: m.currency
 export const actionView = (a: CatalogAction) => ({ key: a.key, name: a.name, description: a.description, price: moneyView(a.price) });
 
 /** Hook handlers this installation registered for an action (src/features/hooks/domain/hook-registry.ts). */
-export type HookHandlersOf = (actionKey: string) => readonly { name: string; hook: string }[];
+export type HookHandlersOf = (actionKey: string) => readonly { name: string; hook: string; steps?: readonly string[] }[];
+
+/** Whether an action can run: a handler, and every connector kind its steps need resolving (`availableKinds`). */
+export function availabilityOf(handlers: readonly { steps?: readonly string[] }[], availableKinds: ReadonlySet<string> | undefined) {
+  const steps = [...new Set(handlers.flatMap((h) => h.steps ?? []))];
+  if (handlers.length === 0) return { steps, availability: { status: 'not_available' as const, missing: [] } };
+  const missing = availableKinds ? steps.filter((kind) => !availableKinds.has(kind)) : [];
+  return { steps, availability: { status: missing.length > 0 ? ('requires_connection' as const) : ('available' as const), missing } };
+}
 
 /** The catalog; the router adds the billing rules. */
-export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = () => []): Omit<z.output<typeof catalogSchema>, 'billing_rules'> => ({
+export const catalogView = (
+  catalog: Catalog,
+  hookHandlersOf: HookHandlersOf = () => [],
+  availableKinds?: ReadonlySet<string>,
+): Omit<z.output<typeof catalogSchema>, 'billing_rules'> => ({
   object: 'catalog',
   version: catalog.version,
   platform_fee: moneyView(catalog.platformFee),
@@ -29,8 +41,9 @@ export const catalogView = (catalog: Catalog, hookHandlersOf: HookHandlersOf = (
     description: g.description,
     actions: g.actions.map((a) => {
       // Added by the hooks module (issue 5): whether this installation has a hook handler for the action.
-      const handlers = hookHandlersOf(a.key).map((h) => ({ name: h.name, hook: h.hook }));
-      return { ...actionView(a), has_hook_handler: handlers.length > 0, hook_handlers: handlers };
+      const registered = hookHandlersOf(a.key);
+      const handlers = registered.map((h) => ({ name: h.name, hook: h.hook }));
+      return { ...actionView(a), has_hook_handler: handlers.length > 0, hook_handlers: handlers, ...availabilityOf(registered, availableKinds) };
     }),
   })),
 });

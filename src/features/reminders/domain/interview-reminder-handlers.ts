@@ -31,6 +31,7 @@ abstract class ScheduleReminder implements GatedHookHandler {
   name: 'interview-reminder',
   hook: 'interview.scheduled',
   action: REMINDER_ACTIONS.email,
+  steps: ['email'],
   description: 'Schedules an email reminder to the candidate (delayed job on interview-reminders, REMINDER_LEAD_MINUTES before the interview)',
 })
 export class InterviewReminderHandler extends ScheduleReminder {
@@ -44,6 +45,7 @@ export class InterviewReminderHandler extends ScheduleReminder {
   name: 'sms-interview-reminder',
   hook: 'interview.scheduled',
   action: REMINDER_ACTIONS.sms,
+  steps: ['sms'],
   description: 'Schedules an SMS reminder to the candidate (delayed job on interview-reminders, REMINDER_LEAD_MINUTES before the interview)',
 })
 export class SmsInterviewReminderHandler extends ScheduleReminder {

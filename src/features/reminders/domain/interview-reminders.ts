@@ -18,10 +18,10 @@ import { inject, injectable } from 'tsyringe';
 import { JOB_QUEUE, UnrecoverableJobError, type JobQueue } from '../../../kernel/job-queue';
 import { OUTBOX_NOTIFIER, type OutboxMessage, type OutboxNotifier } from '../../../kernel/outbox';
 import { CLOCK, type Clock } from '../../../kernel/clock';
-import { DomainError, invalid } from '../../../kernel/errors';
+import { DomainError, invalid, isDomainError } from '../../../kernel/errors';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
-import { NOTIFICATION_CONNECTOR, SMS_CONNECTOR, type NotificationConnector, type SmsConnector } from '../../hooks/domain/connectors';
+import { NOTIFICATION_CONNECTOR, SMS_CONNECTOR, type Delivery, type NotificationConnector, type SmsConnector } from '../../hooks/domain/connectors';
 import { HookGate } from '../../hooks/domain/hook-gate';
 import type { HookHandlerReport } from '../../hooks/domain/hook-handler';
 
@@ -34,7 +34,7 @@ export const REMINDER_ACTIONS: Readonly<Record<ReminderChannel, string>> = {
   sms: 'sms.interview_reminder',
 };
 
-export type ReminderStatus = 'scheduled' | 'sent' | 'canceled' | 'skipped';
+export type ReminderStatus = 'scheduled' | 'sent' | 'canceled' | 'skipped' | 'failed';
 
 export interface ReminderDetails {
   candidate: { name: string; email?: string; phone?: string };
@@ -206,7 +206,7 @@ export class InterviewReminders {
   }
 }
 
-export type ReminderDeliveryOutcome = 'sent' | 'stale' | 'unlicensed';
+export type ReminderDeliveryOutcome = 'sent' | 'stale' | 'unlicensed' | 'failed';
 
 /** What the reminder job does when it is due (src/features/reminders/jobs/interview-reminder.ts). */
 @injectable()
@@ -237,17 +237,27 @@ export class ReminderDelivery {
     }
     const text = reminderText(reminder);
     const candidate = reminder.details.candidate;
-    const delivery =
-      channel === 'email'
-        ? await this.email.sendEmail({
-            organizationId,
-            actionKey: action,
-            idempotencyKey: jobId,
-            to: { name: candidate.name, email: candidate.email! },
-            subject: `Reminder: ${reminder.details.title}`,
-            text,
-          })
-        : await this.sms.sendSms({ organizationId, actionKey: action, idempotencyKey: jobId, to: candidate.phone!, text });
+    let delivery: Delivery;
+    try {
+      delivery =
+        channel === 'email'
+          ? await this.email.sendEmail({
+              organizationId,
+              actionKey: action,
+              idempotencyKey: jobId,
+              to: { name: candidate.name, email: candidate.email! },
+              subject: `Reminder: ${reminder.details.title}`,
+              text,
+            })
+          : await this.sms.sendSms({ organizationId, actionKey: action, idempotencyKey: jobId, to: candidate.phone!, text });
+    } catch (error) {
+      // Transient trouble retries with the queue's backoff; a refusal (no connection, bad
+      // credentials, a rejected recipient) fails the reminder: never `sent` when nothing left.
+      if (!isDomainError(error) || error.kind === 'upstream') throw error;
+      await this.reminders.settle(organizationId, interviewId, channel, jobId, { status: 'failed', reason: error.code, at: this.clock.now() });
+      this.logger.warn({ organizationId, interviewId, channel, action, reason: error.code }, 'interview reminder failed');
+      return 'failed';
+    }
     const settled = await this.reminders.settle(organizationId, interviewId, channel, jobId, {
       status: 'sent',
       reason: null,
@@ -259,7 +269,14 @@ export class ReminderDelivery {
         .publish(
           'interview.reminder_sent',
           organizationId,
-          { interview_id: interviewId, channel, delivery_id: delivery.deliveryId, starts_at: reminder.startsAt.toISOString() },
+          {
+            interview_id: interviewId,
+            channel,
+            delivery_id: delivery.deliveryId,
+            reference: delivery.reference ?? null,
+            livemode: delivery.livemode ?? true,
+            starts_at: reminder.startsAt.toISOString(),
+          },
           { dedupeKey: `interview.reminder_sent:${jobId}` },
         )
         .catch((error: Error) => this.logger.warn({ organizationId, interviewId, err: error.message }, 'publishing interview.reminder_sent failed'));

@@ -1,0 +1,5 @@
+/** Every connector this build offers. Adding one: its folder under src/connectors/ and one line here. */
+import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
+import { smtpConnector } from './smtp';
+
+export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector];

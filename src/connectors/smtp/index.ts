@@ -1,0 +1,27 @@
+/** The `smtp` connector: any SMTP submission server or relay fills the email port. */
+import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
+import { smtpCredentials, smtpSettings, type SmtpCredentials, type SmtpSettings } from './settings';
+import { SmtpNotificationConnector, smtpTransport } from './smtp-client';
+import { classifySmtpError } from './smtp-errors';
+
+export const smtpConnector: ConnectorDefinition<'email', SmtpSettings, SmtpCredentials> = {
+  key: 'smtp',
+  kind: 'email',
+  description: 'Email through your SMTP server or relay (STARTTLS or TLS, AUTH, pooled connections)',
+  settings: smtpSettings,
+  credentials: smtpCredentials,
+  async test(settings, credentials) {
+    // verify(): connect, EHLO, STARTTLS when asked, AUTH when credentials are given; no message.
+    const transport = smtpTransport(settings, credentials, { pool: false });
+    try {
+      await transport.verify();
+      return { ok: true, detail: `${settings.host}:${settings.port} accepted the connection${'username' in credentials ? ' and the credentials' : ''}` };
+    } catch (error) {
+      const { code, message } = classifySmtpError(error);
+      return { ok: false, code, message };
+    } finally {
+      transport.close();
+    }
+  },
+  open: (settings, credentials) => new SmtpNotificationConnector(settings, credentials),
+};

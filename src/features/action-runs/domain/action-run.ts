@@ -1,0 +1,82 @@
+/**
+ * An action run: one connector step a gated handler performed for an organization (an
+ * email, an SMS, a meeting), keyed by the step's idempotency key. Each try is an attempt
+ * recorded before the counterpart is called; the run is `succeeded` only once the
+ * counterpart acknowledged (its reference is kept), `retrying` after a transient failure,
+ * `failed` with a stable code after a permanent one. It holds no candidate data.
+ */
+export type ActionRunStatus = 'running' | 'retrying' | 'succeeded' | 'failed';
+
+export interface RunAttempt {
+  number: number;
+  startedAt: Date;
+  endedAt: Date | null;
+  outcome: 'pending' | 'succeeded' | 'transient_error' | 'permanent_error';
+  errorCode: string | null;
+}
+
+export interface ActionRun {
+  id: string;
+  organizationId: string;
+  idempotencyKey: string;
+  action: string;
+  /** The connector port the step used: email, sms, video_meetings, esign, hris. */
+  step: string;
+  /** Which implementation ran it: smtp, host, sandbox, … */
+  connector: string;
+  connectionId: string | null;
+  livemode: boolean;
+  status: ActionRunStatus;
+  attempts: RunAttempt[];
+  reference: string | null;
+  /** What the counterpart answered (ids, URLs; never candidate data): a retried step answers it again. */
+  result: Record<string, unknown> | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+export interface RunStart {
+  organizationId: string;
+  idempotencyKey: string;
+  action: string;
+  step: string;
+  connector: string;
+  connectionId: string | null;
+  livemode: boolean;
+}
+
+export interface RunFilter {
+  action?: string;
+  status?: ActionRunStatus;
+  createdGte?: Date;
+  createdLt?: Date;
+  limit: number;
+  startingAfter?: string;
+}
+
+export interface ActionRunRepository {
+  /**
+   * Inserts the run of (organization, idempotency key) if there is none; unless it already
+   * succeeded, records a new pending attempt on it. Answers the run as it now stands.
+   */
+  startAttempt(start: RunStart, at: Date): Promise<ActionRun>;
+  finishAttempt(
+    run: ActionRun,
+    result: {
+      status: ActionRunStatus;
+      outcome: RunAttempt['outcome'];
+      reference?: string;
+      answer?: Record<string, unknown>;
+      errorCode?: string;
+      errorMessage?: string;
+    },
+    at: Date,
+  ): Promise<ActionRun>;
+  find(organizationId: string, id: string): Promise<ActionRun | undefined>;
+  list(organizationId: string, filter: RunFilter): Promise<{ data: ActionRun[]; hasMore: boolean }>;
+}
+
+export const ACTION_RUN_REPOSITORY = Symbol('ActionRunRepository');

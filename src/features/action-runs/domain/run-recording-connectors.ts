@@ -1,0 +1,99 @@
+/**
+ * The connector ports the hook handlers inject: each call finds the organization's
+ * implementation (ConnectorResolver) and performs the step as an action run (ActionRunner).
+ * The answer's deliveryId is the run id; `reference` is the counterpart's acknowledgment;
+ * `livemode` is false when a test-mode sandbox answered.
+ */
+import type {
+  Delivery,
+  DeliveryBase,
+  EmailMessage,
+  EmployeeRecord,
+  Envelope,
+  ESignatureConnector,
+  HrisConnector,
+  Meeting,
+  MeetingRequest,
+  NotificationConnector,
+  SignatureRequest,
+  SmsConnector,
+  SmsMessage,
+  SyncedEmployee,
+  VideoMeetingConnector,
+} from '../../hooks/domain/connectors';
+import type { ConnectorKind, PortsByKind } from '../../connections/domain/connector-definition';
+import type { ConnectorResolver, ResolvedPort } from '../../connections/domain/connector-resolver';
+import { isDomainError } from '../../../kernel/errors';
+import type { ActionRunner } from './action-runner';
+
+export class RunRecordingConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector {
+  constructor(
+    private readonly resolver: ConnectorResolver,
+    private readonly runner: ActionRunner,
+  ) {}
+
+  async sendEmail(m: EmailMessage): Promise<Delivery> {
+    return this.deliver('email', m, (port) => port.sendEmail(m));
+  }
+
+  async sendSms(m: SmsMessage): Promise<Delivery> {
+    return this.deliver('sms', m, (port) => port.sendSms(m));
+  }
+
+  async createMeeting(r: MeetingRequest): Promise<Meeting> {
+    const { delivery, answer } = await this.perform('video_meetings', r, async (port) => {
+      const meeting = await port.createMeeting(r);
+      return { reference: meeting.meetingId, answer: { meetingId: meeting.meetingId, joinUrl: meeting.joinUrl } };
+    });
+    return { ...delivery, meetingId: String(answer.meetingId), joinUrl: String(answer.joinUrl) };
+  }
+
+  async sendForSignature(r: SignatureRequest): Promise<Envelope> {
+    const { delivery, answer } = await this.perform('esign', r, async (port) => {
+      const envelope = await port.sendForSignature(r);
+      return { reference: envelope.envelopeId, answer: { envelopeId: envelope.envelopeId } };
+    });
+    return { ...delivery, envelopeId: String(answer.envelopeId) };
+  }
+
+  async syncEmployee(r: EmployeeRecord): Promise<SyncedEmployee> {
+    const { delivery, answer } = await this.perform('hris', r, async (port) => {
+      const employee = await port.syncEmployee(r);
+      return { reference: employee.employeeId, answer: { employeeId: employee.employeeId } };
+    });
+    return { ...delivery, employeeId: String(answer.employeeId) };
+  }
+
+  private async deliver<K extends 'email' | 'sms'>(kind: K, base: DeliveryBase, send: (port: PortsByKind[K]) => Promise<Delivery>): Promise<Delivery> {
+    return (
+      await this.perform(kind, base, async (port) => {
+        const sent = await send(port);
+        return { reference: sent.reference ?? sent.deliveryId };
+      })
+    ).delivery;
+  }
+
+  private async perform<K extends ConnectorKind>(
+    kind: K,
+    base: DeliveryBase,
+    step: (port: PortsByKind[K]) => Promise<{ reference: string; answer?: Record<string, unknown> }>,
+  ): Promise<{ delivery: Delivery; answer: Record<string, unknown> }> {
+    const start = { organizationId: base.organizationId, idempotencyKey: base.idempotencyKey, action: base.actionKey, step: kind };
+    let resolved: ResolvedPort<K>;
+    try {
+      resolved = await this.resolver.resolve(base.organizationId, kind, base.actionKey);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      // Nothing can perform the step (connection_missing): the organization sees a failed run saying so.
+      const run = await this.runner.perform({ ...start, connector: 'none', connectionId: null, livemode: true }, () => Promise.reject(error));
+      return { delivery: { deliveryId: run.id, ...(run.reference ? { reference: run.reference } : {}), livemode: run.livemode }, answer: run.result ?? {} };
+    }
+    const run = await this.runner.perform({ ...start, connector: resolved.connector, connectionId: resolved.connectionId, livemode: resolved.livemode }, () =>
+      step(resolved.port),
+    );
+    return {
+      delivery: { deliveryId: run.id, ...(run.reference ? { reference: run.reference } : {}), livemode: run.livemode },
+      answer: run.result ?? {},
+    };
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Action runs: every connector port the hook handlers inject performs its step as a run
+ * (recorded before the counterpart is called, succeeded only on its acknowledgment), and
+ * the runs API shows them.
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../hooks/domain/connectors';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { LOGGER, type Logger } from '../../kernel/logger';
+import { PrometheusRunMetrics } from './metrics/prometheus-run-metrics';
+import { METRICS, type PluginMetrics } from '../../platform/observability/metrics';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import type { ConnectorResolver } from '../connections/domain/connector-resolver';
+import { CONNECTOR_RESOLVER } from '../connections/register';
+import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from './domain/action-run';
+import { ActionRunner } from './domain/action-runner';
+import { RunRecordingConnectors } from './domain/run-recording-connectors';
+import { actionRunRoutes } from './http/action-runs-router';
+import { KnexActionRunRepository } from './storage/knex-action-run-repository';
+
+export const actionRunsModule: PluginModule = {
+  name: 'action-runs',
+  register(container) {
+    container.register(ACTION_RUN_REPOSITORY, { useFactory: instanceCachingFactory((c) => new KnexActionRunRepository(c.resolve<Database>(DATABASE))) });
+    container.register(ActionRunner, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new ActionRunner(
+            c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+            () => c.resolve<Clock>(CLOCK).now(),
+            new PrometheusRunMetrics(c.resolve<PluginMetrics>(METRICS).registry),
+          ),
+      ),
+    });
+    container.register(RunRecordingConnectors, {
+      useFactory: instanceCachingFactory((c) => new RunRecordingConnectors(c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER), c.resolve(ActionRunner))),
+    });
+    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
+      container.register(token, { useToken: RunRecordingConnectors });
+    }
+  },
+  routers: [
+    {
+      name: 'action-runs',
+      create: (container, kit) => kit.build('action-runs', actionRunRoutes(container.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY))),
+    },
+  ],
+};

@@ -1,0 +1,36 @@
+/**
+ * What one connector module declares (src/connectors/<name>/): its settings and
+ * credentials schemas (zod: validation and OpenAPI), the port it fills, a test that makes
+ * a real round trip to the counterpart, and how to open the port from a connection.
+ * Adding a connector is one folder and one entry in the connector list.
+ */
+import type { z } from 'zod';
+import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../../hooks/domain/connectors';
+
+/** The ports a connection can fill (the handlers' connector tokens). */
+export interface PortsByKind {
+  email: NotificationConnector;
+  sms: SmsConnector;
+  video_meetings: VideoMeetingConnector;
+  esign: ESignatureConnector;
+  hris: HrisConnector;
+}
+export type ConnectorKind = keyof PortsByKind;
+
+/** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
+export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };
+
+export interface ConnectorDefinition<K extends ConnectorKind = ConnectorKind, S = any, C = any> {
+  /** The connector's key in the API (`smtp`). */
+  key: string;
+  kind: K;
+  description: string;
+  settings: z.ZodType<S>;
+  credentials: z.ZodType<C>;
+  /** A real round trip (SMTP: EHLO, STARTTLS, AUTH); never throws, answers the outcome. */
+  test(settings: S, credentials: C): Promise<ConnectionTestOutcome>;
+  /** The port for one connection; `close` releases pooled sockets. */
+  open(settings: S, credentials: C): PortsByKind[K] & { close?(): void };
+}
+
+export const CONNECTOR_DEFINITIONS = Symbol('ConnectorDefinitions');

@@ -1,0 +1,129 @@
+/**
+ * Which implementation performs an organization's step of a given kind, in this order:
+ *   1. the organization's own connection of that kind (only once verified by a test);
+ *   2. an implementation the embedding host supplied through the host contract;
+ *   3. the operator's deployment default (configuration, e.g. the ATS's SMTP relay);
+ *   4. the sandbox, outside production only (livemode: false: nothing leaves the machine).
+ * None: the step fails with `connection_missing`, never a pretended success.
+ */
+import { DomainError } from '../../../kernel/errors';
+import type { Connection, ConnectionRepository } from './connection';
+import type { ConnectorDefinition, ConnectorKind, PortsByKind } from './connector-definition';
+
+export interface ResolvedPort<K extends ConnectorKind> {
+  port: PortsByKind[K];
+  /** smtp, twilio, …, `host`, `sandbox`. */
+  connector: string;
+  connectionId: string | null;
+  livemode: boolean;
+}
+
+export interface DeploymentDefault {
+  kind: ConnectorKind;
+  connector: string;
+  settings: unknown;
+  credentials: unknown;
+}
+
+export interface ResolverOptions {
+  production: boolean;
+  hostPorts: Partial<PortsByKind>;
+  defaults: readonly DeploymentDefault[];
+  sandbox: Partial<PortsByKind>;
+}
+
+export const connectionMissing = (kind: string, action: string) =>
+  new DomainError('conflict', 'connection_missing', `No verified ${kind} connection for ${action}: create one at /v1/integrations/connections and test it`, {
+    param: 'connector',
+  });
+
+type Opened = { port: PortsByKind[ConnectorKind] & { close?(): void }; version: string };
+
+export class ConnectorResolver {
+  /** Pooled ports per connection, reopened when the connection changes. */
+  private readonly opened = new Map<string, Opened>();
+
+  constructor(
+    private readonly connections: ConnectionRepository,
+    private readonly definitions: readonly ConnectorDefinition[],
+    private readonly options: ResolverOptions,
+  ) {}
+
+  kindOf(connector: string): ConnectorKind | undefined {
+    return this.definitions.find((d) => d.key === connector)?.kind;
+  }
+
+  /** The organization's connections that fill `kind`, verified or not. */
+  async connectionsOf(organizationId: string, kind: ConnectorKind): Promise<Connection[]> {
+    return (await this.connections.list(organizationId)).filter((c) => this.kindOf(c.connector) === kind);
+  }
+
+  /** Whether a step of `kind` would run for the organization, and through what. */
+  async availability(
+    organizationId: string | undefined,
+    kind: ConnectorKind,
+  ): Promise<{ source: 'connection' | 'host' | 'default' | 'sandbox'; connector: string } | undefined> {
+    const own = organizationId ? await this.connectionsOf(organizationId, kind) : [];
+    if (own.length > 0) {
+      const verified = own.find((c) => c.status === 'verified');
+      return verified ? { source: 'connection', connector: verified.connector } : undefined;
+    }
+    if (this.options.hostPorts[kind]) return { source: 'host', connector: 'host' };
+    const fallback = this.options.defaults.find((d) => d.kind === kind);
+    if (fallback) return { source: 'default', connector: fallback.connector };
+    if (!this.options.production && this.options.sandbox[kind]) return { source: 'sandbox', connector: 'sandbox' };
+    return undefined;
+  }
+
+  /** The kinds a step of the organization can go through now. */
+  async availableKinds(organizationId: string | undefined): Promise<Set<string>> {
+    const kinds: ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris'];
+    const found = await Promise.all(kinds.map(async (kind) => ((await this.availability(organizationId, kind)) ? kind : undefined)));
+    return new Set(found.filter((k): k is ConnectorKind => k !== undefined));
+  }
+
+  async resolve<K extends ConnectorKind>(organizationId: string, kind: K, action: string): Promise<ResolvedPort<K>> {
+    const own = await this.connectionsOf(organizationId, kind);
+    // The organization's own connection wins, even over the deployment default: a
+    // connection not (or no longer) verified stops its steps rather than sending as someone else.
+    if (own.length > 0) {
+      const verified = own.find((c) => c.status === 'verified');
+      if (!verified) throw connectionMissing(kind, action);
+      return { port: (await this.openConnection(verified)) as PortsByKind[K], connector: verified.connector, connectionId: verified.id, livemode: true };
+    }
+    const hosted = this.options.hostPorts[kind];
+    if (hosted) return { port: hosted as PortsByKind[K], connector: 'host', connectionId: null, livemode: true };
+    const fallback = this.options.defaults.find((d) => d.kind === kind);
+    if (fallback) return { port: this.openDefault(fallback) as PortsByKind[K], connector: fallback.connector, connectionId: null, livemode: true };
+    const sandbox = this.options.sandbox[kind];
+    if (sandbox && !this.options.production) return { port: sandbox as PortsByKind[K], connector: 'sandbox', connectionId: null, livemode: false };
+    throw connectionMissing(kind, action);
+  }
+
+  close(): void {
+    for (const { port } of this.opened.values()) port.close?.();
+    this.opened.clear();
+  }
+
+  private async openConnection(connection: Connection) {
+    const version = `${connection.updatedAt.getTime()}:${connection.lastTestedAt?.getTime() ?? 0}`;
+    const cached = this.opened.get(connection.id);
+    if (cached?.version === version) return cached.port;
+    cached?.port.close?.();
+    const definition = this.definitions.find((d) => d.key === connection.connector)!;
+    const credentials = await this.connections.credentialsOf(connection);
+    const port = definition.open(definition.settings.parse(connection.settings), definition.credentials.parse(credentials));
+    this.opened.set(connection.id, { port, version });
+    return port;
+  }
+
+  private openDefault(fallback: DeploymentDefault) {
+    const key = `default:${fallback.connector}`;
+    const cached = this.opened.get(key);
+    if (cached) return cached.port;
+    const definition = this.definitions.find((d) => d.key === fallback.connector)!;
+    const port = definition.open(definition.settings.parse(fallback.settings), definition.credentials.parse(fallback.credentials));
+    this.opened.set(key, { port, version: 'default' });
+    return port;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Connections: the connector modules of this build, the organizations' connections
+ * (credentials sealed with a key of their own), and the resolver that picks, per
+ * organization and step, the connection, the host's implementation, the deployment default
+ * or (outside production only) the sandbox.
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import { CONNECTORS } from '../../connectors';
+import { smtpDeploymentDefault } from '../../connectors/smtp/deployment-default';
+import { SandboxConnectors, SandboxDeliveryLog } from '../../connectors/sandbox/sandbox-connectors';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { deriveKey } from '../../platform/security/key-derivation';
+import { TokenCipher } from '../../platform/security/token-cipher';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import { CONNECTION_REPOSITORY, type ConnectionRepository } from './domain/connection';
+import { ConnectionService } from './domain/connection-service';
+import { CONNECTOR_DEFINITIONS } from './domain/connector-definition';
+import { ConnectorResolver, type DeploymentDefault } from './domain/connector-resolver';
+import { connectionRoutes } from './http/connections-router';
+import { KnexConnectionRepository } from './storage/knex-connection-repository';
+
+export const CONNECTOR_RESOLVER = Symbol('ConnectorResolver');
+
+export const connectionsModule: PluginModule = {
+  name: 'connections',
+  register(container, { config, host }) {
+    container.register(CONNECTOR_DEFINITIONS, { useValue: CONNECTORS });
+    const cipher = new TokenCipher(deriveKey(config.secretKey, 'connection-credentials-encryption'));
+    container.register(CONNECTION_REPOSITORY, {
+      useFactory: instanceCachingFactory((c) => new KnexConnectionRepository(c.resolve<Database>(DATABASE), cipher)),
+    });
+    container.register(ConnectionService, {
+      useFactory: instanceCachingFactory(
+        (c) => new ConnectionService(c.resolve<ConnectionRepository>(CONNECTION_REPOSITORY), CONNECTORS, () => c.resolve<Clock>(CLOCK).now()),
+      ),
+    });
+    const production = config.env === 'production';
+    const defaults: DeploymentDefault[] = config.smtp ? [smtpDeploymentDefault(config.smtp)] : [];
+    container.register(CONNECTOR_RESOLVER, {
+      useFactory: instanceCachingFactory((c) => {
+        // Test mode only: the sandbox answers with livemode false; production never constructs it.
+        const sandbox = production ? undefined : new SandboxConnectors(new SandboxDeliveryLog(c.resolve<Database>(DATABASE)));
+        return new ConnectorResolver(c.resolve<ConnectionRepository>(CONNECTION_REPOSITORY), CONNECTORS, {
+          production,
+          hostPorts: host.connectors ?? {},
+          defaults,
+          sandbox: sandbox ? { email: sandbox, sms: sandbox, video_meetings: sandbox, esign: sandbox, hris: sandbox } : {},
+        });
+      }),
+    });
+  },
+  routers: [{ name: 'connections', create: (container, kit) => kit.build('connections', connectionRoutes(container.resolve(ConnectionService))) }],
+  async start(container) {
+    return async () => container.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).close();
+  },
+};

@@ -1,0 +1,220 @@
+/**
+ * Connections and action runs end to end, through the API and the reminder jobs, against
+ * a real SMTP server (smtp-server, STARTTLS, AUTH): credentials never come back; a wrong
+ * password fails the connection test with its code and the organization's reminders fail
+ * (its own unverified connection is never bypassed); rotated credentials verify and the
+ * reminder arrives, acknowledged by the server's queue id; a server answering 451 is
+ * retried and the message delivered once; another organization's connection or run is 404.
+ */
+import { strict as assert } from 'node:assert';
+import { activateLicense } from '../helpers/hooks';
+import { rememberSecret } from '../helpers/log-capture';
+import { waitFor } from '../helpers/profile-flow';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const PASSWORD = 'correct-horse-battery-staple';
+const WRONG = 'wrong-horse-battery-staple';
+
+describe('connections: email reminders over a real SMTP server', function () {
+  this.timeout(60_000);
+  let t: TestHost;
+  let smtp: TestSmtpServer;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  let connectionId: string;
+
+  const fire = (organizationId: string, id: string, email: string) =>
+    t.request('POST', '/host/v1/hooks/interview.scheduled', {
+      auth: t.operatorKey,
+      body: {
+        organization_id: organizationId,
+        payload: {
+          interview_id: id,
+          candidate: { name: 'Ada Lovelace', email },
+          starts_at: new Date(Date.now() + 800).toISOString(),
+          title: 'Onsite interview',
+        },
+      },
+    });
+  const reminder = (organizationId: string, interviewId: string) =>
+    t.database.db('hi_interview_reminders').where({ organization_id: organizationId, interview_id: interviewId, channel: 'email' }).first();
+  const settledReminder = (organizationId: string, interviewId: string) =>
+    waitFor(async () => {
+      const row = await reminder(organizationId, interviewId);
+      return row && row.status !== 'scheduled' ? row : undefined;
+    }, `the reminder of ${interviewId} to settle`);
+  const availability = async (apiKey: string, action: string) => {
+    const catalog = await t.request('GET', '/v1/integrations/catalog', { auth: apiKey });
+    return catalog.body.groups.flatMap((g: { actions: any[] }) => g.actions).find((a: { key: string }) => a.key === action).availability;
+  };
+  const runs = (apiKey: string, query = '') => t.request('GET', `/v1/integrations/runs${query}`, { auth: apiKey });
+
+  before(async () => {
+    rememberSecret(PASSWORD);
+    rememberSecret(WRONG);
+    smtp = await startSmtpServer({ username: 'acme-mailer', password: PASSWORD });
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } });
+    acme = await t.createOrganization('Acme');
+    globex = await t.createOrganization('Globex');
+    await activateLicense(t, acme.apiKey, 'notifications.interview_reminder');
+  });
+  after(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('creates an SMTP connection: 201, untested, the credentials never shown and stored only encrypted', async () => {
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: {
+        connector: 'smtp',
+        settings: {
+          host: 'localhost',
+          port: smtp.port,
+          security: 'starttls',
+          from_email: 'jobs@acme.example',
+          from_name: 'Acme Hiring',
+          tls_ca: smtp.certificate,
+        },
+        credentials: { username: 'acme-mailer', password: WRONG },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.id, /^conn_/);
+    assert.equal(created.body.status, 'untested');
+    assert.equal(created.body.kind, 'email');
+    assert.ok(!created.text.includes(WRONG) && !('credentials' in created.body));
+    connectionId = created.body.id;
+    const row = await t.database.db('hi_connections').where({ id: connectionId }).first();
+    assert.ok(!JSON.stringify(row).includes(WRONG), 'the password is not stored in clear');
+    const listed = await t.request('GET', '/v1/integrations/connections', { auth: acme.apiKey });
+    assert.deepEqual(
+      listed.body.data.map((c: { id: string }) => c.id),
+      [connectionId],
+    );
+    assert.ok(!listed.text.includes(WRONG));
+    const again = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: { connector: 'smtp', settings: { host: 'localhost', port: 25, from_email: 'a@b.example' }, credentials: {} },
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'connection_exists');
+  });
+
+  it('bad settings are a 400 naming the field; an unknown connector is a 400', async () => {
+    const bad = await t.request('POST', '/v1/integrations/connections', {
+      auth: globex.apiKey,
+      body: { connector: 'smtp', settings: { host: 'localhost', port: 70_000, from_email: 'x@y.example' }, credentials: {} },
+    });
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(bad.body.error.param, /port/);
+    assert.equal(bad.body.error.code, 'parameter_invalid');
+    const unknown = await t.request('POST', '/v1/integrations/connections', {
+      auth: globex.apiKey,
+      body: { connector: 'carrier_pigeon', settings: {}, credentials: {} },
+    });
+    assert.equal(unknown.status, 400, unknown.text);
+  });
+
+  it('a wrong password: the test answers connection_auth_failed and the reminder fails (connection_missing), never sent', async () => {
+    const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
+    assert.equal(tested.status, 200, tested.text);
+    assert.equal(tested.body.ok, false);
+    assert.equal(tested.body.code, 'connection_auth_failed');
+    assert.equal(tested.body.connection.status, 'failed');
+    assert.ok(!tested.text.includes(WRONG));
+    assert.equal((await fire(acme.organizationId, 'int_wrong', 'ada@example.com')).status, 200);
+    const row = await settledReminder(acme.organizationId, 'int_wrong');
+    assert.equal(row.status, 'failed');
+    assert.equal(row.reason, 'connection_missing');
+    assert.equal(smtp.received.length, 0);
+    const failed = await runs(acme.apiKey, '?status=failed');
+    assert.equal(failed.body.data.length, 1, failed.text);
+    assert.equal(failed.body.data[0].error.code, 'connection_missing');
+    // The catalog says so, naming what is missing; an action this build has no handler for is not available.
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'requires_connection', missing: ['email'] });
+    assert.deepEqual(await availability(acme.apiKey, 'background_checks.run_check'), { status: 'not_available', missing: [] });
+  });
+
+  it('rotated credentials verify; the reminder arrives once, and its run holds the queue id the server answered', async () => {
+    // Settings are validated by the connector's schema on update too; a refused update changes nothing.
+    const refused = await t.request('PATCH', `/v1/integrations/connections/${connectionId}`, { auth: acme.apiKey, body: { settings: { host: 'localhost' } } });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.error.code, 'parameter_missing');
+    assert.equal(refused.body.error.param, 'settings.port');
+    const patched = await t.request('PATCH', `/v1/integrations/connections/${connectionId}`, {
+      auth: acme.apiKey,
+      body: { credentials: { username: 'acme-mailer', password: PASSWORD } },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.status, 'untested');
+    const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
+    assert.equal(tested.body.ok, true, tested.text);
+    assert.equal(tested.body.connection.status, 'verified');
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'available', missing: [] });
+    await fire(acme.organizationId, 'int_ok', 'ada@example.com');
+    const row = await settledReminder(acme.organizationId, 'int_ok');
+    assert.equal(row.status, 'sent');
+    assert.equal(smtp.received.length, 1);
+    const mail = smtp.received[0]!;
+    assert.deepEqual(mail.envelope.to, ['ada@example.com']);
+    assert.match(mail.parsed.text ?? '', /Onsite interview/);
+    const succeeded = (await runs(acme.apiKey, '?status=succeeded&action=notifications.interview_reminder')).body.data;
+    assert.equal(succeeded.length, 1);
+    assert.equal(succeeded[0].reference, mail.queueId);
+    assert.equal(succeeded[0].livemode, true);
+    assert.equal(succeeded[0].connector, 'smtp');
+    assert.equal(succeeded[0].connection_id, connectionId);
+    assert.equal(row.delivery_id, succeeded[0].id);
+    const one = await t.request('GET', `/v1/integrations/runs/${succeeded[0].id}`, { auth: acme.apiKey });
+    assert.equal(one.status, 200);
+    assert.equal(one.body.attempts.length, 1);
+    assert.equal(one.body.attempts[0].outcome, 'succeeded');
+    await waitFor(
+      async () => t.host.hooks.recent.find((e) => e.hook === 'interview.reminder_sent' && (e.payload as any).interview_id === 'int_ok'),
+      'interview.reminder_sent',
+    );
+    await waitFor(
+      async () => t.host.hooks.recent.find((e) => e.hook === 'action_run.succeeded' && (e.payload as any).run_id === succeeded[0].id),
+      'action_run.succeeded',
+    );
+  });
+
+  it('a server answering 451 is retried with backoff, then the message is delivered once', async () => {
+    smtp.failNext(2, 451, 'Greylisted, try again');
+    const before = smtp.received.length;
+    await fire(acme.organizationId, 'int_retry', 'grace@example.com');
+    const row = await settledReminder(acme.organizationId, 'int_retry');
+    assert.equal(row.status, 'sent');
+    assert.equal(smtp.received.length, before + 1);
+    const run = (await t.request('GET', `/v1/integrations/runs/${row.delivery_id}`, { auth: acme.apiKey })).body;
+    assert.equal(run.status, 'succeeded');
+    assert.deepEqual(
+      run.attempts.map((a: { outcome: string }) => a.outcome),
+      ['transient_error', 'transient_error', 'succeeded'],
+    );
+    assert.equal(run.attempts[0].error_code, 'counterpart_unavailable');
+  });
+
+  it("another organization's connection and run answer 404", async () => {
+    const run = (await runs(acme.apiKey)).body.data[0];
+    for (const path of [`/v1/integrations/connections/${connectionId}`, `/v1/integrations/runs/${run.id}`]) {
+      const response = await t.request('GET', path, { auth: globex.apiKey });
+      assert.equal(response.status, 404, path);
+    }
+    assert.equal((await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: globex.apiKey })).status, 404);
+    assert.equal((await t.request('DELETE', `/v1/integrations/connections/${connectionId}`, { auth: globex.apiKey })).status, 404);
+    assert.equal((await runs(globex.apiKey)).body.data.length, 0);
+  });
+
+  it('an organization without a connection, in test mode, gets the sandbox: the run says livemode false', async () => {
+    await activateLicense(t, globex.apiKey, 'notifications.interview_reminder');
+    await fire(globex.organizationId, 'int_sandbox', 'ada@example.com');
+    const row = await settledReminder(globex.organizationId, 'int_sandbox');
+    assert.equal(row.status, 'sent');
+    const [run] = (await runs(globex.apiKey)).body.data;
+    assert.equal(run.connector, 'sandbox');
+    assert.equal(run.livemode, false);
+  });
+});
