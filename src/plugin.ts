@@ -23,6 +23,7 @@ import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './compositio
 import { webhooksModule } from './composition/webhooks';
 import { listingsModule } from './composition/listings';
 import { cachingModule } from './composition/caching';
+import { privacyModule } from './features/privacy/register';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
@@ -63,6 +64,7 @@ export const MODULES: readonly PluginModule[] = [
   hooksModule,
   listingsModule,
   reconciliationModule,
+  privacyModule,
   cachingModule,
 ];
 

@@ -11,7 +11,9 @@ export type KeyPurpose =
   | 'candidate-session-signing'
   | 'connect-session-cookie'
   | 'sandbox-client-secret'
-  | 'sandbox-token-signing';
+  | 'sandbox-token-signing'
+  | 'candidate-export-links'
+  | 'candidate-erasure-digest';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

@@ -20,6 +20,8 @@ export class ProviderAuthorizationError extends Error {
 export interface ProfileProvider {
   fetchProfile(accessToken: string): Promise<ProviderProfile>;
   refresh(refreshToken: string): Promise<ProviderTokens>;
+  /** RFC 7009 revocation; 'unsupported' when the provider offers none. Revoking a token twice is harmless. */
+  revoke?(token: string, hint: 'refresh_token' | 'access_token'): Promise<'revoked' | 'unsupported'>;
 }
 
 export const PROFILE_PROVIDER = Symbol('ProfileProvider');

@@ -62,6 +62,10 @@ export class OAuthProfileProvider implements ProfileProvider {
   refresh(refreshToken: string): Promise<ProviderTokens> {
     return this.tokens.refresh(refreshToken);
   }
+
+  revoke(token: string, hint: 'refresh_token' | 'access_token'): Promise<'revoked' | 'unsupported'> {
+    return this.tokens.revoke(token, hint);
+  }
 }
 
 /** RFC 6750 §3: a resource server says why in WWW-Authenticate. */

@@ -31,8 +31,24 @@ export class TokenClient {
     return this.request('refresh', { grant_type: 'refresh_token', refresh_token: refreshToken });
   }
 
-  private async request(step: string, form: Record<string, string>): Promise<ProviderTokens> {
-    const { tokenUrl } = await this.directory.endpoints();
+  /**
+   * RFC 7009: asks the provider to revoke a token (and, for a refresh token, the grant
+   * behind it). 'unsupported' when the provider offers no revocation endpoint. The
+   * provider answers 200 for a token it does not know (already revoked or expired), so
+   * revoking twice is harmless; an outage throws (retryable).
+   */
+  async revoke(token: string, hint: 'refresh_token' | 'access_token'): Promise<'revoked' | 'unsupported'> {
+    const { revocationUrl } = await this.directory.endpoints();
+    if (!revocationUrl) return 'unsupported';
+    const step = 'revocation';
+    const response = await this.post(step, revocationUrl, { token, token_type_hint: hint });
+    await response.body?.cancel();
+    if (!response.ok) throw this.failures.unusable(step, `revocation endpoint answered ${response.status}`, { status: response.status });
+    return 'revoked';
+  }
+
+  /** A form POST with the client authentication the provider expects. */
+  private async post(step: string, url: string, form: Record<string, string>) {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const body = new URLSearchParams(form);
     if (this.settings.tokenAuthMethod === 'client_secret_post') {
@@ -42,13 +58,18 @@ export class TokenClient {
       const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
       headers.authorization = `Basic ${Buffer.from(`${encode(this.settings.clientId)}:${encode(this.settings.clientSecret)}`).toString('base64')}`;
     }
-    const response = await requestProvider(
+    return requestProvider(
       this.failures,
       step,
-      tokenUrl,
+      url,
       { method: 'POST', headers, body: body.toString() },
       this.settings.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS,
     );
+  }
+
+  private async request(step: string, form: Record<string, string>): Promise<ProviderTokens> {
+    const { tokenUrl } = await this.directory.endpoints();
+    const response = await this.post(step, tokenUrl, form);
     const answer = await jsonBody(response);
     if (!response.ok) {
       const fields = providerErrorFields(answer);
