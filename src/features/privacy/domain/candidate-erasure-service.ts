@@ -24,7 +24,7 @@ export const CANDIDATE_ERASED_EVENT = 'candidate.erased';
 export const erasureJobId = (erasureId: string) => `erasure-${erasureId}`;
 
 export const legalHoldBlocks = (holdId: string) =>
-  conflict('legal_hold', 'A legal hold is placed on this candidate: release it before erasing their data', { hold_id: holdId });
+  conflict('legal_hold', `A legal hold (${holdId}) is placed on this candidate: release it before erasing their data`);
 
 @injectable()
 export class CandidateErasureService {

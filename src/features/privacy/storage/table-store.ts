@@ -48,8 +48,9 @@ export function tableStore(db: Knex, options: TableStoreOptions): CandidateDataS
     beforeErase: options.beforeErase,
     async erase(subject): Promise<ErasureOutcome> {
       const query = where(db(options.table), subject);
-      const erased = options.anonymize ? await query.update(options.anonymize(subject)) : await query.delete();
-      return { erased: Number(erased) };
+      // RETURNING counts the rows on both drivers (knex-pglite's plain delete answers no count).
+      const rows: unknown[] = options.anonymize ? await query.update(options.anonymize(subject)).returning('*') : await query.delete().returning('*');
+      return { erased: rows.length };
     },
   };
 }
