@@ -130,7 +130,10 @@ describe('privacy: export and erasure of a candidate across every store', functi
       return read.body.status === 'succeeded' ? read.body : undefined;
     }, 'the export to be built');
     const registry = (await t.request('GET', '/v1/candidates/data_stores', { auth: a.apiKey })).body;
-    assert.deepEqual(done.stores_covered, registry.stores.map((s: { name: string }) => s.name));
+    assert.deepEqual(
+      done.stores_covered,
+      registry.stores.map((s: { name: string }) => s.name),
+    );
 
     // The signed link needs no API key.
     const download = await fetch(done.download_url);
@@ -145,6 +148,11 @@ describe('privacy: export and erasure of a candidate across every store', functi
     assert.equal(section('interview_reminders').length, 1);
     assert.equal(section('connector_deliveries').length, 1);
     assert.ok(section('events').some((e: { type: string }) => e.type === 'application.submitted'));
+    // The profile import's job, kept by the queue after it finished, names her.
+    assert.ok(
+      section('queued_jobs').some((j: { queue: string }) => j.queue === 'profile-import'),
+      JSON.stringify(section('queued_jobs')),
+    );
     assert.ok(!/ciphertext/.test(text), 'no token ciphertext in an export');
     for (const foreign of [PIERRE.id, COVER.pierreA, COVER.marieB, b.organizationId]) assert.ok(!text.includes(foreign), `the export names ${foreign}`);
 
@@ -190,6 +198,7 @@ describe('privacy: export and erasure of a candidate across every store', functi
     assert.equal(started.status, 202, started.text);
     const done = await waitErasure(a, MARIE.id, started.body.id);
     assert.ok(done.stores.applications === 1 && done.stores.authorizations === 1 && done.stores.connector_deliveries === 1, JSON.stringify(done.stores));
+    assert.ok(done.stores.queued_jobs >= 1, JSON.stringify(done.stores));
 
     // At the provider: the refresh token (and so the grant) and the access token were revoked.
     const revocations = oidc.revocations.slice(revocationsBefore);

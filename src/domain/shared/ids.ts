@@ -27,7 +27,8 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'listing' | 'app' | 'lic' | 'sub' | 'pkg' | 'key' | 'req' | 'evt' | 'auth' | 'job' | 'we' | 'whd' | 'inv' | 'quote' | 'cex' | 'cer' | 'hold';
+export type IdPrefix =
+  'org' | 'listing' | 'app' | 'lic' | 'sub' | 'pkg' | 'key' | 'req' | 'evt' | 'auth' | 'job' | 'we' | 'whd' | 'inv' | 'quote' | 'cex' | 'cer' | 'hold';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -5,11 +5,13 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../../config';
 import type { PluginModule } from '../../composition/module';
-import { CONFIG } from '../../composition/infrastructure';
+import { CONFIG, QUEUE_DEFINITIONS } from '../../composition/infrastructure';
 import { deriveKey } from '../../security/key-derivation';
 import type { Database } from '../../storage/database';
 import { DATABASE } from '../../storage/tokens';
-import { CANDIDATE_DATA, type CandidateDataRegistration, type CandidateSubject } from './domain/candidate-data';
+import { CANDIDATE_DATA, candidateStore, type CandidateDataRegistration, type CandidateSubject } from './domain/candidate-data';
+import { queuedJobsStore } from './domain/queued-jobs-store';
+import { JOB_QUEUE, type JobQueue, type QueueDefinition } from '../../domain/jobs/job-queue';
 import { CandidateDataRegistry } from './domain/candidate-data-registry';
 import { CandidateErasureService } from './domain/candidate-erasure-service';
 import { CandidateExportService } from './domain/candidate-export-service';
@@ -43,7 +45,17 @@ export const privacyModule: PluginModule = {
         container.resolve<ProfileProvider>(PROFILE_PROVIDER),
         container.resolve<Logger>(LOGGER),
       )(subject);
-    registerCandidateData(container, ...coreCandidateStores(db, { revokeAuthorizations }), ...privacyStores(db));
+    registerCandidateData(
+      container,
+      ...coreCandidateStores(db, { revokeAuthorizations }),
+      candidateStore(
+        queuedJobsStore(
+          () => container.resolve<JobQueue>(JOB_QUEUE),
+          () => [...container.resolve<ReadonlyMap<string, QueueDefinition>>(QUEUE_DEFINITIONS).keys()],
+        ),
+      ),
+      ...privacyStores(db),
+    );
     container.register(PRIVACY_KEYS, {
       useValue: new PrivacyKeys(deriveKey(config.secretKey, 'candidate-export-links'), deriveKey(config.secretKey, 'candidate-erasure-digest')),
     });

@@ -73,7 +73,7 @@ export function coreCandidateStores(db: Knex, hooks: CoreStoreHooks = {}): Candi
     ),
     candidateStore(
       tableStore(db, {
-        name: 'queued_jobs',
+        name: 'outbox',
         description: 'Jobs and events waiting in (or recently relayed by) the outbox whose payload names the candidate',
         table: 'hi_outbox',
         where: namingBoth('data'),
