@@ -99,7 +99,10 @@ describe('privacy: export and erasure of a candidate across every store', functi
 
     await apply(a, MARIE, COVER.marieA);
     await apply(b, MARIE, COVER.marieB);
+    // Pierre's access token expires in seconds: the consent test makes the provider refuse its refresh.
+    oidc.accessTokenTtlSeconds = 2;
     await apply(a, PIERRE, COVER.pierreA);
+    oidc.accessTokenTtlSeconds = 3600;
     // A reminder the host scheduled for Marie (by her email), sent at once: a reminder row and a connector delivery.
     await activateLicense(t, a.apiKey, 'notifications.interview_reminder');
     const fired = await t.request('POST', '/host/v1/hooks/interview.scheduled', {
@@ -145,6 +148,7 @@ describe('privacy: export and erasure of a candidate across every store', functi
     assert.equal(section('applications')[0].cover_letter, COVER.marieA);
     assert.equal(section('profile_snapshots')[0].name, MARIE.name);
     assert.equal(section('authorizations').length, 1);
+    assert.equal(section('consents').length, 1);
     assert.equal(section('interview_reminders').length, 1);
     assert.equal(section('connector_deliveries').length, 1);
     assert.ok(section('events').some((e: { type: string }) => e.type === 'application.submitted'));
@@ -165,6 +169,38 @@ describe('privacy: export and erasure of a candidate across every store', functi
     assert.equal((await fetch(forged)).status, 404);
     const otherCandidate = done.download_url.replace(MARIE.id, PIERRE.id);
     assert.equal((await fetch(otherCandidate)).status, 404);
+  });
+
+  it('records what each candidate consented to, with whom, and ends the consent when the provider refuses a refresh', async () => {
+    const consents = await t.request('GET', `/v1/candidates/${MARIE.id}/consents`, { auth: a.apiKey });
+    assert.equal(consents.status, 200, consents.text);
+    assert.equal(consents.body.data.length, 1);
+    const consent = consents.body.data[0];
+    assert.equal(consent.listing_id, a.listingId);
+    assert.equal(consent.organization_name, 'Curie Labs A');
+    assert.deepEqual([...consent.scopes].sort(), ['offline_access', 'openid', 'profile']);
+    assert.match(consent.statement, /Curie Labs A/);
+    assert.match(consent.statement, /Curie Labs A physicist/);
+    assert.equal(consent.revoked_at, null);
+    assert.deepEqual((await t.request('GET', `/v1/candidates/${PIERRE.id}/consents`, { auth: b.apiKey })).body.data, []);
+
+    // Pierre removes the app at the provider; the next import needs a refresh, which the provider refuses.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    await oidc.revokeGrants(PIERRE.id);
+    await t.database
+      .db('hi_profile_snapshots')
+      .where({ organization_id: a.organizationId, profile_user_id: PIERRE.id })
+      .update({ imported_at: new Date(Date.now() - 25 * 3600_000) });
+    const second = await t.host.listings.create({ organizationId: a.organizationId, title: 'Second physicist', questions: QUESTIONS });
+    const refused = await t.request('POST', `/v1/opportunities/listings/${second.id}/applications/profile`, {
+      auth: a.apiKey,
+      body: { profile_user_id: PIERRE.id, answers: ANSWERS },
+    });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.error.code, 'profile_not_authorized');
+    const ended = (await t.request('GET', `/v1/candidates/${PIERRE.id}/consents`, { auth: a.apiKey })).body.data[0];
+    assert.ok(ended.revoked_at, JSON.stringify(ended));
+    assert.equal(ended.revoked_reason, 'revoked_at_provider');
   });
 
   it("another organization sees neither A's exports nor a candidate it never had", async () => {
@@ -260,7 +296,9 @@ describe('privacy: export and erasure of a candidate across every store', functi
     }, 'the erasure to fail at the applications store');
     assert.equal(stopped.status, 'pending');
     assert.match(stopped.last_error, /refused by the test/);
-    assert.equal(stopped.stores.authorizations, 1, JSON.stringify(stopped.stores));
+    // (Pierre's authorization ended when the provider refused its refresh: nothing there to erase.)
+    assert.equal(stopped.stores.profile_snapshots, 1, JSON.stringify(stopped.stores));
+    assert.equal(stopped.stores.consents, 1, JSON.stringify(stopped.stores));
     assert.equal(stopped.stores.applications, undefined);
     // A second request joins the erasure in progress.
     const joined = await t.request('POST', `/v1/candidates/${PIERRE.id}/erasure`, { auth: a.apiKey, body: {} });
@@ -271,7 +309,7 @@ describe('privacy: export and erasure of a candidate across every store', functi
     await t.database.db.raw('drop function hi_test_refuse');
     const done = await waitErasure(a, PIERRE.id, started.body.id);
     // The stores done before the failure were not run again (their counts stand); the rest finished.
-    assert.equal(done.stores.authorizations, 1);
+    assert.equal(done.stores.profile_snapshots, 1);
     assert.equal(done.stores.applications, 1);
     assert.equal((await t.database.db('hi_profile_applications').where({ organization_id: a.organizationId, profile_user_id: PIERRE.id })).length, 0);
   });

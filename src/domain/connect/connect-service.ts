@@ -12,6 +12,7 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/listing'
 import { isListingId } from '../listings/listing-id';
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/ports';
 import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/candidate-authorization';
+import { consentGrant } from '../../features/privacy/domain/consent';
 import { profileImportMessage } from '../profiles/profile-import';
 import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/profile-provider';
 import type { ProviderProfile, ProviderTokens } from '../profiles/provider-profile';
@@ -164,6 +165,8 @@ export class ConnectService {
       throw new ConnectFailure(code, PROVIDER_FAILURE_MESSAGES[code]);
     }
     const now = this.clock.now();
+    const described = await this.describe(context);
+    const consent = consentGrant({ ...described, scopes: tokens.scopes ?? this.provider.requestedScopes ?? [] });
     await this.authorizations.save(
       {
         organizationId: context.organizationId,
@@ -175,6 +178,7 @@ export class ConnectService {
         authorizedAt: now,
       },
       (stored) => [profileImportMessage(stored)],
+      consent,
     );
     this.outbox.nudge();
     const session = this.sessions.issue({ organizationId: context.organizationId, listingId: context.listingId, profileUserId: profile.id });

@@ -2,6 +2,7 @@
  * A candidate's OAuth authorization for one organization, with plaintext tokens: the
  * repository encrypts them at rest, so nothing above storage ever sees ciphertext.
  */
+import type { ConsentGrant } from '../../features/privacy/domain/consent';
 import type { OutboxMessage } from '../jobs/outbox';
 
 export interface CandidateAuthorization {
@@ -25,9 +26,11 @@ export interface CandidateAuthorizationRepository {
   save(
     authorization: Omit<CandidateAuthorization, 'id'>,
     messages: (stored: CandidateAuthorization) => readonly OutboxMessage[],
+    /** The consent record of this authorization, written in the same transaction. */
+    consent?: ConsentGrant,
   ): Promise<CandidateAuthorization>;
   updateTokens(id: string, tokens: { accessToken: string; refreshToken: string | null; accessTokenExpiresAt: Date | null }): Promise<void>;
-  /** Deletes the authorization unless the candidate authorized again since `authorizedAt`. */
+  /** Deletes the authorization unless the candidate authorized again since `authorizedAt`, and marks its consent revoked at the provider. */
   end(id: string, authorizedAt: Date): Promise<void>;
 }
 

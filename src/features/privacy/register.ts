@@ -20,6 +20,8 @@ import { PrivacyKeys } from './domain/privacy-keys';
 import { PRIVACY_REQUEST_REPOSITORY } from './domain/privacy-requests';
 import { CANDIDATE_DATA_REGISTRY, PRIVACY_KEYS } from './domain/tokens';
 import { candidateRoutes } from './http/candidates-router';
+import { CONSENT_REPOSITORY, type ConsentRepository } from './domain/consent';
+import { KnexConsentRepository } from './storage/consent-repository';
 import { CandidatePrivacyProcessor } from './jobs/candidate-privacy-processor';
 import { coreCandidateStores } from './storage/core-stores';
 import { KnexPrivacyRequestRepository } from './storage/privacy-request-repository';
@@ -60,6 +62,7 @@ export const privacyModule: PluginModule = {
       useValue: new PrivacyKeys(deriveKey(config.secretKey, 'candidate-export-links'), deriveKey(config.secretKey, 'candidate-erasure-digest')),
     });
     container.registerSingleton(PRIVACY_REQUEST_REPOSITORY, KnexPrivacyRequestRepository);
+    container.registerSingleton(CONSENT_REPOSITORY, KnexConsentRepository);
     // Resolved on first use, after every module has registered its stores.
     container.register(CANDIDATE_DATA_REGISTRY, {
       useFactory: (() => {
@@ -83,6 +86,7 @@ export const privacyModule: PluginModule = {
             holds: container.resolve(LegalHoldService),
             keys: container.resolve<PrivacyKeys>(PRIVACY_KEYS),
             registry: () => container.resolve<CandidateDataRegistry>(CANDIDATE_DATA_REGISTRY),
+            consents: container.resolve<ConsentRepository>(CONSENT_REPOSITORY),
             baseUrl: container.resolve<Config>(CONFIG).baseUrl,
           }),
         ),

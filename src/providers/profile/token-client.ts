@@ -81,7 +81,7 @@ export class TokenClient {
       });
     }
     if (!answer || typeof answer !== 'object') throw this.failures.unusable(step, 'token answer is not JSON');
-    const tokens = answer as { access_token?: unknown; token_type?: unknown; refresh_token?: unknown; expires_in?: unknown };
+    const tokens = answer as { access_token?: unknown; token_type?: unknown; refresh_token?: unknown; expires_in?: unknown; scope?: unknown };
     if (typeof tokens.access_token !== 'string' || tokens.access_token.length === 0) throw this.failures.unusable(step, 'token answer has no access_token');
     // RFC 6749 §5.1: token_type is case-insensitive; we only know how to use bearer tokens.
     if (typeof tokens.token_type === 'string' && tokens.token_type.toLowerCase() !== 'bearer') {
@@ -92,6 +92,7 @@ export class TokenClient {
       accessToken: tokens.access_token,
       refreshToken: typeof tokens.refresh_token === 'string' && tokens.refresh_token.length > 0 ? tokens.refresh_token : undefined,
       expiresAt: typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : undefined,
+      scopes: typeof tokens.scope === 'string' ? tokens.scope.split(' ').filter(Boolean) : undefined,
     };
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { CandidateSubject } from '../domain/candidate-data';
 import type { CandidateDataRegistry } from '../domain/candidate-data-registry';
+import type { ConsentRecord, ConsentRepository } from '../domain/consent';
 import type { CandidateErasureService } from '../domain/candidate-erasure-service';
 import type { CandidateExportService } from '../domain/candidate-export-service';
 import type { LegalHoldService } from '../domain/legal-hold-service';
@@ -14,6 +15,7 @@ import type { Principal } from '../../../http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../http/route';
 import { exportHtml } from './export-html';
 import {
+  consentListSchema,
   dataStoresSchema,
   erasureSchema,
   exportDocumentSchema,
@@ -32,6 +34,7 @@ export interface CandidatesRouterServices {
   holds: LegalHoldService;
   keys: PrivacyKeys;
   registry: () => CandidateDataRegistry;
+  consents: ConsentRepository;
   baseUrl: string;
 }
 
@@ -84,7 +87,37 @@ export function candidateRoutes(s: CandidatesRouterServices): RouteDefinition<an
     released_at: hold.releasedAt?.toISOString() ?? null,
   });
 
+  const consentView = (c: ConsentRecord) => ({
+    id: c.id,
+    object: 'consent' as const,
+    profile_user_id: c.profileUserId,
+    organization_name: c.organizationName,
+    listing_id: c.listingId,
+    listing_title: c.listingTitle,
+    scopes: [...c.scopes],
+    statement: c.statement,
+    granted_at: c.grantedAt.toISOString(),
+    revoked_at: c.revokedAt?.toISOString() ?? null,
+    revoked_reason: c.revokedReason as 'revoked_at_provider' | 'superseded' | null,
+  });
+
   return [
+    defineRoute({
+      method: 'get',
+      path: '/:profile_user_id/consents',
+      operationId: 'listCandidateConsents',
+      summary:
+        "The candidate's consent records with the organization, newest first: what they agreed to share, for which listing, when, under which scopes, and whether it ended (empty for a candidate the organization does not know)",
+      tags: ['privacy'],
+      auth: ['organization'],
+      params: candidateParams,
+      response: consentListSchema,
+      handler: async ({ principal, params }) => ({
+        object: 'list' as const,
+        data: (await s.consents.list(orgId(principal), params.profile_user_id)).map(consentView),
+        has_more: false,
+      }),
+    }),
     defineRoute({
       method: 'get',
       path: '/data_stores',

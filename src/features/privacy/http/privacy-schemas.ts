@@ -71,6 +71,27 @@ export const legalHoldSchema = z
 
 export const legalHoldListSchema = listOf(legalHoldSchema);
 
+export const consentSchema = z
+  .object({
+    id: z.string().meta({ example: 'cns_7Hd2Qp9Xw4Lm1Zr8Tb6N' }),
+    object: z.literal('consent'),
+    profile_user_id: z.string(),
+    organization_name: z.string(),
+    listing_id: z.string(),
+    listing_title: z.string(),
+    scopes: z.array(z.string()).meta({ description: "Granted (the provider's token answer), else those requested" }),
+    statement: z.string().meta({ description: 'What the candidate agreed to, in words: the request the consent answered' }),
+    granted_at: isoDateTime,
+    revoked_at: nullableDateTime,
+    revoked_reason: z
+      .enum(['revoked_at_provider', 'superseded'])
+      .nullable()
+      .meta({ description: 'revoked_at_provider: a token refresh answered invalid_grant; superseded: the candidate authorized again' }),
+  })
+  .meta({ id: 'Consent' });
+
+export const consentListSchema = listOf(consentSchema);
+
 export const dataStoresSchema = z
   .object({
     object: z.literal('candidate_data_registry'),

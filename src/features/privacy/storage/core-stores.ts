@@ -40,6 +40,13 @@ export function coreCandidateStores(db: Knex, hooks: CoreStoreHooks = {}): Candi
     ),
     candidateStore(
       tableStore(db, {
+        name: 'consents',
+        description: 'What the candidate agreed to share, with whom (organization, listing), when, under which scopes, and when it ended',
+        table: 'hi_candidate_consents',
+      }),
+    ),
+    candidateStore(
+      tableStore(db, {
         name: 'applications',
         description: 'Submitted applications: cover letter, answers and the imported profile they carried',
         table: 'hi_profile_applications',
