@@ -5,7 +5,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../../config';
 import type { PluginModule } from '../../composition/module';
-import { CONFIG, QUEUE_DEFINITIONS } from '../../composition/infrastructure';
+import { BULLMQ_QUEUES, CONFIG, QUEUE_DEFINITIONS } from '../../composition/infrastructure';
 import { deriveKey } from '../../security/key-derivation';
 import type { Database } from '../../storage/database';
 import { DATABASE } from '../../storage/tokens';
@@ -22,7 +22,18 @@ import { CANDIDATE_DATA_REGISTRY, PRIVACY_KEYS } from './domain/tokens';
 import { candidateRoutes } from './http/candidates-router';
 import { CONSENT_REPOSITORY, type ConsentRepository } from './domain/consent';
 import { KnexConsentRepository } from './storage/consent-repository';
-import { CandidatePrivacyProcessor } from './jobs/candidate-privacy-processor';
+import { CandidatePrivacyProcessor, RETENTION_JOB } from './jobs/candidate-privacy-processor';
+import { RETENTION_REPOSITORY, type RetentionRepository } from './domain/retention';
+import { RETENTION_METRICS, RetentionSweep, type RetentionMetrics } from './domain/retention-sweep';
+import { retentionRoutes } from './http/retention-router';
+import { KnexRetentionRepository } from './storage/retention-repository';
+import { prometheusRetentionMetrics } from './storage/retention-metrics';
+import { PRIVACY_QUEUE } from './domain/privacy-requests';
+import { METRICS, type PluginMetrics } from '../../observability/metrics';
+import type { BullmqJobQueue } from '../../queue/bullmq-queue';
+
+const RETENTION_SCHEDULER_ID = 'retention-daily';
+const RETENTION_EVERY_MS = 24 * 3600_000;
 import { coreCandidateStores } from './storage/core-stores';
 import { KnexPrivacyRequestRepository } from './storage/privacy-request-repository';
 import { privacyStores } from './storage/privacy-stores';
@@ -70,6 +81,14 @@ export const privacyModule: PluginModule = {
         return (c: DependencyContainer) => (registry ??= new CandidateDataRegistry(c.resolveAll<CandidateDataRegistration>(CANDIDATE_DATA)));
       })(),
     });
+    container.registerSingleton(RETENTION_REPOSITORY, KnexRetentionRepository);
+    container.register(RETENTION_METRICS, {
+      useFactory: (() => {
+        let metrics: RetentionMetrics | undefined;
+        return (c: DependencyContainer) => (metrics ??= prometheusRetentionMetrics(c.resolve<PluginMetrics>(METRICS).registry));
+      })(),
+    });
+    container.registerSingleton(RetentionSweep);
     container.registerSingleton(CandidateExportService);
     container.registerSingleton(CandidateErasureService);
     container.registerSingleton(LegalHoldService);
@@ -91,6 +110,35 @@ export const privacyModule: PluginModule = {
           }),
         ),
     },
+    {
+      name: 'privacy',
+      create: (container, kit) =>
+        kit.build(
+          'privacy',
+          retentionRoutes({
+            retention: container.resolve<RetentionRepository>(RETENTION_REPOSITORY),
+            sweep: () => container.resolve(RetentionSweep),
+            production: container.resolve<Config>(CONFIG).env === 'production',
+          }),
+        ),
+    },
   ],
   processors: (container) => [container.resolve(CandidatePrivacyProcessor)],
+  /** The retention pass once a day: a BullMQ job scheduler (upserted by every process), or a timer embedded. */
+  async start(container, context) {
+    const logger = context.logger.child({ component: 'retention' });
+    const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
+    const tick = bullmq
+      ? () => bullmq.schedule(PRIVACY_QUEUE, RETENTION_SCHEDULER_ID, RETENTION_EVERY_MS, RETENTION_JOB)
+      : () =>
+          container
+            .resolve(RetentionSweep)
+            .run()
+            .then(() => undefined);
+    const run = () => void tick().catch((error: Error) => logger.warn({ err: error.message }, 'retention pass failed'));
+    if (bullmq) run();
+    const timer = setInterval(run, RETENTION_EVERY_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
 };

@@ -16,7 +16,7 @@ import { LOGGER, type Logger } from '../../../domain/shared/logger';
 import type { CandidateSubject } from './candidate-data';
 import type { CandidateDataRegistry } from './candidate-data-registry';
 import type { PrivacyKeys } from './privacy-keys';
-import { PRIVACY_QUEUE, PRIVACY_REQUEST_REPOSITORY, type CandidateErasure, type PrivacyRequestRepository } from './privacy-requests';
+import { PRIVACY_QUEUE, PRIVACY_REQUEST_REPOSITORY, type CandidateErasure, type ErasureReason, type PrivacyRequestRepository } from './privacy-requests';
 import { CANDIDATE_DATA_REGISTRY, PRIVACY_KEYS } from './tokens';
 
 export const CANDIDATE_ERASED_EVENT = 'candidate.erased';
@@ -42,7 +42,7 @@ export class CandidateErasureService {
    * organization holds nothing about is erased all the same (nothing to do, and the host
    * still hears candidate.erased): that makes a repeated request harmless.
    */
-  async request(subject: CandidateSubject): Promise<{ erasure: CandidateErasure; joined: boolean }> {
+  async request(subject: CandidateSubject, reason: ErasureReason = 'request'): Promise<{ erasure: CandidateErasure; joined: boolean }> {
     const hold = await this.requests.activeHold(subject.organizationId, subject.profileUserId);
     if (hold) throw legalHoldBlocks(hold.id);
     const record: CandidateErasure = {
@@ -50,6 +50,7 @@ export class CandidateErasureService {
       organizationId: subject.organizationId,
       subjectDigest: this.keys.subjectDigest(subject.organizationId, subject.profileUserId),
       subject,
+      reason,
       status: 'pending',
       progress: {},
       attempts: 0,
@@ -89,7 +90,13 @@ export class CandidateErasureService {
     }
     const at = this.clock.now();
     // The one place the id survives the erasure: receivers need it to find their copies; it expires with the event log.
-    const data = { erasure_id: erasureId, profile_user_id: subject.profileUserId, erased_at: at.toISOString(), stores: erasure.progress };
+    const data = {
+      erasure_id: erasureId,
+      profile_user_id: subject.profileUserId,
+      reason: erasure.reason,
+      erased_at: at.toISOString(),
+      stores: erasure.progress,
+    };
     const dedupeKey = `${CANDIDATE_ERASED_EVENT}:${erasureId}`;
     await this.requests.completeErasure(erasureId, at, [
       eventMessage({ organizationId: subject.organizationId, type: CANDIDATE_ERASED_EVENT, data, dedupeKey }),

@@ -20,6 +20,9 @@ export interface CandidateExport {
 
 export type ErasureStatus = 'pending' | 'succeeded';
 
+/** `request`: the organization asked (for the candidate); `retention`: the retention pass found the data due. */
+export type ErasureReason = 'request' | 'retention';
+
 export interface CandidateErasure {
   id: string;
   organizationId: string;
@@ -27,6 +30,7 @@ export interface CandidateErasure {
   subjectDigest: string;
   /** The subject while the erasure runs; null once it has succeeded. */
   subject: CandidateSubject | null;
+  reason: ErasureReason;
   status: ErasureStatus;
   /** Store name -> rows erased, for the stores already done. */
   progress: Record<string, number>;

@@ -72,6 +72,7 @@ export function candidateRoutes(s: CandidatesRouterServices): RouteDefinition<an
     id: record.id,
     object: 'candidate_erasure',
     status: record.status,
+    reason: record.reason,
     stores: record.progress,
     last_error: record.lastError,
     created_at: record.createdAt.toISOString(),

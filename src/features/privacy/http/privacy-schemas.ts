@@ -50,6 +50,7 @@ export const erasureSchema = z
     id: z.string().meta({ example: 'cer_8Qw2Lm4Nx7Rt1Vb5Yc3Z' }),
     object: z.literal('candidate_erasure'),
     status: z.enum(['pending', 'succeeded']),
+    reason: z.enum(['request', 'retention']).meta({ description: 'request: the organization asked; retention: the daily retention pass found the data due' }),
     stores: z.record(z.string(), z.number().int()).meta({ description: 'Rows erased per store, for the stores done so far' }),
     last_error: z.string().nullable().meta({ description: 'Why the last attempt stopped (the job retries and resumes)' }),
     created_at: isoDateTime,

@@ -9,6 +9,10 @@ import { hasPrefix } from '../../../domain/shared/ids';
 import { CandidateErasureService } from '../domain/candidate-erasure-service';
 import { CandidateExportService } from '../domain/candidate-export-service';
 import { PRIVACY_QUEUE } from '../domain/privacy-requests';
+import { RetentionSweep } from '../domain/retention-sweep';
+
+/** The daily retention pass's job name (a job scheduler with Redis, a timer embedded). */
+export const RETENTION_JOB = 'retention';
 
 export interface PrivacyJob {
   export_id?: string;
@@ -22,6 +26,7 @@ export class CandidatePrivacyProcessor implements JobProcessor<PrivacyJob> {
   constructor(
     @inject(CandidateExportService) private readonly exports: CandidateExportService,
     @inject(CandidateErasureService) private readonly erasures: CandidateErasureService,
+    @inject(RetentionSweep) private readonly retention: RetentionSweep,
   ) {}
 
   async process(job: JobContext<PrivacyJob>): Promise<{ outcome: string }> {
@@ -35,6 +40,10 @@ export class CandidatePrivacyProcessor implements JobProcessor<PrivacyJob> {
       }
     }
     if (job.name === 'erasure' && hasPrefix(job.data.erasure_id, 'cer')) return { outcome: await this.erasures.run(job.data.erasure_id) };
+    if (job.name === RETENTION_JOB) {
+      const report = await this.retention.run();
+      return { outcome: `retention: ${JSON.stringify(report.erasures_started)}, held ${report.held}` };
+    }
     throw new UnrecoverableJobError(`candidate-privacy job "${job.name}" without its request id`);
   }
 }

@@ -40,6 +40,7 @@ function erasureFromRow(row: Row): CandidateErasure {
       row.profile_user_id == null
         ? null
         : { organizationId: row.organization_id, profileUserId: row.profile_user_id, emails: contacts?.emails ?? [], phones: contacts?.phones ?? [] },
+    reason: row.reason,
     status: row.status,
     progress: fromJson<Record<string, number>>(row.progress),
     attempts: Number(row.attempts),
@@ -113,6 +114,7 @@ export class KnexPrivacyRequestRepository implements PrivacyRequestRepository {
           subject_digest: record.subjectDigest,
           profile_user_id: subject.profileUserId,
           contacts: JSON.stringify({ emails: subject.emails, phones: subject.phones }),
+          reason: record.reason,
           status: 'pending',
           progress: JSON.stringify({}),
           created_at: record.createdAt,

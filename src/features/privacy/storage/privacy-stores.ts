@@ -22,6 +22,7 @@ export function privacyStores(db: Knex): CandidateDataRegistration[] {
         where: (q, s) => q.where({ organization_id: s.organizationId, profile_user_id: s.profileUserId }),
       }),
     ),
+    noCandidateData('hi_retention_settings', "Organizations' retention periods"),
     noCandidateData(
       'hi_candidate_erasures',
       'Erasure records: the candidate id and contacts only while the erasure runs, then a keyed digest of the id (a check constraint enforces it)',
