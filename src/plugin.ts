@@ -24,6 +24,11 @@ import { webhooksModule } from './composition/webhooks';
 import { listingsModule } from './composition/listings';
 import { cachingModule } from './composition/caching';
 import { privacyModule } from './features/privacy/register';
+import { auditModule } from './features/audit/register';
+import { AUDIT_REPOSITORY, type AuditRepository } from './features/audit/domain/audit-event';
+import { auditRecorder } from './features/audit/http/audit-recorder';
+import { deriveKey } from './security/key-derivation';
+import { CLOCK, type Clock } from './domain/shared/clock';
 import type { HookDispatcher } from './domain/hooks/hook-dispatcher';
 import { httpMetrics } from './observability/http-metrics';
 import { METRICS, type PluginMetrics } from './observability/metrics';
@@ -65,6 +70,7 @@ export const MODULES: readonly PluginModule[] = [
   listingsModule,
   reconciliationModule,
   privacyModule,
+  auditModule,
   cachingModule,
 ];
 
@@ -90,6 +96,12 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
     throttle,
     onError: errorHandler(context.logger),
     idempotency: container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE),
+    audit: auditRecorder(
+      container.resolve<AuditRepository>(AUDIT_REPOSITORY),
+      context.logger,
+      () => container.resolve<Clock>(CLOCK).now(),
+      deriveKey(context.config.secretKey, 'audit-pseudonyms'),
+    ),
   };
   return { policy, build: (name, routes) => buildRouter(name, routes, policy) };
 }
@@ -193,8 +205,34 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     organizations: hostOrganizations(container),
     async fireHook(hook, organizationId, payload): Promise<HookResult> {
       // Each handler runs only if the gate (entitlement cache) finds the organization's license for its action active.
-      const { handled, skipped, failed, outcomes } = await intake.fire('call', hook, organizationId, payload);
-      return { handled, skipped, failed, outcomes };
+      let result: HookResult | undefined;
+      try {
+        const { handled, skipped, failed, outcomes } = await intake.fire('call', hook, organizationId, payload);
+        result = { handled, skipped, failed, outcomes };
+        return result;
+      } finally {
+        // The host's own acts are audited too: which hook, for whom, what it started (no payload values).
+        await container
+          .resolve<AuditRepository>(AUDIT_REPOSITORY)
+          .append({
+            organizationId,
+            actorType: 'host',
+            actor: 'host',
+            ip: null,
+            requestId: null,
+            action: `hook:${hook}`,
+            method: 'HOOK',
+            target: hook,
+            status: !result ? 500 : result.failed.length > 0 ? 207 : 200,
+            before: null,
+            after: {
+              request_fields: Object.keys(payload ?? {}).sort(),
+              response: result ? { handled: result.handled, skipped: result.skipped, failed: result.failed } : null,
+            },
+            at: container.resolve<Clock>(CLOCK).now(),
+          })
+          .catch((error: Error) => logger.error({ hook, err: error.message }, 'could not record an audit event'));
+      }
     },
     async startWorkers(startOptions = {}) {
       if (role === 'api') throw new Error('The api role runs no workers: start a process with the worker role');

@@ -13,7 +13,8 @@ export type KeyPurpose =
   | 'sandbox-client-secret'
   | 'sandbox-token-signing'
   | 'candidate-export-links'
-  | 'candidate-erasure-digest';
+  | 'candidate-erasure-digest'
+  | 'audit-pseudonyms';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 
