@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import { connectThroughProvider, MARIE, startOidcProvider, type Candidate, type OidcHarness } from '../helpers/oidc-provider';
 import { enableProfileApply, QUESTIONS, waitFor } from '../helpers/profile-flow';
 import { activateLicense } from '../helpers/hooks';
-import { request, startTestHost, type TestHost } from '../helpers/test-host';
+import { startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
 const ORIGIN = 'https://jobs.curie.example';
