@@ -1,12 +1,12 @@
 /**
  * Configuration for an embedding host, from an object instead of environment variables.
- * Every plugin setting of src/config.ts is an option named after its variable in camel
+ * Every plugin setting of src/kernel/config.ts is an option named after its variable in camel
  * case (`SECRET_KEY` → `secretKey`, `REDIS_URL` → `redisUrl`), parsed and validated by the
  * same code as the standalone host's environment, so a bad value throws the same
  * ConfigError naming the setting. Settings only the standalone host reads are left out.
  * Unlike the standalone host, nothing is generated or written: `secretKey` is required.
  */
-import { ConfigError, loadConfig, SETTINGS, type Config } from '../config';
+import { ConfigError, loadConfig, SETTINGS, type Config } from '../kernel/config';
 
 /** Read only by the standalone host (its HTTP server, process signals, embedded data folder); marked in the manifest. */
 export const STANDALONE_ONLY_SETTINGS = ['PORT', 'HOST', 'TRUST_PROXY', 'DATA_DIR', 'WORKER_HTTP_PORT', 'SHUTDOWN_TIMEOUT_SECONDS'] as const;

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/kernel/config';
 import { uniqueQueuePrefix } from './redis';
 
 export const TEST_OPERATOR_KEY = 'op_test_0123456789abcdef0123456789';

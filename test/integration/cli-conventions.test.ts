@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -16,7 +16,7 @@ import { rememberSecretsIn } from '../helpers/log-capture';
 import { freePort, killAll, startProcess, waitForHttp, type AppProcess } from '../helpers/processes';
 import { usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
-import { buildProgram } from '../../src/standalone/cli';
+import { buildProgram } from '../../src/standalone/cli/cli';
 
 const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 

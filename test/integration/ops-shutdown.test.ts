@@ -8,10 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { JobProcessor, QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { BullmqJobQueue } from '../../src/queue/bullmq-queue';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
-import { createRedis } from '../../src/queue/redis';
+import type { JobProcessor, QueueDefinition } from '../../src/kernel/job-queue';
+import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
+import { createRedis } from '../../src/platform/queue/redis';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { testLogger } from '../helpers/log-capture';
 import {

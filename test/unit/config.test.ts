@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig, SETTINGS } from '../../src/config';
+import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'hi-config-'));
 
