@@ -5,7 +5,7 @@
  * CLI, as its own process) passes an intact trail and catches a changed and a removed row.
  */
 import { strict as assert } from 'node:assert';
-import { createDatabase } from '../../src/storage/database';
+import { createDatabase } from '../../src/platform/database/database';
 import { KnexAuditRepository } from '../../src/features/audit/storage/audit-repository';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
@@ -13,7 +13,6 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS } from '../helpers/webhook-receiver';
-import { migrateAll } from '../../src/standalone/standalone-host';
 
 const MUTATING = ['post', 'put', 'patch', 'delete'];
 
@@ -134,8 +133,11 @@ describe('audit: the verify command', function () {
     database = await createTestDatabase();
     await database.db.destroy().catch(() => undefined);
     env = testEnv({ DATABASE_URL: database.url });
+    // The CLI migrates the database it opens: an empty trail is intact.
+    const empty = runCli(['audit', 'verify', '--json'], env);
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.deepEqual(JSON.parse(empty.stdout), { ok: true, chains: 0, events: 0, problems: [] });
     await withDb(async (db) => {
-      await migrateAll(db);
       const audit = new KnexAuditRepository(db);
       for (let i = 0; i < 5; i++) {
         await audit.append({

@@ -5,7 +5,7 @@
  * feature that adds a table and registers neither fails here.
  */
 import { strict as assert } from 'node:assert';
-import { HOST_TABLES } from '../../src/standalone/candidate-erasure';
+import { HOST_TABLES } from '../../src/standalone/host/candidate-erasure';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 /** Column names that hold a person's data wherever they appear. */

@@ -1,5 +1,5 @@
 /** The audit feature: the hash-chained audit trail, fed by the route layer (plugin.ts routerKit) and host hooks, read at /v1/audit_events. */
-import type { PluginModule } from '../../composition/module';
+import type { PluginModule } from '../../platform/composition/plugin-module';
 import { noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { AUDIT_REPOSITORY, type AuditRepository } from './domain/audit-event';

@@ -3,15 +3,15 @@
  * registers under CANDIDATE_DATA), exports, erasure and legal holds, and their job.
  */
 import type { DependencyContainer } from 'tsyringe';
-import type { Config } from '../../config';
-import type { PluginModule } from '../../composition/module';
+import type { Config } from '../../kernel/config';
+import type { PluginModule } from '../../platform/composition/plugin-module';
 import { BULLMQ_QUEUES, CONFIG, QUEUE_DEFINITIONS } from '../../composition/infrastructure';
-import { deriveKey } from '../../security/key-derivation';
-import type { Database } from '../../storage/database';
-import { DATABASE } from '../../storage/tokens';
+import { deriveKey } from '../../platform/security/key-derivation';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
 import { CANDIDATE_DATA, candidateStore, type CandidateDataRegistration, type CandidateSubject } from './domain/candidate-data';
 import { queuedJobsStore } from './domain/queued-jobs-store';
-import { JOB_QUEUE, type JobQueue, type QueueDefinition } from '../../domain/jobs/job-queue';
+import { JOB_QUEUE, type JobQueue, type QueueDefinition } from '../../kernel/job-queue';
 import { CandidateDataRegistry } from './domain/candidate-data-registry';
 import { CandidateErasureService } from './domain/candidate-erasure-service';
 import { CandidateExportService } from './domain/candidate-export-service';
@@ -29,8 +29,8 @@ import { retentionRoutes } from './http/retention-router';
 import { KnexRetentionRepository } from './storage/retention-repository';
 import { prometheusRetentionMetrics } from './storage/retention-metrics';
 import { PRIVACY_QUEUE } from './domain/privacy-requests';
-import { METRICS, type PluginMetrics } from '../../observability/metrics';
-import type { BullmqJobQueue } from '../../queue/bullmq-queue';
+import { METRICS, type PluginMetrics } from '../../platform/observability/metrics';
+import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
 
 const RETENTION_SCHEDULER_ID = 'retention-daily';
 const RETENTION_EVERY_MS = 24 * 3600_000;
@@ -38,9 +38,9 @@ import { coreCandidateStores } from './storage/core-stores';
 import { KnexPrivacyRequestRepository } from './storage/privacy-request-repository';
 import { privacyStores } from './storage/privacy-stores';
 import { revokeProviderTokens } from './domain/provider-token-revocation';
-import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../../domain/profiles/candidate-authorization';
-import { PROFILE_PROVIDER, type ProfileProvider } from '../../domain/profiles/profile-provider';
-import { LOGGER, type Logger } from '../../domain/shared/logger';
+import { CANDIDATE_AUTHORIZATION_REPOSITORY, type CandidateAuthorizationRepository } from '../profiles/domain/candidate-authorization';
+import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/domain/profile-provider';
+import { LOGGER, type Logger } from '../../kernel/logger';
 
 /** The one line a feature adds to its register() for each store of candidate data (or table free of it). */
 export function registerCandidateData(container: DependencyContainer, ...registrations: CandidateDataRegistration[]): void {

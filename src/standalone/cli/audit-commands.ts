@@ -1,5 +1,5 @@
 /** `audit list` and `audit verify`: the audit trail read from the database, and its hash chains checked row by row. */
-import { UsageError } from '../args';
+import { UsageError } from './usage-error';
 import { verifyChain } from '../../features/audit/domain/audit-chain';
 import { DEPLOYMENT_CHAIN, type AuditEvent } from '../../features/audit/domain/audit-event';
 import { KnexAuditRepository } from '../../features/audit/storage/audit-repository';

@@ -4,8 +4,8 @@
  * plugin's registry covers the plugin's tables; these are the host's, listed here so the
  * registry's completeness test knows each host table is accounted for.
  */
-import type { Disposer } from '../domain/shared/disposer';
-import type { Database } from '../storage/database';
+import type { Disposer } from '../../kernel/disposer';
+import type { Database } from '../../platform/database/database';
 import type { InProcessHookBus } from './hook-bus';
 
 /** Every table of the standalone host's migrations, and who erases what in it. */

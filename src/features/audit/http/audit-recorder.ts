@@ -8,8 +8,8 @@
  * logged, never the caller's failure (the change it records has already been made).
  */
 import { createHmac } from 'node:crypto';
-import type { Logger } from '../../../domain/shared/logger';
-import type { AuditedCall } from '../../../http/route';
+import type { Logger } from '../../../kernel/logger';
+import type { AuditedCall } from '../../../platform/http/route';
 import { redact } from '../domain/redact';
 import type { AuditActorType, AuditEventInput, AuditRepository } from '../domain/audit-event';
 

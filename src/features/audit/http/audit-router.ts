@@ -1,8 +1,8 @@
 /** Mounted at /v1/audit_events: the organization's audit trail (the operator's: any organization's, or the deployment's). */
-import { notFound } from '../../../domain/shared/errors';
-import type { Principal } from '../../../http/principal';
-import { defineRoute, z, type RouteDefinition } from '../../../http/route';
-import { isoDateTime, listOf } from '../../../http/schemas/common';
+import { notFound } from '../../../kernel/errors';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
+import { isoDateTime, listOf } from '../../../platform/http/common-schemas';
 import type { AuditEvent, AuditRepository } from '../domain/audit-event';
 
 export const auditEventSchema = z

@@ -1,9 +1,9 @@
 /** hi_audit_events and hi_audit_heads. */
 import { inject, injectable } from 'tsyringe';
-import { newId } from '../../../domain/shared/ids';
-import type { Database } from '../../../storage/database';
-import { fromJson } from '../../../storage/json-column';
-import { DATABASE } from '../../../storage/tokens';
+import { newId } from '../../../kernel/ids';
+import type { Database } from '../../../platform/database/database';
+import { fromJson } from '../../../platform/database/json-column';
+import { DATABASE } from '../../../platform/database/tokens';
 import { eventHash } from '../domain/audit-chain';
 import { DEPLOYMENT_CHAIN, GENESIS_HASH, type AuditEvent, type AuditEventInput, type AuditFilter, type AuditRepository } from '../domain/audit-event';
 

@@ -7,12 +7,12 @@
  * transaction: the host and webhook receivers erase their copies on it.
  */
 import { inject, injectable } from 'tsyringe';
-import { eventMessage } from '../../../domain/jobs/outbox';
-import { CLOCK, type Clock } from '../../../domain/shared/clock';
-import { conflict, notFound } from '../../../domain/shared/errors';
-import { newId } from '../../../domain/shared/ids';
-import { EVENT_PUBLISHER, type EventPublisher } from '../../../domain/shared/events';
-import { LOGGER, type Logger } from '../../../domain/shared/logger';
+import { eventMessage } from '../../../kernel/outbox';
+import { CLOCK, type Clock } from '../../../kernel/clock';
+import { conflict, notFound } from '../../../kernel/errors';
+import { newId } from '../../../kernel/ids';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
+import { LOGGER, type Logger } from '../../../kernel/logger';
 import type { CandidateSubject } from './candidate-data';
 import type { CandidateDataRegistry } from './candidate-data-registry';
 import type { PrivacyKeys } from './privacy-keys';

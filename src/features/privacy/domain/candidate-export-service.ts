@@ -4,9 +4,9 @@
  * export expires; a signed link valid for minutes lets a browser download it.
  */
 import { inject, injectable } from 'tsyringe';
-import { CLOCK, type Clock } from '../../../domain/shared/clock';
-import { notFound } from '../../../domain/shared/errors';
-import { newId } from '../../../domain/shared/ids';
+import { CLOCK, type Clock } from '../../../kernel/clock';
+import { notFound } from '../../../kernel/errors';
+import { newId } from '../../../kernel/ids';
 import type { CandidateSubject } from './candidate-data';
 import type { CandidateDataRegistry } from './candidate-data-registry';
 import { buildExportDocument } from './export-document';

@@ -1,8 +1,8 @@
 /** Legal holds: an organization keeps one candidate's data from erasure and retention, with a reason, until it releases the hold. */
 import { inject, injectable } from 'tsyringe';
-import { CLOCK, type Clock } from '../../../domain/shared/clock';
-import { notFound } from '../../../domain/shared/errors';
-import { newId } from '../../../domain/shared/ids';
+import { CLOCK, type Clock } from '../../../kernel/clock';
+import { notFound } from '../../../kernel/errors';
+import { newId } from '../../../kernel/ids';
 import { PRIVACY_REQUEST_REPOSITORY, type LegalHold, type PrivacyRequestRepository } from './privacy-requests';
 
 @injectable()

@@ -1,5 +1,5 @@
 /** Data-rights requests (exports, erasures) and legal holds, and the storage port that keeps them. */
-import type { OutboxMessage } from '../../../domain/jobs/outbox';
+import type { OutboxMessage } from '../../../kernel/outbox';
 import type { CandidateSubject } from './candidate-data';
 import type { ExportDocument } from './export-document';
 

@@ -5,9 +5,9 @@
  * revocation endpoint is noted in the log; an outage fails the step, and the erasure
  * retries it before any row is deleted.
  */
-import type { CandidateAuthorizationRepository } from '../../../domain/profiles/candidate-authorization';
-import type { ProfileProvider } from '../../../domain/profiles/profile-provider';
-import type { Logger } from '../../../domain/shared/logger';
+import type { CandidateAuthorizationRepository } from '../../profiles/domain/candidate-authorization';
+import type { ProfileProvider } from '../../profiles/domain/profile-provider';
+import type { Logger } from '../../../kernel/logger';
 import type { CandidateSubject } from './candidate-data';
 
 export function revokeProviderTokens(

@@ -4,8 +4,8 @@
  * profile import's payload names the candidate. Erasure removes them; a job running right
  * now fails the step, which the erasure retries once it has finished.
  */
-import type { JobQueue } from '../../../domain/jobs/job-queue';
-import { upstream } from '../../../domain/shared/errors';
+import type { JobQueue } from '../../../kernel/job-queue';
+import { upstream } from '../../../kernel/errors';
 import type { CandidateDataStore, CandidateSubject } from './candidate-data';
 
 /** The payload names both the organization and the candidate (as whole JSON strings). */

@@ -5,10 +5,10 @@
  * a second erasure request for the same candidate joins the pending one.
  */
 import { inject, injectable } from 'tsyringe';
-import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../../domain/listings/listing';
-import { CLOCK, type Clock } from '../../../domain/shared/clock';
-import { isDomainError } from '../../../domain/shared/errors';
-import { LOGGER, type Logger } from '../../../domain/shared/logger';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../listings/domain/listing';
+import { CLOCK, type Clock } from '../../../kernel/clock';
+import { isDomainError } from '../../../kernel/errors';
+import { LOGGER, type Logger } from '../../../kernel/logger';
 import { CandidateErasureService } from './candidate-erasure-service';
 import { allListingsExpired, RETENTION_DEFAULTS, RETENTION_REPOSITORY, type RetentionRepository, type RetentionRule } from './retention';
 

@@ -10,9 +10,9 @@ import type { CandidateExportService } from '../domain/candidate-export-service'
 import type { LegalHoldService } from '../domain/legal-hold-service';
 import type { PrivacyKeys } from '../domain/privacy-keys';
 import type { CandidateErasure, CandidateExport, LegalHold } from '../domain/privacy-requests';
-import { notFound } from '../../../domain/shared/errors';
-import type { Principal } from '../../../http/principal';
-import { defineRoute, reply, z, type RouteDefinition } from '../../../http/route';
+import { notFound } from '../../../kernel/errors';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { exportHtml } from './export-html';
 import {
   consentListSchema,

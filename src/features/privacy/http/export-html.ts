@@ -1,5 +1,5 @@
 /** The human-readable view of an export document: one section per store, one table per record. */
-import { escapeHtml } from '../../../http/html';
+import { escapeHtml } from '../../../platform/http/html';
 import type { ExportDocument } from '../domain/export-document';
 
 const cell = (value: unknown) => escapeHtml(typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? ''));

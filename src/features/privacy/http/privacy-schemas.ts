@@ -1,6 +1,6 @@
 /** Response shapes of the candidates' data-rights API (they feed /v1/openapi.json). */
 import { z } from 'zod';
-import { isoDateTime, listOf, nullableDateTime } from '../../../http/schemas/common';
+import { isoDateTime, listOf, nullableDateTime } from '../../../platform/http/common-schemas';
 
 export const profileUserId = z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/, 'expected a profile user id: usr_ followed by an opaque id');
 

@@ -2,10 +2,10 @@
  * Mounted at /v1/privacy: the organization's retention settings, and the operator's "run the
  * retention pass now" (with a test clock's time, outside production).
  */
-import { forbidden } from '../../../domain/shared/errors';
-import type { Principal } from '../../../http/principal';
-import { defineRoute, z, type RouteDefinition } from '../../../http/route';
-import { isoDateTime, nullableDateTime } from '../../../http/schemas/common';
+import { forbidden } from '../../../kernel/errors';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
+import { isoDateTime, nullableDateTime } from '../../../platform/http/common-schemas';
 import { RETENTION_DEFAULTS, type RetentionRepository } from '../domain/retention';
 import type { RetentionSweep } from '../domain/retention-sweep';
 

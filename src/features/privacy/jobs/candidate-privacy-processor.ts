@@ -4,8 +4,8 @@
  * candidate. Both are idempotent; an erasure resumes at the first store not yet done.
  */
 import { inject, injectable } from 'tsyringe';
-import { UnrecoverableJobError, type JobContext, type JobProcessor } from '../../../domain/jobs/job-queue';
-import { hasPrefix } from '../../../domain/shared/ids';
+import { UnrecoverableJobError, type JobContext, type JobProcessor } from '../../../kernel/job-queue';
+import { hasPrefix } from '../../../kernel/ids';
 import { CandidateErasureService } from '../domain/candidate-erasure-service';
 import { CandidateExportService } from '../domain/candidate-export-service';
 import { PRIVACY_QUEUE } from '../domain/privacy-requests';

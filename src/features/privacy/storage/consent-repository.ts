@@ -1,11 +1,11 @@
 /** hi_candidate_consents: written and ended inside the authorization repository's transactions. */
 import type { Knex } from 'knex';
 import { inject, injectable } from 'tsyringe';
-import type { CandidateAuthorization } from '../../../domain/profiles/candidate-authorization';
-import { newId } from '../../../domain/shared/ids';
-import type { Database } from '../../../storage/database';
-import { fromJson } from '../../../storage/json-column';
-import { DATABASE } from '../../../storage/tokens';
+import type { CandidateAuthorization } from '../../profiles/domain/candidate-authorization';
+import { newId } from '../../../kernel/ids';
+import type { Database } from '../../../platform/database/database';
+import { fromJson } from '../../../platform/database/json-column';
+import { DATABASE } from '../../../platform/database/tokens';
 import type { ConsentGrant, ConsentRecord, ConsentRepository } from '../domain/consent';
 
 export async function insertConsent(trx: Knex.Transaction, authorization: CandidateAuthorization, grant: ConsentGrant): Promise<void> {

@@ -1,10 +1,10 @@
 /** hi_candidate_exports, hi_candidate_erasures and hi_legal_holds. */
 import { inject, injectable } from 'tsyringe';
-import { OUTBOX_NOTIFIER, type OutboxMessage, type OutboxNotifier } from '../../../domain/jobs/outbox';
-import type { Database } from '../../../storage/database';
-import { fromJson } from '../../../storage/json-column';
-import { writeOutbox } from '../../../storage/outbox';
-import { DATABASE } from '../../../storage/tokens';
+import { OUTBOX_NOTIFIER, type OutboxMessage, type OutboxNotifier } from '../../../kernel/outbox';
+import type { Database } from '../../../platform/database/database';
+import { fromJson } from '../../../platform/database/json-column';
+import { writeOutbox } from '../../../platform/queue/outbox';
+import { DATABASE } from '../../../platform/database/tokens';
 import type { ExportDocument } from '../domain/export-document';
 import type { CandidateErasure, CandidateExport, LegalHold, PrivacyRequestRepository } from '../domain/privacy-requests';
 

@@ -1,8 +1,8 @@
 /** hi_retention_settings, and the queries that find candidates due for retention. */
 import { inject, injectable } from 'tsyringe';
-import type { Database } from '../../../storage/database';
-import { fromJson } from '../../../storage/json-column';
-import { DATABASE } from '../../../storage/tokens';
+import type { Database } from '../../../platform/database/database';
+import { fromJson } from '../../../platform/database/json-column';
+import { DATABASE } from '../../../platform/database/tokens';
 import type { RetentionRepository } from '../domain/retention';
 
 @injectable()
