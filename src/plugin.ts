@@ -28,6 +28,12 @@ import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
 import { METRICS, type PluginMetrics } from './platform/observability/metrics';
+import { privacyModule } from './features/privacy/register';
+import { auditModule } from './features/audit/register';
+import { AUDIT_REPOSITORY, type AuditRepository } from './features/audit/domain/audit-event';
+import { auditRecorder } from './features/audit/http/audit-recorder';
+import { deriveKey } from './platform/security/key-derivation';
+import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
 import type { ActivateOptions, HookResult, HttpRouter, MountedRouterInfo, OfferedRouter, PluginHost, PluginInstance, PluginRole } from './host/contract';
 import { HookIntake } from './features/hooks/domain/hook-intake';
@@ -68,6 +74,8 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   listingsModule,
   reconciliationModule,
+  privacyModule,
+  auditModule,
   cachingModule,
 ];
 
@@ -93,6 +101,12 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
     throttle,
     onError: errorHandler(context.logger),
     idempotency: container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE),
+    audit: auditRecorder(
+      container.resolve<AuditRepository>(AUDIT_REPOSITORY),
+      context.logger,
+      () => container.resolve<Clock>(CLOCK).now(),
+      deriveKey(context.config.secretKey, 'audit-pseudonyms'),
+    ),
   };
   return { policy, build: (name, routes) => buildRouter(name, routes, policy) };
 }
@@ -197,8 +211,34 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     organizations: hostOrganizations(container),
     async fireHook(hook, organizationId, payload): Promise<HookResult> {
       // Each handler runs only if the gate (entitlement cache) finds the organization's license for its action active.
-      const { handled, skipped, failed, outcomes } = await intake.fire('call', hook, organizationId, payload);
-      return { handled, skipped, failed, outcomes };
+      let result: HookResult | undefined;
+      try {
+        const { handled, skipped, failed, outcomes } = await intake.fire('call', hook, organizationId, payload);
+        result = { handled, skipped, failed, outcomes };
+        return result;
+      } finally {
+        // The host's own acts are audited too: which hook, for whom, what it started (no payload values).
+        await container
+          .resolve<AuditRepository>(AUDIT_REPOSITORY)
+          .append({
+            organizationId,
+            actorType: 'host',
+            actor: 'host',
+            ip: null,
+            requestId: null,
+            action: `hook:${hook}`,
+            method: 'HOOK',
+            target: hook,
+            status: !result ? 500 : result.failed.length > 0 ? 207 : 200,
+            before: null,
+            after: {
+              request_fields: Object.keys(payload ?? {}).sort(),
+              response: result ? { handled: result.handled, skipped: result.skipped, failed: result.failed } : null,
+            },
+            at: container.resolve<Clock>(CLOCK).now(),
+          })
+          .catch((error: Error) => logger.error({ hook, err: error.message }, 'could not record an audit event'));
+      }
     },
     async startWorkers(startOptions = {}) {
       if (role === 'api') throw new Error('The api role runs no workers: start a process with the worker role');

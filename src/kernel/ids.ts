@@ -28,7 +28,28 @@ export function randomToken(length: number): string {
 }
 
 export type IdPrefix =
-  'org' | 'listing' | 'app' | 'lic' | 'sub' | 'pkg' | 'key' | 'req' | 'evt' | 'auth' | 'job' | 'we' | 'whd' | 'inv' | 'quote' | 'conn' | 'run';
+  | 'org'
+  | 'listing'
+  | 'app'
+  | 'lic'
+  | 'sub'
+  | 'pkg'
+  | 'key'
+  | 'req'
+  | 'evt'
+  | 'auth'
+  | 'job'
+  | 'we'
+  | 'whd'
+  | 'inv'
+  | 'quote'
+  | 'conn'
+  | 'run'
+  | 'cex'
+  | 'cer'
+  | 'hold'
+  | 'cns'
+  | 'aud';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

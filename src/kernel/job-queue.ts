@@ -35,9 +35,21 @@ export interface JobQueue {
    * now) is left alone. Safe to call from several processes at once.
    */
   requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome>;
+  /** Jobs of `queue` in any state (waiting, delayed, running, finished) whose data `match` accepts: an erasure finds a candidate's. */
+  findJobs(queue: string, match: (data: unknown) => boolean): Promise<StoredJob[]>;
+  /** Removes a job in any state but running: true when it is gone (or never was), false while it runs. */
+  forget(queue: string, jobId: string): Promise<boolean>;
 }
 
 export type RequeueOutcome = 'added' | 'retried' | 'pending';
+
+/** A job as the queue keeps it, in any state (finished jobs are kept a while too). */
+export interface StoredJob {
+  id: string;
+  name: string;
+  data: unknown;
+  state: string;
+}
 
 export interface JobContext<T = unknown> {
   id: string;

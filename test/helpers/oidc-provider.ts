@@ -69,6 +69,8 @@ export interface OidcProviderOptions {
   /** Issue a new refresh token at each refresh and revoke the grant when an old one is reused. */
   rotateRefreshTokens?: boolean;
   candidates?: Candidate[];
+  /** RFC 7009 token revocation (announced in discovery as revocation_endpoint). */
+  revocation?: boolean;
 }
 
 export interface OidcHarness {
@@ -81,6 +83,8 @@ export interface OidcHarness {
   tokenRequests: Record<string, number>;
   tokenErrors: Record<string, number>;
   profileRequests: number;
+  /** Revocation requests the provider answered: the token_type_hint sent and the status. */
+  revocations: { hint: string; status: number }[];
   /** Lifetime of access tokens issued from now on. */
   accessTokenTtlSeconds: number;
   /** Registers our client (its callbacks are known once the plugin listens). */
@@ -158,6 +162,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     tokenRequests: {},
     tokenErrors: {},
     profileRequests: 0,
+    revocations: [],
     accessTokenTtlSeconds: 3600,
     async register(redirectUris: string[]) {
       provider = new Provider(issuer, {
@@ -185,7 +190,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
         scopes: ['openid', 'offline_access', 'profile'],
         // The standard claims (OIDC Core §5.4): userinfo answers name and profile to a token with the profile scope.
         claims: { openid: ['sub'], profile: ['name', 'profile'] },
-        features: { devInteractions: { enabled: false }, introspection: { enabled: true } },
+        features: { devInteractions: { enabled: false }, introspection: { enabled: true }, revocation: { enabled: options.revocation === true } },
         interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
         findAccount: async (_ctx: unknown, id: string) =>
           candidates.has(id)
@@ -220,6 +225,9 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
             const error = String((ctx.body as { error?: string })?.error ?? ctx.status);
             harness.tokenErrors[error] = (harness.tokenErrors[error] ?? 0) + 1;
           }
+        }
+        if (ctx.method === 'POST' && ctx.path === '/token/revocation') {
+          harness.revocations.push({ hint: String(ctx.oidc?.params?.token_type_hint ?? ''), status: ctx.status });
         }
       });
     },

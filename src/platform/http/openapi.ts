@@ -46,6 +46,16 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'Invoices (JSON, and a printable HTML or PDF document), the upcoming invoice, quotes, the billing account and sandbox payment method; operator calls across organizations and test clocks.',
   },
+  {
+    name: 'privacy',
+    description:
+      "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",
+  },
+  {
+    name: 'audit',
+    description:
+      'The audit trail: every change made by an organization key, the operator or the host (and reads of a candidate record), hash-chained per organization so a changed or removed event is detected (hiring-integrations audit verify).',
+  },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   ...SURFACE_TAGS,
 ];

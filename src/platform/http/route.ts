@@ -65,6 +65,11 @@ export interface RouteDefinition<P = unknown, Q = unknown, B = unknown> {
    * bodies, 429, 500, 503): e.g. 410 listing_closed. Documented in /v1/openapi.json.
    */
   errors?: readonly number[];
+  /**
+   * The audit trail records every authenticated call of a mutating route (any status);
+   * 'read' records a GET too (a candidate's full record); false: never (health checks).
+   */
+  audit?: 'read' | false;
   /** Which rate-limit budget applies (default: the API budget); false: never limited (health checks). */
   rateLimit?: false;
   handler: (input: RouteInput<P, Q, B>) => Promise<unknown | Reply>;
@@ -95,6 +100,40 @@ export interface RouterPolicy {
   /** The plugin formats its own errors, whatever host it is mounted in. */
   onError: ErrorRequestHandler;
   idempotency: IdempotencyStore;
+  /** Called once an audited route has answered (see RouteDefinition.audit). */
+  audit?: (call: AuditedCall) => void;
+}
+
+/** What the audit trail learns of one answered call. */
+export interface AuditedCall {
+  route: RouteDefinition<any, any, any>;
+  principal: Principal;
+  req: Request;
+  status: number;
+  requestId: string | null;
+  /** The request body and the answer, as the handler saw and gave them. */
+  request: unknown;
+  response: unknown;
+}
+
+const isAudited = (route: RouteDefinition<any, any, any>) => route.audit !== false && (route.method !== 'get' || route.audit === 'read');
+
+/** Runs after the guards (so only authenticated calls), reports the call once its answer is sent. */
+function auditOnFinish(route: RouteDefinition<any, any, any>, audit: NonNullable<RouterPolicy['audit']>): RequestHandler {
+  return (req, res, next) => {
+    res.once('finish', () =>
+      audit({
+        route,
+        principal: res.locals.principal ?? { kind: 'public' },
+        req,
+        status: res.statusCode,
+        requestId: res.locals.requestId ?? null,
+        request: req.body,
+        response: res.locals.auditResponse,
+      }),
+    );
+    next();
+  };
 }
 
 function scopeOf(principal: Principal): string {
@@ -113,7 +152,8 @@ export function buildRouter(name: string, routes: RouteDefinition<any, any, any>
   const router = Router();
   if (policy.before.length > 0) router.use(...policy.before);
   for (const route of routes) {
-    router[route.method](route.path, ...policy.guards(route), async (req: Request, res: Response) => {
+    const audit = policy.audit && isAudited(route) ? [auditOnFinish(route, policy.audit)] : [];
+    router[route.method](route.path, ...policy.guards(route), ...audit, async (req: Request, res: Response) => {
       rejectNulCharacters({ params: req.params, query: req.query, body: req.body });
       const params = route.params ? parseOrThrow(route.params, req.params, 'path') : req.params;
       const query = route.query ? parseOrThrow(route.query, req.query, 'query') : req.query;
@@ -155,6 +195,7 @@ export function buildRouter(name: string, routes: RouteDefinition<any, any, any>
       const payload = result instanceof Reply ? result.body : result;
       if (result instanceof Reply) for (const [header, value] of Object.entries(result.headers)) res.setHeader(header, value);
       if (idempotencyKey) await policy.idempotency.complete(scope, idempotencyKey, { status, body: payload });
+      res.locals.auditResponse = payload;
       if (payload === undefined) res.status(status).end();
       else res.status(status).json(payload);
     });

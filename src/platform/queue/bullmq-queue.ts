@@ -4,7 +4,8 @@
  * worker role (or explicitly by tests); the API process only produces.
  */
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../../kernel/job-queue';
+import type { Redis } from 'ioredis';
+import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome, StoredJob } from '../../kernel/job-queue';
 import { isAvailabilityError } from '../../kernel/availability';
 import type { Logger } from '../../kernel/logger';
 import { isOwnOutage, isRetryable, OUTAGE_AWARE_BACKOFF, OUTAGE_RETRY_LIMIT, OUTAGE_RETRY_MS, retryDelay } from './retry-policy';
@@ -117,6 +118,35 @@ export class BullmqJobQueue implements JobQueue {
     if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return false;
     await job.remove();
     return true;
+  }
+
+  /** Pages through every state; ranges apply per state, so it stops at the first empty page. */
+  async findJobs(queue: string, match: (data: unknown) => boolean): Promise<StoredJob[]> {
+    const found: StoredJob[] = [];
+    const page = 500;
+    for (let start = 0; ; start += page) {
+      const jobs = await this.queue(queue).getJobs(
+        ['waiting', 'delayed', 'prioritized', 'waiting-children', 'active', 'completed', 'failed'],
+        start,
+        start + page - 1,
+        true,
+      );
+      if (jobs.length === 0) return found;
+      for (const job of jobs) if (job?.id && match(job.data)) found.push({ id: job.id, name: job.name, data: job.data, state: await job.getState() });
+    }
+  }
+
+  async forget(queue: string, jobId: string): Promise<boolean> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) return true;
+    if ((await job.getState()) === 'active') return false;
+    try {
+      await job.remove();
+      return true;
+    } catch {
+      // Taken by a worker meanwhile (locked): the caller tries again later.
+      return false;
+    }
   }
 
   async pending(queue: string, jobId: string): Promise<{ data: unknown; runAt: Date } | undefined> {

@@ -3,7 +3,7 @@
  * job-id dedupe, delays, attempts and exponential backoff as the BullMQ adapter. Jobs
  * live in memory, so a restart loses pending ones: embedded mode is for laptops and demos.
  */
-import type { BatchJob, JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../../kernel/job-queue';
+import type { BatchJob, JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome, StoredJob } from '../../kernel/job-queue';
 import type { Logger } from '../../kernel/logger';
 import { isOwnOutage, isRetryable, OUTAGE_RETRY_LIMIT, OUTAGE_RETRY_MS, retryDelay } from './retry-policy';
 
@@ -68,6 +68,21 @@ export class InlineJobQueue implements JobQueue {
   async remove(queue: string, jobId: string): Promise<boolean> {
     const job = this.jobs.get(`${queue}:${jobId}`);
     if (!job || job.state !== 'waiting') return false;
+    clearTimeout(job.timer);
+    this.jobs.delete(`${queue}:${jobId}`);
+    return true;
+  }
+
+  async findJobs(queue: string, match: (data: unknown) => boolean): Promise<StoredJob[]> {
+    return [...this.jobs.values()]
+      .filter((job) => job.queue === queue && match(job.data))
+      .map((job) => ({ id: job.id, name: job.name, data: structuredClone(job.data), state: job.state }));
+  }
+
+  async forget(queue: string, jobId: string): Promise<boolean> {
+    const job = this.jobs.get(`${queue}:${jobId}`);
+    if (!job) return true;
+    if (job.state === 'active') return false;
     clearTimeout(job.timer);
     this.jobs.delete(`${queue}:${jobId}`);
     return true;

@@ -3,7 +3,7 @@
  * job metrics: jobs added, attempts by outcome, durations, and how many run right now.
  * Instrumenting the processors rather than an adapter's events keeps the two identical.
  */
-import type { BatchJob, JobOptions, JobProcessor, JobQueue, RequeueOutcome } from '../../kernel/job-queue';
+import type { BatchJob, JobOptions, JobProcessor, JobQueue, RequeueOutcome, StoredJob } from '../../kernel/job-queue';
 import type { PluginMetrics, QueueDepth, QueueDepthSource } from '../observability/metrics';
 import { isRetryable } from './retry-policy';
 
@@ -51,6 +51,14 @@ export class MeteredJobQueue<Q extends JobQueue & WorkerCapable & Partial<QueueD
 
   pending(queue: string, jobId: string): Promise<{ data: unknown; runAt: Date } | undefined> {
     return this.inner.pending(queue, jobId);
+  }
+
+  findJobs(queue: string, match: (data: unknown) => boolean): Promise<StoredJob[]> {
+    return this.inner.findJobs(queue, match);
+  }
+
+  forget(queue: string, jobId: string): Promise<boolean> {
+    return this.inner.forget(queue, jobId);
   }
 
   async requeue(queue: string, name: string, data: object, jobId: string, finishedBefore: Date): Promise<RequeueOutcome> {

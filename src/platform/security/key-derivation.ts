@@ -12,7 +12,10 @@ export type KeyPurpose =
   | 'connect-session-cookie'
   | 'sandbox-client-secret'
   | 'sandbox-token-signing'
-  | 'connection-credentials-encryption';
+  | 'connection-credentials-encryption'
+  | 'candidate-export-links'
+  | 'candidate-erasure-digest'
+  | 'audit-pseudonyms';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

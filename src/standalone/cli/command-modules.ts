@@ -1,4 +1,5 @@
 /** Every CLI command module, in help order. Add a module here to add commands (they may extend an existing group). */
+import { auditCommands } from './audit-commands';
 import { billingCommands } from './billing-commands';
 import { catalogCommands } from './catalog-commands';
 import type { CommandModule } from './context';
@@ -6,4 +7,11 @@ import { listingCommands } from './listing-commands';
 import { organizationCommands } from './organization-commands';
 import { serverCommands } from './server-commands';
 
-export const COMMAND_MODULES: readonly CommandModule[] = [serverCommands, organizationCommands, listingCommands, catalogCommands, billingCommands];
+export const COMMAND_MODULES: readonly CommandModule[] = [
+  serverCommands,
+  organizationCommands,
+  listingCommands,
+  catalogCommands,
+  billingCommands,
+  auditCommands,
+];

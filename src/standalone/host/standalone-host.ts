@@ -20,6 +20,7 @@ import { InProcessHookBus } from './hook-bus';
 import { hookEndpoint } from './hook-endpoint';
 import { ListingsStore } from './listings-store';
 import { PipelineStore } from './pipeline-store';
+import { eraseOnCandidateErased } from './candidate-erasure';
 
 export const HOST_MIGRATIONS = {
   directory: path.resolve(__dirname, 'host-migrations'),
@@ -94,6 +95,7 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
   const listings = new ListingsStore(db);
   const pipeline = new PipelineStore(db);
   const hooks = new InProcessHookBus(logger);
+  const stopErasing = eraseOnCandidateErased(db, hooks);
   const pluginHost: PluginHost = {
     contractVersion: HOST_CONTRACT_VERSION,
     config,
@@ -132,6 +134,7 @@ export async function createStandaloneHost(options: StandaloneOptions): Promise<
     ...partial,
     async close() {
       await plugin.dispose();
+      stopErasing();
       if (ownsDb) await db.destroy();
     },
   };

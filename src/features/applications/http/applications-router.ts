@@ -88,6 +88,8 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       method: 'get',
       path: '/applications/:application_id',
       operationId: 'getApplication',
+      // A candidate's full record: who read it is audited.
+      audit: 'read',
       summary: 'One application of the calling organization',
       tags: ['applications'],
       auth: ['organization'],

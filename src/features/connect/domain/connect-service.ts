@@ -18,6 +18,7 @@ import type { ProviderProfile, ProviderTokens } from '../../profiles/domain/prov
 import { isOriginAllowed, isReturnUrlRegistered } from '../../applications/domain/profile-apply-settings';
 import { CLOCK, type Clock } from '../../../kernel/clock';
 import { hasPrefix } from '../../../kernel/ids';
+import { consentGrant } from '../../privacy/domain/consent';
 import { CANDIDATE_SESSIONS, type CandidateSessions, type IssuedCandidateSession } from './candidate-session';
 import { PROVIDER_FAILURE_MESSAGES, providerFailureCode } from './provider-failure';
 
@@ -164,6 +165,8 @@ export class ConnectService {
       throw new ConnectFailure(code, PROVIDER_FAILURE_MESSAGES[code]);
     }
     const now = this.clock.now();
+    const described = await this.describe(context);
+    const consent = consentGrant({ ...described, scopes: tokens.scopes ?? this.provider.requestedScopes ?? [] });
     await this.authorizations.save(
       {
         organizationId: context.organizationId,
@@ -175,6 +178,7 @@ export class ConnectService {
         authorizedAt: now,
       },
       (stored) => [profileImportMessage(stored)],
+      consent,
     );
     this.outbox.nudge();
     const session = this.sessions.issue({ organizationId: context.organizationId, listingId: context.listingId, profileUserId: profile.id });

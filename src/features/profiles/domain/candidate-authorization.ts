@@ -3,6 +3,7 @@
  * repository encrypts them at rest, so nothing above storage ever sees ciphertext.
  */
 import type { OutboxMessage } from '../../../kernel/outbox';
+import type { ConsentGrant } from '../../privacy/domain/consent';
 
 export interface CandidateAuthorization {
   id: string;
@@ -25,9 +26,11 @@ export interface CandidateAuthorizationRepository {
   save(
     authorization: Omit<CandidateAuthorization, 'id'>,
     messages: (stored: CandidateAuthorization) => readonly OutboxMessage[],
+    /** The consent record of this authorization, written in the same transaction. */
+    consent?: ConsentGrant,
   ): Promise<CandidateAuthorization>;
   updateTokens(id: string, tokens: { accessToken: string; refreshToken: string | null; accessTokenExpiresAt: Date | null }): Promise<void>;
-  /** Deletes the authorization unless the candidate authorized again since `authorizedAt`. */
+  /** Deletes the authorization unless the candidate authorized again since `authorizedAt`, and marks its consent revoked at the provider. */
   end(id: string, authorizedAt: Date): Promise<void>;
 }
 

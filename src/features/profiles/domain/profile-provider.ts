@@ -20,6 +20,10 @@ export class ProviderAuthorizationError extends Error {
 export interface ProfileProvider {
   fetchProfile(accessToken: string): Promise<ProviderProfile>;
   refresh(refreshToken: string): Promise<ProviderTokens>;
+  /** The scopes the authorize request asks for (a consent record names them when the token answer does not). */
+  readonly requestedScopes?: readonly string[];
+  /** RFC 7009 revocation; 'unsupported' when the provider offers none. Revoking a token twice is harmless. */
+  revoke?(token: string, hint: 'refresh_token' | 'access_token'): Promise<'revoked' | 'unsupported'>;
 }
 
 export const PROFILE_PROVIDER = Symbol('ProfileProvider');

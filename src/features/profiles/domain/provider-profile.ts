@@ -39,4 +39,6 @@ export interface ProviderTokens {
   /** Some providers rotate refresh tokens; undefined keeps the one we have. */
   refreshToken?: string;
   expiresAt?: Date;
+  /** The scopes granted, when the token answer says (RFC 6749 §5.1: omitted when as requested). */
+  scopes?: string[];
 }

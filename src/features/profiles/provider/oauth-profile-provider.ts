@@ -30,6 +30,10 @@ export class OAuthProfileProvider implements ProfileProvider {
     this.tokens = new TokenClient(settings, this.directory, this.failures);
   }
 
+  get requestedScopes(): readonly string[] {
+    return this.settings.scopes;
+  }
+
   /** The endpoints, discovered on first use when an issuer is configured. */
   endpoints(): Promise<ResolvedEndpoints> {
     return this.directory.endpoints();
@@ -61,6 +65,10 @@ export class OAuthProfileProvider implements ProfileProvider {
 
   refresh(refreshToken: string): Promise<ProviderTokens> {
     return this.tokens.refresh(refreshToken);
+  }
+
+  revoke(token: string, hint: 'refresh_token' | 'access_token'): Promise<'revoked' | 'unsupported'> {
+    return this.tokens.revoke(token, hint);
   }
 }
 

@@ -55,10 +55,13 @@ export class ProviderDirectory {
         `the provider supports token endpoint auth methods ${methods.join(', ')}, not ${this.settings.tokenAuthMethod} (PROFILE_PROVIDER_TOKEN_AUTH_METHOD)`,
       );
     }
+    const revocation = body.revocation_endpoint;
     this.resolved = {
       authorizeUrl: endpoint('authorization_endpoint', this.settings.authorizeUrl),
       tokenUrl: endpoint('token_endpoint', this.settings.tokenUrl),
       profileUrl: endpoint('userinfo_endpoint', this.settings.profileUrl),
+      // Optional (RFC 8414 §2): erasure revokes tokens where the provider offers it.
+      revocationUrl: typeof revocation === 'string' && /^https?:\/\//.test(revocation) ? revocation : undefined,
     };
     return this.resolved;
   }

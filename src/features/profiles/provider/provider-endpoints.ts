@@ -18,6 +18,8 @@ export interface ResolvedEndpoints {
   authorizeUrl: string;
   tokenUrl: string;
   profileUrl: string;
+  /** RFC 7009 token revocation, when the provider's discovery document offers it. */
+  revocationUrl?: string;
 }
 
 export const PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS = 5000;

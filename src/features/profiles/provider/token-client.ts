@@ -31,8 +31,24 @@ export class TokenClient {
     return this.request('refresh', { grant_type: 'refresh_token', refresh_token: refreshToken });
   }
 
-  private async request(step: string, form: Record<string, string>): Promise<ProviderTokens> {
-    const { tokenUrl } = await this.directory.endpoints();
+  /**
+   * RFC 7009: asks the provider to revoke a token (and, for a refresh token, the grant
+   * behind it). 'unsupported' when the provider offers no revocation endpoint. The
+   * provider answers 200 for a token it does not know (already revoked or expired), so
+   * revoking twice is harmless; an outage throws (retryable).
+   */
+  async revoke(token: string, hint: 'refresh_token' | 'access_token'): Promise<'revoked' | 'unsupported'> {
+    const { revocationUrl } = await this.directory.endpoints();
+    if (!revocationUrl) return 'unsupported';
+    const step = 'revocation';
+    const response = await this.post(step, revocationUrl, { token, token_type_hint: hint });
+    await response.body?.cancel();
+    if (!response.ok) throw this.failures.unusable(step, `revocation endpoint answered ${response.status}`, { status: response.status });
+    return 'revoked';
+  }
+
+  /** A form POST with the client authentication the provider expects. */
+  private async post(step: string, url: string, form: Record<string, string>) {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const body = new URLSearchParams(form);
     if (this.settings.tokenAuthMethod === 'client_secret_post') {
@@ -42,13 +58,18 @@ export class TokenClient {
       const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
       headers.authorization = `Basic ${Buffer.from(`${encode(this.settings.clientId)}:${encode(this.settings.clientSecret)}`).toString('base64')}`;
     }
-    const response = await requestProvider(
+    return requestProvider(
       this.failures,
       step,
-      tokenUrl,
+      url,
       { method: 'POST', headers, body: body.toString() },
       this.settings.timeoutMs ?? PROFILE_PROVIDER_TIMEOUT_DEFAULT_MS,
     );
+  }
+
+  private async request(step: string, form: Record<string, string>): Promise<ProviderTokens> {
+    const { tokenUrl } = await this.directory.endpoints();
+    const response = await this.post(step, tokenUrl, form);
     const answer = await jsonBody(response);
     if (!response.ok) {
       const fields = providerErrorFields(answer);
@@ -60,7 +81,7 @@ export class TokenClient {
       });
     }
     if (!answer || typeof answer !== 'object') throw this.failures.unusable(step, 'token answer is not JSON');
-    const tokens = answer as { access_token?: unknown; token_type?: unknown; refresh_token?: unknown; expires_in?: unknown };
+    const tokens = answer as { access_token?: unknown; token_type?: unknown; refresh_token?: unknown; expires_in?: unknown; scope?: unknown };
     if (typeof tokens.access_token !== 'string' || tokens.access_token.length === 0) throw this.failures.unusable(step, 'token answer has no access_token');
     // RFC 6749 §5.1: token_type is case-insensitive; we only know how to use bearer tokens.
     if (typeof tokens.token_type === 'string' && tokens.token_type.toLowerCase() !== 'bearer') {
@@ -71,6 +92,7 @@ export class TokenClient {
       accessToken: tokens.access_token,
       refreshToken: typeof tokens.refresh_token === 'string' && tokens.refresh_token.length > 0 ? tokens.refresh_token : undefined,
       expiresAt: typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(Date.now() + expiresIn * 1000) : undefined,
+      scopes: typeof tokens.scope === 'string' ? tokens.scope.split(' ').filter(Boolean) : undefined,
     };
   }
 }

@@ -11,6 +11,8 @@ import { TokenCipher } from '../../../platform/security/token-cipher';
 import type { Database } from '../../../platform/database/database';
 import { writeOutbox } from '../../../platform/queue/outbox';
 import { DATABASE } from '../../../platform/database/tokens';
+import { insertConsent, revokeConsents } from '../../privacy/storage/consent-repository';
+import type { ConsentGrant } from '../../privacy/domain/consent';
 
 export const TOKEN_CIPHER = Symbol('TokenCipher');
 
@@ -45,6 +47,7 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
   async save(
     authorization: Omit<CandidateAuthorization, 'id'>,
     messages: (stored: CandidateAuthorization) => readonly OutboxMessage[],
+    consent?: ConsentGrant,
   ): Promise<CandidateAuthorization> {
     const { organizationId, profileUserId } = authorization;
     const row = {
@@ -68,6 +71,7 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
         .merge(['listing_id', 'access_token_ciphertext', 'refresh_token_ciphertext', 'access_token_expires_at', 'authorized_at', 'updated_at'])
         .returning('*');
       const result = this.fromRow(stored as AuthorizationRow);
+      if (consent) await insertConsent(trx, result, consent);
       await writeOutbox(trx, messages(result));
       return result;
     });
@@ -89,7 +93,13 @@ export class KnexCandidateAuthorizationRepository implements CandidateAuthorizat
   }
 
   async end(id: string, authorizedAt: Date): Promise<void> {
-    await this.db('hi_candidate_authorizations').where({ id, authorized_at: authorizedAt }).delete();
+    await this.db.transaction(async (trx) => {
+      const [ended] = await trx('hi_candidate_authorizations')
+        .where({ id, authorized_at: authorizedAt })
+        .delete()
+        .returning(['organization_id', 'profile_user_id']);
+      if (ended) await revokeConsents(trx, ended.organization_id, ended.profile_user_id, 'revoked_at_provider', new Date());
+    });
   }
 
   private fromRow(row: AuthorizationRow): CandidateAuthorization {

@@ -1,0 +1,54 @@
+/** `audit list` and `audit verify`: the audit trail read from the database, and its hash chains checked row by row. */
+import { UsageError } from './usage-error';
+import { verifyChain } from '../../features/audit/domain/audit-chain';
+import { DEPLOYMENT_CHAIN, type AuditEvent } from '../../features/audit/domain/audit-event';
+import { KnexAuditRepository } from '../../features/audit/storage/audit-repository';
+import { auditEventView } from '../../features/audit/http/audit-router';
+import { group, type CommandModule } from './context';
+
+const line = (e: AuditEvent) => `${e.at.toISOString()}  #${e.sequence}  ${e.actorType}:${e.actor}  ${e.action}  ${e.method} ${e.target} → ${e.status}`;
+
+export const auditCommands: CommandModule = {
+  register(program, context) {
+    const audit = group(program, 'audit', 'The audit trail: who changed what, hash-chained per organization');
+    audit
+      .command('list')
+      .description('Audit events, newest first')
+      .option('--org <id>', 'one organization (default: every chain)')
+      .option('--action <operation>', 'one operation (an OpenAPI operationId, or hook:<name>)')
+      .option('--limit <n>', 'at most this many (1-1000)', '50')
+      .option('--json', 'print {"data":[…]}')
+      .action(async (options: { org?: string; action?: string; limit: string; json?: boolean }) => {
+        const limit = Number(options.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be an integer from 1 to 1000');
+        await context.withDatabase(async (db) => {
+          const page = await new KnexAuditRepository(db).list({ organizationId: options.org, action: options.action, limit });
+          context.print(options, page.data.map(line).join('\n') || 'No audit events.', { data: page.data.map(auditEventView) });
+        });
+      });
+    audit
+      .command('verify')
+      .description("Recomputes every chain's hashes: reports a changed, removed or inserted event (exit status 1)")
+      .option('--org <id>', 'one organization (default: every chain)')
+      .option('--json', 'print {"ok","chains","problems"}')
+      .action(async (options: { org?: string; json?: boolean }) => {
+        await context.withDatabase(async (db) => {
+          const repository = new KnexAuditRepository(db);
+          const chains = options.org ? [options.org] : await repository.chains();
+          const problems = [];
+          let events = 0;
+          for (const chain of chains) {
+            const rows = await repository.chain(chain);
+            events += rows.length;
+            problems.push(...verifyChain(rows, await repository.head(chain)).map((p) => ({ chain, ...p })));
+          }
+          const ok = problems.length === 0;
+          const text = ok
+            ? `Audit trail intact: ${events} events in ${chains.length} chain(s)${chains.includes(DEPLOYMENT_CHAIN) ? ' (with the deployment chain)' : ''}.`
+            : `Audit trail TAMPERED: ${problems.map((p) => `${p.chain} #${p.sequence} (${p.id}) ${p.problem}`).join('; ')}`;
+          context.print(options, text, { ok, chains: chains.length, events, problems });
+          if (!ok) process.exitCode = 1;
+        });
+      });
+  },
+};

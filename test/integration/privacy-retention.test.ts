@@ -1,0 +1,115 @@
+/**
+ * Retention on a test clock: the operator runs the daily pass "as of" a later time, and
+ * exactly the candidates due are erased (every store, through the erasure job): those who
+ * authorized and never applied, after the organization's unfinished_authorizations_days;
+ * applicants once every listing they applied to closed more than applications_days ago;
+ * never one under a legal hold, never another organization's, never one whose listing is open.
+ */
+import { strict as assert } from 'node:assert';
+import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const ORIGIN = 'https://jobs.retention.example';
+const DAY = 86_400_000;
+
+describe('privacy: retention on a test clock', function () {
+  this.timeout(120_000);
+  let t: TestHost;
+  let org: { organizationId: string; apiKey: string };
+  let other: { organizationId: string; apiKey: string };
+  let open: string;
+  let closing: string;
+  let otherListing: string;
+
+  const connect = async (o: { organizationId: string }, listingId: string, who: { id: string; name: string }) => {
+    const run = await runConnect(t, { organizationId: o.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${who.name}` });
+    assert.equal(run.result?.message.type, 'profile-apply:authorized');
+    await waitFor(
+      async () => (await t.database.db('hi_profile_snapshots').where({ organization_id: o.organizationId, profile_user_id: who.id }).first()) ?? undefined,
+      `${who.name}'s import`,
+    );
+  };
+  const apply = async (o: { apiKey: string }, listingId: string, who: { id: string }) => {
+    const applied = await t.request('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+      auth: o.apiKey,
+      body: { profile_user_id: who.id, cover_letter: 'Hello', answers: { years_experience: 3, work_authorization: true } },
+    });
+    assert.equal(applied.status, 201, applied.text);
+  };
+  const holds = (o: { organizationId: string }, who: { id: string }) =>
+    t.database.db('hi_profile_snapshots').where({ organization_id: o.organizationId, profile_user_id: who.id }).first();
+  const run = async (asOf: Date) => {
+    const response = await t.request('POST', '/v1/privacy/retention/run', { auth: t.operatorKey, body: { as_of: asOf.toISOString() } });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  };
+  const settled = () =>
+    waitFor(async () => ((await t.database.db('hi_candidate_erasures').where({ status: 'pending' })).length === 0 ? true : undefined), 'erasures to finish');
+
+  before(async () => {
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    org = await t.createOrganization('Retention Org');
+    other = await t.createOrganization('Other Org');
+    await enableProfileApply(t, org.apiKey, [ORIGIN]);
+    await enableProfileApply(t, other.apiKey, [ORIGIN]);
+    open = (await t.host.listings.create({ organizationId: org.organizationId, title: 'Open role', questions: QUESTIONS })).id;
+    closing = (await t.host.listings.create({ organizationId: org.organizationId, title: 'Closing role', questions: QUESTIONS })).id;
+    otherListing = (await t.host.listings.create({ organizationId: other.organizationId, title: 'Elsewhere', questions: QUESTIONS })).id;
+    await connect(org, open, ADA); // never applies
+    await connect(org, open, GRACE); // never applies, but on hold
+    await connect(org, closing, ALAN);
+    await apply(org, closing, ALAN); // the only listing closes
+    await connect(org, open, KATHERINE);
+    await apply(org, open, KATHERINE); // open listing: kept
+    await connect(other, otherListing, ADA); // the other organization's Ada never applies either
+  });
+  after(() => t?.close());
+
+  it('uses documented defaults until the organization sets its own; null restores a default', async () => {
+    const read = await t.request('GET', '/v1/privacy/retention', { auth: org.apiKey });
+    assert.deepEqual([read.body.applications_days, read.body.unfinished_authorizations_days], [365, 30]);
+    const set = await t.request('PATCH', '/v1/privacy/retention', { auth: org.apiKey, body: { applications_days: 10, unfinished_authorizations_days: 5 } });
+    assert.equal(set.status, 200, set.text);
+    assert.deepEqual([set.body.applications_days, set.body.unfinished_authorizations_days], [10, 5]);
+    assert.equal((await t.request('PATCH', '/v1/privacy/retention', { auth: org.apiKey, body: { applications_days: 0 } })).status, 400);
+    assert.equal((await t.request('POST', '/v1/privacy/retention/run', { auth: org.apiKey, body: {} })).status, 403);
+  });
+
+  it('erases exactly what is due at each time, and nothing on hold', async () => {
+    const hold = await t.request('POST', `/v1/candidates/${GRACE.id}/legal_holds`, { auth: org.apiKey, body: { reason: 'Pending dispute' } });
+    assert.equal(hold.status, 201);
+    const now = Date.now();
+
+    // Four days on: nothing is due yet.
+    let report = await run(new Date(now + 4 * DAY));
+    assert.deepEqual(report.erasures_started, { applications: 0, unfinished_authorizations: 0 });
+
+    // Six days on: the organization's unfinished authorizations (5 days) are due; Grace is held; the other organization keeps 30 days.
+    report = await run(new Date(now + 6 * DAY));
+    assert.deepEqual(report.erasures_started, { applications: 0, unfinished_authorizations: 1 });
+    assert.equal(report.held, 1);
+    await settled();
+    assert.equal(await holds(org, ADA), undefined);
+    assert.ok(await holds(org, GRACE));
+    assert.ok(await holds(other, ADA), "the other organization's Ada is not due");
+    assert.ok(await holds(org, ALAN));
+
+    // The closing listing closes; 11 days after its close, Alan is due; Katherine's listing is open.
+    await t.host.listings.update(org.organizationId, closing, { status: 'closed' });
+    report = await run(new Date(Date.now() + 9 * DAY));
+    assert.deepEqual(report.erasures_started, { applications: 0, unfinished_authorizations: 0 });
+    report = await run(new Date(Date.now() + 11 * DAY));
+    assert.deepEqual(report.erasures_started, { applications: 1, unfinished_authorizations: 0 });
+    await settled();
+    assert.equal(await holds(org, ALAN), undefined);
+    assert.equal((await t.database.db('hi_profile_applications').where({ organization_id: org.organizationId, profile_user_id: ALAN.id })).length, 0);
+    assert.ok(await holds(org, KATHERINE));
+    const erasure = await t.database.db('hi_candidate_erasures').where({ organization_id: org.organizationId, reason: 'retention' });
+    assert.equal(erasure.length, 2);
+
+    // The pass is counted in metrics.
+    const metrics = await t.request('GET', '/metrics', { auth: t.operatorKey });
+    assert.match(metrics.text, /hiring_integrations_retention_total\{rule="unfinished_authorizations",outcome="erasure_started"\} 1/);
+    assert.match(metrics.text, /hiring_integrations_retention_total\{rule="unfinished_authorizations",outcome="held"\} \d/);
+  });
+});
