@@ -1,7 +1,7 @@
 /** The provider's profile answer, checked before anything of it is stored. */
 import { z } from 'zod';
 import type { ProviderProfile } from '../domain/provider-profile';
-import { applyProfileMapping, IDENTITY_MAPPING, providerFieldName, type ProfileMapping } from './profile-mapping';
+import { applyProfileMapping, IDENTITY_MAPPING, providerFieldName, type ProfileMapping } from '../../../kernel/profile-mapping';
 
 /** A real calendar day (2023-02-30 is not), optionally followed by a time. */
 const isCalendarDate = (value: string) => {
