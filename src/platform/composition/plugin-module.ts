@@ -22,7 +22,6 @@ export interface CompositionContext {
   manifest: Manifest;
 }
 
-
 export interface RouterFactory {
   /** Must match a router `name` in plugin.manifest.json. */
   name: string;

@@ -12,6 +12,7 @@ import { money } from '../../../kernel/money';
 import { invalid } from '../../../kernel/errors';
 import type { BillingCheckout } from '../../billing/domain/billing-checkout';
 import type { BillingService } from '../../billing/domain/billing-service';
+import type { BillingQuotes } from '../../billing/domain/billing-quotes';
 import type { Principal } from '../../../platform/http/principal';
 import { quoteView } from '../../billing/http/billing-views';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
@@ -36,7 +37,9 @@ export interface IntegrationsServices {
   billing: BillingPreviewService;
   /** Purchases with billing in the loop (standing, quotes, the ledger). */
   checkout: BillingCheckout;
-  quotes: BillingService;
+  quotes: BillingQuotes;
+  /** The ledger's rules (grace, proration) the catalog shows. */
+  ledger: BillingService;
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
 }
@@ -113,7 +116,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       tags: ['integrations'],
       auth: ['organization', 'operator'],
       response: catalogSchema,
-      handler: async () => ({ ...catalogView(await s.catalog.catalog(), s.hookHandlersOf), billing_rules: s.quotes.rules() }),
+      handler: async () => ({ ...catalogView(await s.catalog.catalog(), s.hookHandlersOf), billing_rules: s.ledger.rules() }),
     }),
     defineRoute({
       method: 'get',
