@@ -138,7 +138,7 @@ export const SETTINGS = [
     type: 'url',
     secret: false,
     description:
-      'Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs.',
+      'Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs. With the userinfo endpoint, "openid" is always requested (scopes default to "openid profile") and, unless PROFILE_PROVIDER_PROFILE_MAPPING says otherwise, the standard claims are read: sub (the candidate), name, profile (the profile URL).',
   },
   {
     env: 'PROFILE_PROVIDER_AUTHORIZE_URL',
@@ -532,6 +532,16 @@ function authorizeParams(env: Env): Record<string, string> {
   return params;
 }
 
+/** Standard OpenID Connect claims (Core §5.1) as a profile: `sub` is the candidate's subject, `profile` their profile page. */
+const USERINFO_MAPPING = { id: 'sub', name: 'name', profile_url: 'profile' };
+
+/** The userinfo endpoint answers only to `openid` tokens: it is always requested; unset, `openid profile`. */
+function userinfoScopes(env: Env): string[] {
+  const configured = env.PROFILE_PROVIDER_SCOPES?.trim();
+  const scopes = configured ? configured.split(/[\s,]+/).filter(Boolean) : ['profile'];
+  return scopes.includes('openid') ? scopes : ['openid', ...scopes];
+}
+
 function profileProvider(env: Env): ProfileProviderConfig | undefined {
   const issuer = url(env, 'PROFILE_PROVIDER_ISSUER');
   const authorizeUrl = url(env, 'PROFILE_PROVIDER_AUTHORIZE_URL');
@@ -548,9 +558,11 @@ function profileProvider(env: Env): ProfileProviderConfig | undefined {
   };
   // Discovery supplies what is not given; without it, all three endpoints are needed.
   const endpoint = (name: string) => (issuer ? url(env, name) : required(name, url(env, name)));
+  // PROFILE_PROVIDER_ISSUER without a profile API: the userinfo endpoint, which answers OpenID Connect claims.
+  const userinfo = issuer !== undefined && url(env, 'PROFILE_PROVIDER_PROFILE_URL') === undefined;
   let profileMapping: ProfileMapping;
   try {
-    profileMapping = parseProfileMapping(raw(env, 'PROFILE_PROVIDER_PROFILE_MAPPING') ?? {});
+    profileMapping = parseProfileMapping(raw(env, 'PROFILE_PROVIDER_PROFILE_MAPPING') ?? (userinfo ? USERINFO_MAPPING : {}));
   } catch (error) {
     if (error instanceof ProfileMappingError) throw new ConfigError('PROFILE_PROVIDER_PROFILE_MAPPING', error.message);
     throw error;
@@ -562,7 +574,7 @@ function profileProvider(env: Env): ProfileProviderConfig | undefined {
     profileUrl: endpoint('PROFILE_PROVIDER_PROFILE_URL'),
     clientId: required('PROFILE_PROVIDER_CLIENT_ID', raw(env, 'PROFILE_PROVIDER_CLIENT_ID')),
     clientSecret: required('PROFILE_PROVIDER_CLIENT_SECRET', raw(env, 'PROFILE_PROVIDER_CLIENT_SECRET')),
-    scopes: (raw(env, 'PROFILE_PROVIDER_SCOPES') ?? '').split(/[\s,]+/).filter(Boolean),
+    scopes: userinfo ? userinfoScopes(env) : (raw(env, 'PROFILE_PROVIDER_SCOPES') ?? '').split(/[\s,]+/).filter(Boolean),
     scopeDelimiter: SCOPE_DELIMITERS[oneOf(env, 'PROFILE_PROVIDER_SCOPE_DELIMITER', ['space', 'comma', 'plus'] as const)],
     tokenAuthMethod: oneOf(env, 'PROFILE_PROVIDER_TOKEN_AUTH_METHOD', ['client_secret_basic', 'client_secret_post'] as const),
     authorizeParams: authorizeParams(env),
