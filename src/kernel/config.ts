@@ -45,6 +45,13 @@ export const SETTINGS = [
   { env: 'DATABASE_POOL_MAX', type: 'integer', default: '10', secret: false, description: 'Maximum PostgreSQL connections per process.' },
   { env: 'REDIS_URL', type: 'url', secret: true, description: 'Redis connection string. Unset: jobs run in-process.' },
   {
+    env: 'REDIS_CLUSTER',
+    type: 'boolean',
+    secret: false,
+    description:
+      'REDIS_URL names one node of a Redis Cluster (a seed; the others are discovered from it; its credentials and TLS apply to every node). QUEUE_PREFIX must then be a hash tag ({…}). Default: false.',
+  },
+  {
     env: 'QUEUE_PREFIX',
     type: 'string',
     default: '{hiring-integrations}',
@@ -379,6 +386,8 @@ export interface Config {
   databasePoolMax: number;
   redisUrl: string | undefined;
   queuePrefix: string;
+  /** REDIS_URL is a seed node of a Redis Cluster. */
+  redisCluster: boolean;
   secretKey: Buffer;
   operatorApiKey: string | undefined;
   apiKeyRotationGraceSeconds: number;
@@ -606,6 +615,12 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
   const dataDir = path.resolve(raw(env, 'DATA_DIR')!);
   const databaseUrl = url(env, 'DATABASE_URL');
   const redisUrl = url(env, 'REDIS_URL');
+  const redisCluster = boolean(env, 'REDIS_CLUSTER') ?? false;
+  if (redisCluster && !redisUrl) throw new ConfigError('REDIS_CLUSTER', 'needs REDIS_URL (any one node of the cluster)');
+  // BullMQ's multi-key scripts need every key of a queue in one slot: the whole prefix is one hash tag.
+  if (redisCluster && !/^\{[^{}]+\}$/.test(raw(env, 'QUEUE_PREFIX')!)) {
+    throw new ConfigError('QUEUE_PREFIX', 'must be a Redis Cluster hash tag such as {hiring-integrations} when REDIS_CLUSTER=true');
+  }
   const secret = raw(env, 'SECRET_KEY');
   const provider = profileProvider(env);
   const sandboxProviderEnabled = boolean(env, 'SANDBOX_PROVIDER_ENABLED') ?? !production;
@@ -644,6 +659,7 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX')!,
     redisUrl,
     queuePrefix: raw(env, 'QUEUE_PREFIX')!,
+    redisCluster,
     secretKey: secret ? decodeSecret('SECRET_KEY', secret) : embeddedSecret(dataDir),
     operatorApiKey,
     apiKeyRotationGraceSeconds: integer(env, 'API_KEY_ROTATION_GRACE_SECONDS')!,

@@ -148,6 +148,8 @@ describe('browser: accessibility of the candidate’s pages (axe-core, 390 and 1
     const page = await context.newPage();
     await page.goto(`${t.baseUrl}/demo`);
     await page.getByRole('button', { name: 'Apply with profile' }).waitFor();
+    // The developer's embed code is folded behind a toggle (the candidate's button comes first).
+    await page.getByText('Embed this button on your own page').click();
     const code = page.getByRole('region', { name: 'Embed code' });
     assert.equal(await code.getAttribute('tabindex'), '0', 'reachable by keyboard, so it can be scrolled');
     await page.setViewportSize(VIEWPORTS[0]!);

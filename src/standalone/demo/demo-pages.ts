@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Router, type Response } from 'express';
 import type { Listing } from '../../features/listings/domain/listing';
 import type { PipelineApplication } from '../../features/applications/domain/pipeline';
+import { inQuestionOrder } from '../../features/applications/domain/answer-order';
 import { escapeHtml, newNonce } from '../../platform/http/html';
 import type { DemoCredentials } from './demo-data';
 import { favicon } from '../host/favicon';
@@ -59,8 +60,10 @@ header a{color:#cbd5e1;text-decoration:none;font-size:14px}
 header a:hover{color:#fff;text-decoration:underline}
 .logo{font-weight:700;letter-spacing:.2px;color:#fff}
 main{max-width:1080px;margin:0 auto;padding:32px 24px 64px}
-.grid{display:grid;grid-template-columns:minmax(0,1fr) 400px;gap:32px;align-items:start}
-@media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr)}}
+.grid{display:grid;grid-template-columns:minmax(0,1fr) 400px;grid-template-areas:"summary apply" "details apply";gap:24px 32px;align-items:start}
+.summary{grid-area:summary}.details{grid-area:details}
+@media (max-width:900px){.grid{grid-template-columns:minmax(0,1fr);grid-template-areas:"summary" "apply" "details";gap:20px}aside{position:static}}
+@media (max-width:600px){header .in{padding:12px 16px;gap:4px 16px}main{padding:20px 12px 48px}.card{padding:18px 16px}h1{font-size:26px}}
 .card{background:var(--card);border:1px solid var(--line);border-radius:14px;padding:24px}
 h1{font-size:30px;line-height:1.25;margin:0 0 8px}
 h2{font-size:19px;margin:28px 0 8px}
@@ -68,7 +71,12 @@ h2{font-size:19px;margin:28px 0 8px}
 .chip{display:inline-block;background:var(--chip);color:var(--chip-fg);border-radius:999px;padding:2px 10px;font-size:13px;font-weight:600}
 .muted{color:var(--muted)}
 .small{font-size:14px}
-aside{position:sticky;top:24px;display:grid;gap:16px}
+aside{grid-area:apply;position:sticky;top:24px;display:grid;gap:16px;min-width:0}
+details.dev{margin:24px 0 0;border-top:1px solid var(--line);padding-top:16px}
+details.dev summary{cursor:pointer;font-weight:600}
+details.dev summary:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
+.summary p:last-child{margin-bottom:0}
+.details h2:first-child{margin-top:0}
 .themes{display:flex;gap:14px;border:0;padding:0;margin:0}
 .themes legend{font-weight:600;font-size:14px;margin-bottom:6px}
 .themes label{display:inline-flex;gap:6px;align-items:center;font-size:14px}
@@ -85,6 +93,8 @@ pre:focus-visible{outline:3px solid #60a5fa;outline-offset:2px}
 table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{text-align:left;padding:6px 8px;border-top:1px solid var(--line);vertical-align:top}
 th{color:var(--muted);font-weight:600}
+td{overflow-wrap:break-word}
+@media (max-width:600px){table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}table.stack tr{display:block;border-top:1px solid var(--line);padding:6px 0}table.stack td{display:block;border:0;padding:1px 0}table.stack td::before{content:attr(data-label) ": ";color:var(--muted);font-weight:600}}
 .app{margin:0 0 20px}
 .app-head{display:flex;justify-content:space-between;gap:16px;flex-wrap:wrap;align-items:baseline;border-bottom:1px solid var(--line);padding-bottom:12px;margin-bottom:12px}
 .app-head h2{margin:0}
@@ -97,7 +107,7 @@ th{color:var(--muted);font-weight:600}
 .badge{display:inline-block;border-radius:6px;padding:0 6px;font-size:12px;font-weight:600}
 .badge.ok{background:var(--ok-bg);color:var(--ok)}
 .badge.no{background:var(--soft);color:var(--muted)}
-.letter{white-space:pre-wrap;background:var(--soft);border:1px solid var(--line);border-radius:10px;padding:10px 12px;margin:0}
+.letter{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--soft);border:1px solid var(--line);border-radius:10px;padding:10px 12px;margin:0}
 code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);border-radius:6px;padding:1px 6px;overflow-wrap:anywhere}
 pre code{background:none;padding:0;color:inherit;border-radius:0}
 `;
@@ -146,23 +156,8 @@ function demoPage(host: Host, res: Response, demo: DemoCredentials, listing: Lis
   ].join('; ');
   const snippet = `<script src="${scriptUrl}" async></script>\n<profile-apply\n  organization-id="${demo.organization_id}"\n  listing-id="${demo.listing_id}"\n  theme="light"></profile-apply>`;
   const questions = listing?.questions ?? [];
-  const body = `${header(organizationName)}
-<main>
-${hostMismatch ? `<p class="notice" role="note">This page is open on another address than <code>BASE_URL</code>. The demo organization allows the widget on <a href="${e(config.baseUrl)}/demo">${e(config.baseUrl)}/demo</a> only; open that to apply.</p>` : ''}
-<div class="grid">
-<article class="card">
-<h1>${e(listing?.title ?? 'Job listing')}</h1>
-<ul class="meta" aria-label="About the role"><li class="chip">Remote</li><li class="chip">Full-time</li><li class="chip">${e(organizationName)}</li></ul>
-<p>We are looking for an engineer who enjoys building reliable services: APIs that are pleasant to use, data that stays correct, and systems that are easy to operate.</p>
-<h2>What you will do</h2>
-<ul><li>Design and build services in TypeScript and PostgreSQL.</li><li>Own features from the first sketch to production, with tests.</li><li>Improve how we deploy, observe and scale.</li></ul>
-<h2>Apply with your profile</h2>
-<p>No resume needed: authorize sharing of your verified profile and we import your skills, credentials and work history.${questions.length ? ` We will also ask ${questions.length} short question${questions.length === 1 ? '' : 's'}.` : ''}</p>
-<h2>Embed it on your own page</h2>
-<p class="muted small">Add your page's origin to <code>profile_apply.allowed_origins</code> (PATCH /v1/organization/settings), then paste:</p>
-<pre tabindex="0" role="region" aria-label="Embed code"><code>${e(snippet)}</code></pre>
-</article>
-<aside aria-label="Apply">
+  // In the page's order the button follows the listing's summary, so a phone shows it on the first screen.
+  const aside = `<aside aria-label="Apply">
 <profile-apply id="apply" organization-id="${e(demo.organization_id)}" listing-id="${e(demo.listing_id)}" theme="light"></profile-apply>
 <div class="card">
 <fieldset class="themes"><legend>Widget theme</legend>
@@ -174,7 +169,27 @@ ${hostMismatch ? `<p class="notice" role="note">This page is open on another add
 <ul id="events" aria-labelledby="events-title"><li class="muted">profile-apply:* events appear here.</li></ul>
 <p class="small muted after">After applying, see the application in the <a href="/demo/pipeline">pipeline</a>.</p>
 </div>
-</aside>
+</aside>`;
+  const body = `${header(organizationName)}
+<main>
+${hostMismatch ? `<p class="notice" role="note">This page is open on another address than <code>BASE_URL</code>. The demo organization allows the widget on <a href="${e(config.baseUrl)}/demo">${e(config.baseUrl)}/demo</a> only; open that to apply.</p>` : ''}
+<div class="grid">
+<section class="card summary" data-listing-summary aria-labelledby="listing-title">
+<h1 id="listing-title">${e(listing?.title ?? 'Job listing')}</h1>
+<ul class="meta" aria-label="About the role"><li class="chip">Remote</li><li class="chip">Full-time</li><li class="chip">${e(organizationName)}</li></ul>
+<p>We are looking for an engineer who enjoys building reliable services: APIs that are pleasant to use, data that stays correct, and systems that are easy to operate.</p>
+</section>
+${aside}
+<article class="card details" aria-label="The role in detail">
+<h2>What you will do</h2>
+<ul><li>Design and build services in TypeScript and PostgreSQL.</li><li>Own features from the first sketch to production, with tests.</li><li>Improve how we deploy, observe and scale.</li></ul>
+<h2>Apply with your profile</h2>
+<p>No resume needed: authorize sharing of your verified profile and we import your skills, credentials and work history.${questions.length ? ` We will also ask ${questions.length} short question${questions.length === 1 ? '' : 's'}.` : ''}</p>
+<details class="dev"><summary>Embed this button on your own page</summary>
+<p class="muted small">Add your page's origin to <code>profile_apply.allowed_origins</code> (PATCH /v1/organization/settings), then paste:</p>
+<pre tabindex="0" role="region" aria-label="Embed code"><code>${e(snippet)}</code></pre>
+</details>
+</article>
 </div>
 </main>
 <script src="${e(scriptUrl)}" async></script>
@@ -203,7 +218,7 @@ function applicationCard(entry: PipelineEntry, listing: Listing | undefined): st
   const experience = app.experienceSummary;
   // Applications delivered before work history was carried have none.
   const workHistory = app.workHistory ?? [];
-  const answers = Object.entries(app.answers ?? {});
+  const answers = inQuestionOrder(app.answers ?? {}, listing?.questions ?? []);
   const answerText = (v: unknown) => (v === true ? 'Yes' : v === false ? 'No' : String(v));
   return `<section class="card app" aria-labelledby="h-${e(entry.applicationId)}" data-application-id="${e(entry.applicationId)}">
 <div class="app-head"><h2 id="h-${e(entry.applicationId)}">${e(app.candidateName || entry.profileUserId)}</h2>
@@ -220,10 +235,10 @@ function applicationCard(entry: PipelineEntry, listing: Listing | undefined): st
 <h3 class="sec">Credentials (${credentials.length})</h3>
 ${
   credentials.length
-    ? `<table><thead><tr><th scope="col">Credential</th><th scope="col">Issuer</th><th scope="col">Issued</th><th scope="col">Status</th></tr></thead><tbody>${credentials
+    ? `<table class="stack"><thead><tr><th scope="col">Credential</th><th scope="col">Issuer</th><th scope="col">Issued</th><th scope="col">Status</th></tr></thead><tbody>${credentials
         .map(
           (c) =>
-            `<tr><td>${e(c.title)}</td><td>${e(c.issuer)}</td><td>${e(c.issued_at)}</td><td>${c.verified ? '<span class="badge ok">Verified</span>' : '<span class="badge no">Unverified</span>'}</td></tr>`,
+            `<tr><td data-label="Credential">${e(c.title)}</td><td data-label="Issuer">${e(c.issuer)}</td><td data-label="Issued">${e(c.issued_at)}</td><td data-label="Status">${c.verified ? '<span class="badge ok">Verified</span>' : '<span class="badge no">Unverified</span>'}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p class="muted">None imported</p>'
@@ -231,10 +246,10 @@ ${
 <h3 class="sec">Work history (${workHistory.length})</h3>
 ${
   workHistory.length
-    ? `<table><thead><tr><th scope="col">Title</th><th scope="col">Company</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${workHistory
+    ? `<table class="stack"><thead><tr><th scope="col">Title</th><th scope="col">Company</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th></tr></thead><tbody>${workHistory
         .map(
           (p) =>
-            `<tr><td>${e(p.title)}</td><td>${e(p.company)}</td><td>${e(p.start_date)}</td><td>${p.end_date ? e(p.end_date) : 'present'}</td><td>${p.verified === true ? '<span class="badge ok">Verified</span>' : p.verified === false ? '<span class="badge no">Unverified</span>' : '<span class="muted">—</span>'}</td></tr>`,
+            `<tr><td data-label="Title">${e(p.title)}</td><td data-label="Company">${e(p.company)}</td><td data-label="From">${e(p.start_date)}</td><td data-label="To">${p.end_date ? e(p.end_date) : 'present'}</td><td data-label="Status">${p.verified === true ? '<span class="badge ok">Verified</span>' : p.verified === false ? '<span class="badge no">Unverified</span>' : '<span class="muted">—</span>'}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p class="muted">None imported</p>'

@@ -4,6 +4,7 @@
  * after both steps, so a retry repeats at most the event (at-least-once), never the entry.
  */
 import { inject, injectable } from 'tsyringe';
+import { inQuestionOrder } from './answer-order';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../listings/domain/listing';
 import { PIPELINE, type Pipeline } from './pipeline';
 import { CLOCK, type Clock } from '../../../kernel/clock';
@@ -41,6 +42,9 @@ export class PipelineDelivery {
     const application = await this.applications.findById(applicationId);
     if (!application) throw notFound('application', applicationId);
     if (application.deliveredAt) return false;
+    const listing = await this.listings.get(application.listingId);
+    // The pipeline receives the answers in the listing's question order (the stored object has lost it).
+    const answers = Object.fromEntries(inQuestionOrder(application.answers, listing?.questions ?? []));
     await this.pipeline.deliver({
       applicationId: application.id,
       organizationId: application.organizationId,
@@ -49,7 +53,7 @@ export class PipelineDelivery {
       candidateName: application.candidateName,
       status: application.status,
       coverLetter: application.coverLetter ?? undefined,
-      answers: application.answers,
+      answers,
       importedSkills: application.importedSkills,
       importedCredentials: application.importedCredentials,
       experienceSummary: {
@@ -63,10 +67,14 @@ export class PipelineDelivery {
     });
     // Records application.submitted in the event log (once: its dedupe key) and announces it on the
     // host's hook bus. A failure here retries the job; the pipeline delivery above is idempotent.
-    const listing = await this.listings.get(application.listingId);
-    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, applicationSubmittedPayload(application, listing?.externalId ?? null), {
-      dedupeKey: applicationSubmittedKey(application.id),
-    });
+    await this.events.publish(
+      APPLICATION_SUBMITTED_EVENT,
+      application.organizationId,
+      applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null),
+      {
+        dedupeKey: applicationSubmittedKey(application.id),
+      },
+    );
     await this.applications.markDelivered(application.id, this.clock.now());
     return true;
   }
