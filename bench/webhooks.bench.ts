@@ -21,7 +21,7 @@ import { createLogger } from '../src/platform/logging/pino-logger';
 import { operatorServices } from '../src/standalone/cli/operator-services';
 import { createStandaloneHost } from '../src/standalone/host/standalone-host';
 import { createDatabase } from '../src/platform/database/database';
-import { writeOutbox } from '../src/platform/queue/outbox';
+import { writeOutbox } from '../src/features/events/storage/outbox-writer';
 import { createBenchDatabase } from './lib/database';
 
 export interface WebhookBenchResult {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseProfileMapping, ProfileMappingError, type ProfileMapping } from '../features/profiles/provider/profile-mapping';
+import { parseProfileMapping, ProfileMappingError, type ProfileMapping } from './profile-mapping';
 import { integerProblem, urlProblem } from './config-checks';
 
 export type SettingType = 'string' | 'url' | 'integer' | 'boolean' | 'enum';

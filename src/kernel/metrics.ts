@@ -12,3 +12,8 @@ export interface GateMetrics {
 }
 
 export const GATE_METRICS = Symbol('GateMetrics');
+
+/** The reconciliation sweep: work found with its effect missing, by reconciler and what re-enqueueing did. */
+export interface ReconciliationMetrics {
+  recordReconciled(reconciler: string, outcome: string): void;
+}

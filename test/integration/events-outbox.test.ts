@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { eventMessage } from '../../src/kernel/outbox';
-import { writeOutbox } from '../../src/platform/queue/outbox';
+import { writeOutbox } from '../../src/features/events/storage/outbox-writer';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS } from '../helpers/webhook-receiver';
 

@@ -7,7 +7,7 @@ import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
 import { OutboxRelay } from '../../src/platform/queue/outbox-relay';
 import { createRedis } from '../../src/platform/queue/redis';
 import { migrateLatest } from '../../src/platform/database/migrator';
-import { writeOutbox } from '../../src/platform/queue/outbox';
+import { writeOutbox } from '../../src/features/events/storage/outbox-writer';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 

@@ -202,8 +202,10 @@ describe('hooks: gated dispatch', () => {
 
   it('registry: handlers by action, and two handlers of one name are refused', () => {
     const registry = new HookRegistry(
-      HOOK_HANDLERS.map((h) => ({
-        ...declarationOf(h),
+      HOOK_HANDLERS.map(({ name, hook, action }) => ({
+        name,
+        hook,
+        action,
         handler: () => {
           throw new Error('not resolved');
         },
@@ -234,8 +236,7 @@ describe('hooks: gated dispatch', () => {
 
   it('every declared handler is in plugin.manifest.json with the same hook and action', () => {
     const manifest = loadManifest();
-    for (const handler of HOOK_HANDLERS) {
-      const d = declarationOf(handler);
+    for (const d of HOOK_HANDLERS) {
       assert.ok(
         manifest.hooks.some((h) => h.name === d.name && h.hook === d.hook && h.action === d.action),
         d.name,

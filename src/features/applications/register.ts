@@ -26,7 +26,9 @@ import { ORIGIN_POLICY, PROFILE_APPLY_SETTINGS_REPOSITORY, type OriginPolicy } f
 import { ProfileApplySettingsService } from './domain/settings-service';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { LOGGER, type Logger } from '../../kernel/logger';
-import { CONNECT_MOUNT_PATH, connectRouter } from '../connect/http/connect-router';
+import { CONNECT_MOUNT_PATH, connectRouter, SESSION_TTL_MS } from '../connect/http/connect-router';
+import { ConnectResultCodes } from '../connect/storage/connect-result-codes';
+import { KnexSessionStore } from '../connect/storage/oauth-session-store';
 import { CandidateSessionVerifier } from '../connect/http/candidate-session-credential';
 import { organizationCors } from '../../platform/http/organization-cors';
 import { CREDENTIAL_VERIFIERS } from '../../platform/http/principal';
@@ -162,7 +164,8 @@ export const profileApplicationsModule: PluginModule = {
       create: (container, kit) =>
         connectRouter({
           config: container.resolve<Config>(CONFIG),
-          db: container.resolve<Database>(DATABASE),
+          sessionStore: new KnexSessionStore(container.resolve<Database>(DATABASE), SESSION_TTL_MS),
+          resultCodes: new ConnectResultCodes(container.resolve<Database>(DATABASE)),
           provider: oauthProvider(container),
           connect: container.resolve(ConnectService),
           kit,

@@ -14,6 +14,8 @@ import { BillingCheckout } from './domain/billing-checkout';
 import { AccountStanding, BillingGatedEntitlements } from './domain/billing-entitlements';
 import { BILLING_OPTIONS, type BillingOptions } from './domain/billing-options';
 import { BillingService } from './domain/billing-service';
+import { BillingQuotes } from './domain/billing-quotes';
+import { BillingTestClocks } from './domain/billing-test-clocks';
 import { PAYMENT_COLLECTOR } from './domain/payment-collector';
 import { PAYMENT_STANDING, type PaymentStanding } from './domain/payment-standing';
 import { BILLING_REPOSITORY, type BillingRepository } from './domain/ports';
@@ -58,13 +60,23 @@ export const billingModule: PluginModule = {
       ),
     });
     container.registerSingleton(BillingService);
+    container.registerSingleton(BillingQuotes);
+    container.registerSingleton(BillingTestClocks);
     container.registerSingleton(BillingCheckout);
   },
   routers: [
     {
       name: 'billing',
       create: (container, kit) =>
-        kit.build('billing', billingRoutes({ billing: container.resolve(BillingService), organizations: container.resolve(OrganizationService) })),
+        kit.build(
+          'billing',
+          billingRoutes({
+            billing: container.resolve(BillingService),
+            quotes: container.resolve(BillingQuotes),
+            testClocks: container.resolve(BillingTestClocks),
+            organizations: container.resolve(OrganizationService),
+          }),
+        ),
     },
   ],
   processors: (container: DependencyContainer) => [container.resolve(BillingRenewalProcessor)],

@@ -14,14 +14,7 @@ import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
-import {
-  InterviewReminderCancelHandler,
-  InterviewReminderHandler,
-  InterviewReminderRescheduleHandler,
-  SmsInterviewReminderCancelHandler,
-  SmsInterviewReminderHandler,
-  SmsInterviewReminderRescheduleHandler,
-} from '../reminders/domain/interview-reminder-handlers';
+import { InterviewReminderHookHandler, REMINDER_HOOKS, type ReminderHookDeclaration } from '../reminders/domain/interview-reminder-handlers';
 import {
   INTERVIEW_REMINDER_REPOSITORY,
   InterviewReminders,
@@ -39,17 +32,28 @@ import { KnexInterviewReminderRepository } from '../reminders/storage/interview-
 import { DATABASE } from '../../platform/database/tokens';
 import type { HookHandlerRegistration, PluginModule } from '../../platform/composition/plugin-module';
 
+/** A handler class declared with @HookHandlerFor, resolved from the container. */
+const declared = (handler: new (...args: any[]) => GatedHookHandler): HookHandlerRegistration => {
+  const { name, hook, action, steps } = declarationOf(handler);
+  return { name, hook, action, ...(steps ? { steps } : {}), resolve: (c) => c.resolve<GatedHookHandler>(handler) };
+};
+
+/** One (channel, hook) registration of the parameterized reminder handler. */
+const reminder = ({ name, hook, action, channel, steps }: ReminderHookDeclaration): HookHandlerRegistration => ({
+  name,
+  hook,
+  action,
+  ...(steps ? { steps } : {}),
+  resolve: (c) => new InterviewReminderHookHandler(c.resolve(InterviewReminders), channel, hook),
+});
+
 /** Every hook handler of this plugin, in the order they run for one hook. */
-export const HOOK_HANDLERS: readonly (new (...args: any[]) => GatedHookHandler)[] = [
-  InterviewReminderHandler,
-  SmsInterviewReminderHandler,
-  VideoMeetingLinkHandler,
-  InterviewReminderRescheduleHandler,
-  SmsInterviewReminderRescheduleHandler,
-  InterviewReminderCancelHandler,
-  SmsInterviewReminderCancelHandler,
-  ESignOfferHandler,
-  EmployeeSyncHandler,
+export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
+  ...REMINDER_HOOKS.filter((r) => r.hook === 'interview.scheduled').map(reminder),
+  declared(VideoMeetingLinkHandler),
+  ...REMINDER_HOOKS.filter((r) => r.hook !== 'interview.scheduled').map(reminder),
+  declared(ESignOfferHandler),
+  declared(EmployeeSyncHandler),
 ];
 
 /** Entries held by each process's entitlement cache (organizations × actions). */
@@ -78,7 +82,7 @@ export const hooksModule: PluginModule = {
     container.registerSingleton(InterviewReminders);
     container.registerSingleton(ReminderDelivery);
   },
-  hooks: HOOK_HANDLERS.map((handler) => ({ ...declarationOf(handler), resolve: (c: DependencyContainer) => c.resolve<GatedHookHandler>(handler) })),
+  hooks: [...HOOK_HANDLERS],
   processors: (container) => [container.resolve(InterviewReminderProcessor)],
   async start(container) {
     const stopSync = await container.resolve(EntitlementSync).start();

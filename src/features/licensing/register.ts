@@ -19,6 +19,7 @@ import { SubscriptionService } from './domain/subscription-service';
 import { BillingPreviewService } from '../billing/domain/billing-preview-service';
 import { BillingCheckout } from '../billing/domain/billing-checkout';
 import { BillingService } from '../billing/domain/billing-service';
+import { BillingQuotes } from '../billing/domain/billing-quotes';
 import { integrationsRoutes } from './http/integrations-router';
 import { MappedProvisionerDirectory } from './domain/provisioner-directory';
 import { SandboxProvisioner } from '../../connectors/sandbox/sandbox-provisioner';
@@ -75,7 +76,8 @@ export const licensingModule: PluginModule = {
             subscriptions: container.resolve(SubscriptionService),
             billing: container.resolve(BillingPreviewService),
             checkout: container.resolve(BillingCheckout),
-            quotes: container.resolve(BillingService),
+            quotes: container.resolve(BillingQuotes),
+            ledger: container.resolve(BillingService),
             // The catalog shows which actions have a hook handler here (hooks module, issue 5).
             hookHandlersOf: container.isRegistered(HOOK_REGISTRY) ? (action) => container.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action) : undefined,
             // Per organization: which connector kinds resolve (its verified connections, the host's, the defaults).

@@ -39,7 +39,7 @@ function buildSweep(container: DependencyContainer): ReconciliationSweep {
     container.resolve<JobQueue>(JOB_QUEUE),
     container.resolve<Logger>(LOGGER).child({ component: 'reconciliation' }),
     { boundMs: config.reconcileAfterSeconds * 1000, batchSize: 500 },
-    container.resolve<PluginMetrics>(METRICS).registry,
+    container.resolve<PluginMetrics>(METRICS),
   );
 }
 

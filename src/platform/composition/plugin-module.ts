@@ -9,7 +9,10 @@ import type { JobProcessor } from '../../kernel/job-queue';
 import type { Disposer } from '../../kernel/disposer';
 import type { Logger } from '../../kernel/logger';
 import type { PluginHost } from '../../host/contract';
-import type { ApiRouter, RouteDefinition, RouterPolicy } from '../http/route';
+import type { ApiRouter } from '../http/route';
+import type { RouterKit } from '../http/router-kit';
+
+export type { RouterKit } from '../http/router-kit';
 import type { Manifest } from '../manifest/manifest';
 
 export interface CompositionContext {
@@ -17,13 +20,6 @@ export interface CompositionContext {
   logger: Logger;
   host: PluginHost;
   manifest: Manifest;
-}
-
-export interface RouterKit {
-  /** For hand-built routers (pages, OAuth redirects): the same request id and error model. */
-  policy: RouterPolicy;
-  /** Builds a router from route declarations with authentication, rate limits and body parsing. */
-  build(name: string, routes: RouteDefinition<any, any, any>[]): ApiRouter;
 }
 
 export interface RouterFactory {

@@ -8,7 +8,7 @@
  * are served, and queue depths (read from the queue backend) by every process.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { GateMetrics } from '../../kernel/metrics';
+import type { GateMetrics, ReconciliationMetrics } from '../../kernel/metrics';
 
 export const METRICS_PREFIX = 'hiring_integrations_';
 
@@ -49,7 +49,7 @@ function renameTotalGauges(registry: Registry): void {
   }
 }
 
-export class PluginMetrics implements GateMetrics {
+export class PluginMetrics implements GateMetrics, ReconciliationMetrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly jobsAdded: Counter<'queue'>;
@@ -58,6 +58,7 @@ export class PluginMetrics implements GateMetrics {
   private readonly jobsActive: Gauge<'queue'>;
   private readonly gateChecks: Counter<'action' | 'result'>;
   private readonly cacheLookups: Counter<'result'>;
+  private readonly reconciled: Counter<'reconciler' | 'outcome'>;
   private depthSource: QueueDepthSource | undefined;
 
   constructor(options: { defaultMetrics?: boolean; queues?: readonly string[] } = {}) {
@@ -122,6 +123,12 @@ export class PluginMetrics implements GateMetrics {
       labelNames: ['result'],
       registers,
     });
+    this.reconciled = new Counter({
+      name: `${METRICS_PREFIX}reconciled_total`,
+      help: 'Work found by the reconciliation sweep with its effect missing, by reconciler and outcome (added, retried, pending: already queued, error)',
+      labelNames: ['reconciler', 'outcome'],
+      registers,
+    });
     // Zero series up front, so dashboards and alerts see every queue before its first job.
     for (const queue of options.queues ?? []) {
       this.jobsAdded.inc({ queue }, 0);
@@ -172,6 +179,10 @@ export class PluginMetrics implements GateMetrics {
 
   recordCacheHit(hit: boolean): void {
     this.cacheLookups.inc({ result: hit ? 'hit' : 'miss' });
+  }
+
+  recordReconciled(reconciler: string, outcome: string): void {
+    this.reconciled.inc({ reconciler, outcome });
   }
 }
 

@@ -9,7 +9,7 @@ import type { WorkHistoryEntry } from '../../profiles/domain/work-history';
 import { isUniqueViolation, type Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
 import { idempotencyEffect } from '../../../platform/http/idempotency-effect';
-import { onlyJobMessages, outboxRows } from '../../../platform/queue/outbox';
+import { onlyJobMessages, outboxRows } from '../../../platform/queue/outbox-rows';
 import { DATABASE } from '../../../platform/database/tokens';
 
 const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';

@@ -14,7 +14,7 @@ import { applicationThatWonTheRace } from './application-repository';
 import type { Database } from '../../../platform/database/database';
 import { heldIdempotencyKey } from '../../../platform/http/idempotency-effect';
 import { fromJson } from '../../../platform/database/json-column';
-import { onlyJobMessages, outboxRows } from '../../../platform/queue/outbox';
+import { onlyJobMessages, outboxRows } from '../../../platform/queue/outbox-rows';
 import { DATABASE } from '../../../platform/database/tokens';
 
 interface ResultRow {

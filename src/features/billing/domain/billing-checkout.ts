@@ -8,6 +8,7 @@ import { inject, injectable } from 'tsyringe';
 import { LicenseService, type Activation } from '../../licensing/domain/license-service';
 import type { License } from '../../licensing/domain/license';
 import { SubscriptionService } from '../../licensing/domain/subscription-service';
+import { BillingQuotes } from './billing-quotes';
 import { BillingService } from './billing-service';
 import { PAYMENT_STANDING, paymentRequired, type PaymentStanding } from './payment-standing';
 import type { BillingChange } from './quote';
@@ -22,6 +23,7 @@ export class BillingCheckout {
     @inject(LicenseService) private readonly licenses: LicenseService,
     @inject(SubscriptionService) private readonly subscriptions: SubscriptionService,
     @inject(BillingService) private readonly billing: BillingService,
+    @inject(BillingQuotes) private readonly quotes: BillingQuotes,
     @inject(PAYMENT_STANDING) private readonly standing: PaymentStanding,
   ) {}
 
@@ -44,7 +46,7 @@ export class BillingCheckout {
   }
 
   async deactivate(organizationId: string, actionKey: string, quoteId?: string): Promise<License> {
-    const quote = quoteId ? await this.billing.requireQuote(organizationId, quoteId, { type: 'deactivate', actionKey }) : undefined;
+    const quote = quoteId ? await this.quotes.requireQuote(organizationId, quoteId, { type: 'deactivate', actionKey }) : undefined;
     return this.billing.duringPurchase(organizationId, async () => {
       const license = await this.licenses.deactivate(organizationId, actionKey);
       await this.billing.recordPurchase(organizationId, quote);
@@ -53,7 +55,7 @@ export class BillingCheckout {
   }
 
   async unsubscribe(organizationId: string, packageSlug: string, quoteId?: string): Promise<Unsubscribed> {
-    const quote = quoteId ? await this.billing.requireQuote(organizationId, quoteId, { type: 'unsubscribe', packageSlug }) : undefined;
+    const quote = quoteId ? await this.quotes.requireQuote(organizationId, quoteId, { type: 'unsubscribe', packageSlug }) : undefined;
     return this.billing.duringPurchase(organizationId, async () => {
       const result = await this.subscriptions.unsubscribe(organizationId, packageSlug);
       await this.billing.recordPurchase(organizationId, quote);
@@ -68,7 +70,7 @@ export class BillingCheckout {
   async switchPackage(organizationId: string, fromSlug: string, toSlug: string, quoteId?: string): Promise<{ from: Unsubscribed; to: Subscribed }> {
     if (fromSlug === toSlug) throw invalid('invalid_proposed_change', 'A switch needs two different packages', 'to');
     const quote = await this.admit(organizationId, { type: 'switch', fromSlug, toSlug }, quoteId);
-    if (!(await this.billing.holdsPackage(organizationId, fromSlug))) throw notFound('subscription to package', fromSlug);
+    if (!(await this.quotes.holdsPackage(organizationId, fromSlug))) throw notFound('subscription to package', fromSlug);
     return this.billing.duringPurchase(organizationId, async () => {
       const to = await this.subscriptions.subscribe(organizationId, toSlug);
       const from = await this.subscriptions.unsubscribe(organizationId, fromSlug);
@@ -79,6 +81,6 @@ export class BillingCheckout {
 
   private async admit(organizationId: string, change: BillingChange, quoteId: string | undefined) {
     if (await this.standing.isSuspended(organizationId)) throw paymentRequired();
-    return quoteId ? this.billing.requireQuote(organizationId, quoteId, change) : undefined;
+    return quoteId ? this.quotes.requireQuote(organizationId, quoteId, change) : undefined;
   }
 }

@@ -2,28 +2,27 @@
  * Billing of one organization at a time, under its account lock: keeping the ledger in
  * step with what it holds, renewing due periods into finalized invoices (exactly once per
  * organization and period), collecting them through the PaymentCollector, dunning, test
- * clocks, and the operator's corrections. Events and collection run after the commit.
+ * clocks' primitives, and the operator's corrections. Events and collection run after the
+ * commit. Quotes and the upcoming invoice: BillingQuotes; test clocks: BillingTestClocks.
  */
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../../../kernel/clock';
-import { conflict, invalid, notFound } from '../../../kernel/errors';
+import { conflict, notFound } from '../../../kernel/errors';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { newId } from '../../../kernel/ids';
 import { LOGGER, type Logger } from '../../../kernel/logger';
 import { CATALOG_REPOSITORY, type CatalogRepository } from '../../licensing/domain/catalog';
 import type { Holdings } from './holdings';
-import { BillingPreviewService } from './billing-preview-service';
-import { applyChange as proposeChange } from './proposed-change';
 import { newAccount, type BillingAccount } from './billing-account';
-import { applyChange, changeLines, emptyLedger, monthlyTotal, renew, type LedgerState, type RenewalInvoice } from './billing-ledger';
+import { applyChange, emptyLedger, renew, type RenewalInvoice } from './billing-ledger';
 import { BILLING_OPTIONS, type BillingOptions } from './billing-options';
 import { billingRules } from './billing-rules';
 import { graceEndsAt, nextRetryAt, shouldSuspend } from './dunning';
 import { isUnpaid, requireTransition, type Invoice } from './invoice';
-import { lineTotal, type InvoiceLine } from './invoice-line';
 import { PAYMENT_COLLECTOR, type CollectionOutcome, type PaymentCollector } from './payment-collector';
 import { BILLING_REPOSITORY, type AccountContext, type AccountStep, type BillingRepository } from './ports';
-import { QUOTE_TTL_SECONDS, sameChange, type BillingChange, type Quote } from './quote';
+import type { Quote } from './quote';
+import { basisOf } from './quote-basis';
 import { STANDING_CHANGES, type StandingChanges } from './standing-changes';
 
 interface Effects {
@@ -35,24 +34,11 @@ interface Effects {
 
 const noEffects = (): Effects => ({ events: [], collect: [], standingChanged: false });
 
-export interface UpcomingInvoice {
-  organizationId: string;
-  currency: string;
-  periodStart: Date | null;
-  periodEnd: Date | null;
-  lines: InvoiceLine[];
-  subtotal: number;
-  startingCredit: number;
-  total: number;
-  endingCredit: number;
-}
-
 @injectable()
 export class BillingService {
   constructor(
     @inject(BILLING_REPOSITORY) private readonly repository: BillingRepository,
     @inject(CATALOG_REPOSITORY) private readonly catalog: CatalogRepository,
-    @inject(BillingPreviewService) private readonly preview: BillingPreviewService,
     @inject(PAYMENT_COLLECTOR) private readonly collector: PaymentCollector,
     @inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
     @inject(STANDING_CHANGES) private readonly standing: StandingChanges,
@@ -172,7 +158,8 @@ export class BillingService {
   }
 
   /** Runs one locked step, then publishes its events, collects what it claimed and spreads a standing change. */
-  private async step<T>(
+  /** One change of an account under its lock, then its effects (events, collection) after the commit. For billing's use cases. */
+  async step<T>(
     organizationId: string,
     work: (account: BillingAccount, context: AccountContext, effects: Effects) => Promise<Omit<AccountStep<T>, 'nextActionAt'>>,
   ): Promise<T> {
@@ -199,7 +186,8 @@ export class BillingService {
     return result;
   }
 
-  private nextActionAt(account: BillingAccount, unpaid: Invoice[]): Date | null {
+  /** When the account next needs attention: a renewal, a retry or the end of grace. */
+  nextActionAt(account: BillingAccount, unpaid: Invoice[]): Date | null {
     const times: number[] = [];
     if (account.ledger.period) times.push(account.ledger.period.end.getTime());
     for (const invoice of unpaid) if (invoice.nextAttemptAt) times.push(invoice.nextAttemptAt.getTime());
@@ -332,119 +320,8 @@ export class BillingService {
     });
   }
 
-  /** Outside production: freezes the account's clock at `at` (only forwards). */
-  async setTestClock(organizationId: string, at: Date): Promise<BillingAccount> {
-    if (!this.options.testClocks) throw notFound('test clock');
-    await this.step(organizationId, async (account) => {
-      const now = this.now(account);
-      if (account.testClockAt && at.getTime() < now.getTime()) throw invalid('clock_backwards', 'A test clock only moves forwards', 'frozen_time');
-      if (!account.testClockAt && account.ledger.lastChangeAt && at.getTime() < account.ledger.lastChangeAt.getTime()) {
-        throw invalid('clock_backwards', "A test clock cannot start before the account's last billed change", 'frozen_time');
-      }
-      return { account: { ...account, testClockAt: at }, result: undefined };
-    });
-    return this.account(organizationId);
-  }
-
-  /** Moves the test clock to `to`, stopping at every due renewal, retry and end of grace on the way. */
-  async advanceTestClock(organizationId: string, to: Date): Promise<BillingAccount> {
-    if (!this.options.testClocks) throw notFound('test clock');
-    const account = await this.account(organizationId);
-    if (!account.testClockAt) throw conflict('no_test_clock', 'This organization has no test clock (POST …/test_clock first)');
-    if (to.getTime() < account.testClockAt.getTime()) throw invalid('clock_backwards', 'A test clock only moves forwards', 'to');
-    await this.tick(organizationId); // whatever is due already, at the clock's current time
-    for (let guard = 0; guard < 10_000; guard++) {
-      const next = await this.repository.findAccount(organizationId);
-      const due = next ? await this.nextDue(next) : null;
-      const stop = due && due.getTime() <= to.getTime() ? due : to;
-      await this.setClock(organizationId, stop);
-      await this.tick(organizationId);
-      if (stop === to) break;
-    }
-    return this.account(organizationId);
-  }
-
-  private async nextDue(account: BillingAccount): Promise<Date | null> {
-    const unpaid = (await this.repository.listInvoices({ organizationId: account.organizationId, limit: 100 })).data.filter(isUnpaid);
-    const due = this.nextActionAt(account, unpaid);
-    return due && account.testClockAt && due.getTime() > account.testClockAt.getTime() ? due : null;
-  }
-
-  private async setClock(organizationId: string, at: Date): Promise<void> {
-    await this.step(organizationId, async (account) => ({ account: { ...account, testClockAt: at }, result: undefined }));
-  }
-
   async account(organizationId: string): Promise<BillingAccount> {
     return (await this.repository.findAccount(organizationId)) ?? newAccount(organizationId, emptyLedger());
-  }
-
-  /** What the change would be charged now, frozen as a quote the change may pass. */
-  async quote(organizationId: string, request: BillingChange): Promise<Quote> {
-    await this.tick(organizationId);
-    const account = await this.account(organizationId);
-    const fee = (await this.catalog.platformFee()).amount;
-    const after = await this.proposed(account.ledger.holdings, request);
-    const at = this.now(account);
-    const lines = changeLines(account.ledger, after, at, fee);
-    const quote: Quote = {
-      id: newId('quote'),
-      organizationId,
-      change: request,
-      at,
-      lines,
-      amount: lineTotal(lines),
-      recurringAfter: monthlyTotal(after, fee),
-      currency: this.options.currency,
-      basis: basisOf(account.ledger),
-      expiresAt: new Date(this.clock.now().getTime() + QUOTE_TTL_SECONDS * 1000),
-    };
-    await this.repository.saveQuote(quote);
-    return quote;
-  }
-
-  /** The holdings after the change (a switch: unsubscribe, then subscribe). */
-  private async proposed(holdings: Holdings, request: BillingChange): Promise<Holdings> {
-    if (request.type !== 'switch') return proposeChange(holdings, await this.preview.resolve(request, request.type));
-    if (request.fromSlug === request.toSlug) throw invalid('invalid_proposed_change', 'A switch needs two different packages', 'to');
-    const without = proposeChange(holdings, await this.preview.resolve({ type: 'unsubscribe', packageSlug: request.fromSlug }, 'from'));
-    return proposeChange(without, await this.preview.resolve({ type: 'subscribe', packageSlug: request.toSlug }, 'to'));
-  }
-
-  /** Whether the ledger holds the package now. */
-  async holdsPackage(organizationId: string, packageSlug: string): Promise<boolean> {
-    await this.tick(organizationId);
-    return (await this.account(organizationId)).ledger.holdings.packages.some((p) => p.slug === packageSlug);
-  }
-
-  /** The quote a change passes, checked: the organization's, unexpired, for this change, and still current. */
-  async requireQuote(organizationId: string, quoteId: string, change: BillingChange): Promise<Quote> {
-    const quote = await this.repository.findQuote(quoteId, organizationId);
-    if (!quote) throw invalid('quote_invalid', `No such quote: '${quoteId}'`, 'quote');
-    if (quote.expiresAt.getTime() <= this.clock.now().getTime())
-      throw conflict('quote_expired', `Quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; ask for a new preview`);
-    if (!sameChange(quote.change, change)) throw invalid('quote_mismatch', `Quote ${quoteId} is for another change (${quote.change.type})`, 'quote');
-    const account = await this.account(organizationId);
-    if (basisOf(account.ledger) !== quote.basis) throw conflict('quote_stale', `Something changed since quote ${quoteId}; ask for a new preview`);
-    return quote;
-  }
-
-  /** The next invoice if nothing changes before the period ends. */
-  async upcoming(organizationId: string): Promise<UpcomingInvoice> {
-    await this.tick(organizationId);
-    const account = await this.account(organizationId);
-    const fee = (await this.catalog.platformFee()).amount;
-    const { invoice } = renew(account.ledger, fee);
-    return {
-      organizationId,
-      currency: this.options.currency,
-      periodStart: invoice?.periodStart ?? null,
-      periodEnd: invoice?.periodEnd ?? null,
-      lines: invoice?.lines ?? [],
-      subtotal: invoice?.subtotal ?? 0,
-      startingCredit: invoice?.startingCredit ?? account.ledger.creditBalance,
-      total: invoice?.total ?? 0,
-      endingCredit: invoice?.endingCredit ?? account.ledger.creditBalance,
-    };
   }
 
   async requireInvoice(invoiceId: string, organizationId?: string): Promise<Invoice> {
@@ -496,15 +373,6 @@ export function invoicePayload(invoice: Invoice): object {
     period_end: invoice.periodEnd.toISOString(),
   };
 }
-
-/** The ledger's state a quote is valid for: the same holdings and the same last change. */
-export const basisOf = (ledger: LedgerState): string =>
-  JSON.stringify([
-    ledger.period?.start ?? null,
-    ledger.lastChangeAt ?? null,
-    ledger.holdings.aLaCarte.map((a) => a.key).sort(),
-    ledger.holdings.packages.map((p) => p.slug).sort(),
-  ]);
 
 /** À la carte actions keep the price they were taken at; new ones come with today's catalog price. */
 function mergePrices(billed: Holdings, live: Holdings): Holdings {

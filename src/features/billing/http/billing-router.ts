@@ -5,6 +5,8 @@
  * uncollectible, retry) and test clocks (outside production).
  */
 import type { BillingService } from '../domain/billing-service';
+import type { BillingQuotes } from '../domain/billing-quotes';
+import type { BillingTestClocks } from '../domain/billing-test-clocks';
 import type { OrganizationService } from '../../organizations/domain/organization-service';
 import { invoiceHtml, invoicePdf } from './invoice-document';
 import type { Principal } from '../../../platform/http/principal';
@@ -16,6 +18,8 @@ import { billingAccountSchema, invoiceListSchema, invoiceSchema, quoteSchema, re
 
 export interface BillingRouteServices {
   billing: BillingService;
+  quotes: BillingQuotes;
+  testClocks: BillingTestClocks;
   organizations: OrganizationService;
 }
 
@@ -91,7 +95,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       tags: ['billing'],
       auth: ['organization'],
       response: upcomingInvoiceSchema,
-      handler: async ({ principal }) => upcomingView(await s.billing.upcoming(orgId(principal))),
+      handler: async ({ principal }) => upcomingView(await s.quotes.upcoming(orgId(principal))),
     }),
     defineRoute({
       method: 'get',
@@ -105,7 +109,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       response: quoteSchema,
       // An unknown action or package; an archived package or a change that does not apply.
       errors: [404, 409],
-      handler: async ({ query, principal }) => quoteView(await s.billing.quote(orgId(principal), quotedChange(query))),
+      handler: async ({ query, principal }) => quoteView(await s.quotes.quote(orgId(principal), quotedChange(query))),
     }),
     defineRoute({
       method: 'get',
@@ -296,7 +300,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       response: billingAccountSchema,
       handler: async ({ params, body }) => {
         await s.organizations.get(params.organization_id);
-        const account = await s.billing.setTestClock(params.organization_id, body.frozen_time);
+        const account = await s.testClocks.setTestClock(params.organization_id, body.frozen_time);
         return accountView(account, s.billing.now(account));
       },
     }),
@@ -314,7 +318,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       errors: [409],
       handler: async ({ params, body }) => {
         await s.organizations.get(params.organization_id);
-        const account = await s.billing.advanceTestClock(params.organization_id, body.to);
+        const account = await s.testClocks.advanceTestClock(params.organization_id, body.to);
         return accountView(account, s.billing.now(account));
       },
     }),

@@ -1,6 +1,6 @@
 /** JSON views of billing resources (snake_case, amounts in cents). */
 import type { BillingAccount } from '../domain/billing-account';
-import type { UpcomingInvoice } from '../domain/billing-service';
+import type { UpcomingInvoice } from '../domain/billing-quotes';
 import type { Invoice } from '../domain/invoice';
 import type { InvoiceLine } from '../domain/invoice-line';
 import type { Quote } from '../domain/quote';

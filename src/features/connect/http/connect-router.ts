@@ -19,17 +19,15 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import session from 'express-session';
 import grant from 'grant';
 import type { Config } from '../../../kernel/config';
-import type { RouterKit } from '../../../platform/composition/plugin-module';
+import type { RouterKit } from '../../../platform/http/router-kit';
 import { ConnectFailure, ConnectService, type ConnectContext } from '../domain/connect-service';
 import { isDomainError } from '../../../kernel/errors';
 import type { Logger } from '../../../kernel/logger';
 import { PROVIDER_FAILURE_MESSAGES, providerFailureCode } from '../domain/provider-failure';
 import type { OAuthProfileProvider } from '../../profiles/provider/oauth-profile-provider';
 import { deriveKey } from '../../../platform/security/key-derivation';
-import type { Database } from '../../../platform/database/database';
-import { KnexSessionStore } from '../storage/oauth-session-store';
 import type { ApiRouter } from '../../../platform/http/route';
-import { ConnectResultCodes } from '../storage/connect-result-codes';
+import type { ConnectResultCodes } from '../storage/connect-result-codes';
 import { DomainError } from '../../../kernel/errors';
 import { sendError } from '../../../platform/http/errors';
 import { errorMessage, MESSAGE_SOURCE, sendPostingPage, sendReturnPage, sendShowOnlyPage, type PopupMessage } from './popup-page';
@@ -37,7 +35,7 @@ import type { ReturnTo } from '../domain/connect-service';
 
 export const CONNECT_MOUNT_PATH = '/v1/connect';
 export const CONNECT_SESSION_COOKIE = 'hi_connect';
-const SESSION_TTL_MS = 15 * 60_000;
+export const SESSION_TTL_MS = 15 * 60_000;
 
 interface GrantSession {
   state?: string;
@@ -72,7 +70,10 @@ const rateLimitedPage: ErrorRequestHandler = (error, _req, res, next) => {
 
 export interface ConnectRouterOptions {
   config: Config;
-  db: Database;
+  /** Where grant's session rows live (express-session's Store port): shared by every API process. */
+  sessionStore: session.Store;
+  /** Redirect mode's single-use result codes. */
+  resultCodes: ConnectResultCodes;
   /** undefined when no provider is configured and the sandbox is off. */
   provider: OAuthProfileProvider | undefined;
   connect: ConnectService;
@@ -92,7 +93,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
     session({
       name: CONNECT_SESSION_COOKIE,
       secret: deriveKey(config.secretKey, 'connect-session-cookie').toString('hex'),
-      store: new KnexSessionStore(options.db, SESSION_TTL_MS),
+      store: options.sessionStore,
       resave: false,
       saveUninitialized: false,
       cookie: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https://'), path: mountPath, maxAge: SESSION_TTL_MS },
@@ -129,7 +130,7 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
   }) as unknown as RequestHandler & { config: { profile: { redirect_uri: string } } };
   const redirectUri = grantMiddleware.config.profile.redirect_uri;
 
-  const resultCodes = new ConnectResultCodes(options.db);
+  const resultCodes = options.resultCodes;
   /** Posts to the opener, or in redirect mode returns to the listing page with a result code. */
   const deliver = async (res: Response, message: PopupMessage, target: { origin: string; returnTo?: ReturnTo }): Promise<void> => {
     if (!target.returnTo) return sendPostingPage(res, message, target.origin);

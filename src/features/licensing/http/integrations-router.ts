@@ -12,6 +12,7 @@ import { money } from '../../../kernel/money';
 import { invalid } from '../../../kernel/errors';
 import type { BillingCheckout } from '../../billing/domain/billing-checkout';
 import type { BillingService } from '../../billing/domain/billing-service';
+import type { BillingQuotes } from '../../billing/domain/billing-quotes';
 import type { Principal } from '../../../platform/http/principal';
 import { quoteView } from '../../billing/http/billing-views';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
@@ -36,7 +37,9 @@ export interface IntegrationsServices {
   billing: BillingPreviewService;
   /** Purchases with billing in the loop (standing, quotes, the ledger). */
   checkout: BillingCheckout;
-  quotes: BillingService;
+  quotes: BillingQuotes;
+  /** The ledger's rules (grace, proration) the catalog shows. */
+  ledger: BillingService;
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
   /** The connector kinds that resolve for an organization (undefined: the deployment alone). */
@@ -117,7 +120,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       response: catalogSchema,
       handler: async ({ principal }) => {
         const kinds = s.availableKinds ? await s.availableKinds(principal.kind === 'organization' ? principal.organizationId : undefined) : undefined;
-        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds), billing_rules: s.quotes.rules() };
+        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds), billing_rules: s.ledger.rules() };
       },
     }),
     defineRoute({

@@ -5,7 +5,7 @@ import { licenseStatusesAllowing, nextLicenseStatus } from '../domain/license-st
 import type { CreateResult, LicenseRepository, LicenseTransition } from '../domain/ports';
 import { isUniqueViolation, type Database } from '../../../platform/database/database';
 import { licenseFromRow, licenseToRow, licenseTransitionColumns, type LicenseRow } from './license-rows';
-import { writeOutbox } from '../../../platform/queue/outbox';
+import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
 
 export const ONE_LIVE_LICENSE = 'hi_licenses_one_live';

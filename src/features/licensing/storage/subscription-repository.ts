@@ -15,7 +15,7 @@ import {
   type LicenseRow,
   type SubscriptionRow,
 } from './license-rows';
-import { writeOutbox } from '../../../platform/queue/outbox';
+import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
 
 export const ONE_LIVE_SUBSCRIPTION = 'hi_subscriptions_one_live';

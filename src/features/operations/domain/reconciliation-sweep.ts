@@ -5,9 +5,9 @@
  * (several workers) enqueue each job once. Runs as a BullMQ job scheduler on the
  * `reconciliation` queue, or on a timer in embedded mode.
  */
-import { Counter, type Registry } from 'prom-client';
 import type { JobQueue, RequeueOutcome } from '../../../kernel/job-queue';
 import type { Logger } from '../../../kernel/logger';
+import type { ReconciliationMetrics } from '../../../kernel/metrics';
 import type { Reconciler } from './reconciler';
 
 export interface SweepOptions {
@@ -23,24 +23,13 @@ export const DATA_LOSS_BATCH_SIZE = 10_000;
 export type SweepReport = Record<string, { found: number } & Partial<Record<RequeueOutcome | 'error', number>>>;
 
 export class ReconciliationSweep {
-  private readonly requeued: Counter<'reconciler' | 'outcome'> | undefined;
-
   constructor(
     private readonly reconcilers: readonly Reconciler[],
     private readonly queue: JobQueue,
     private readonly logger: Logger,
     private readonly options: SweepOptions,
-    registry?: Registry,
-  ) {
-    if (registry) {
-      this.requeued = new Counter({
-        name: 'hiring_integrations_reconciled_total',
-        help: 'Work found by the reconciliation sweep with its effect missing, by reconciler and outcome (added, retried, pending: already queued, error)',
-        labelNames: ['reconciler', 'outcome'],
-        registers: [registry],
-      });
-    }
-  }
+    private readonly metrics?: ReconciliationMetrics,
+  ) {}
 
   /**
    * After Redis lost its data (RedisDataLossWatch): every piece of work whose effect is
@@ -70,7 +59,7 @@ export class ReconciliationSweep {
           this.logger.warn({ reconciler: reconciler.name, jobId: message.jobId, err: (error as Error).message }, 'reconciliation could not re-enqueue');
         }
         counts[outcome] = (counts[outcome] ?? 0) + 1;
-        this.requeued?.inc({ reconciler: reconciler.name, outcome });
+        this.metrics?.recordReconciled(reconciler.name, outcome);
       }
       report[reconciler.name] = counts;
     }

@@ -3,7 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { OUTBOX_NOTIFIER, type OutboxMessage, type OutboxNotifier } from '../../../kernel/outbox';
 import type { Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
-import { writeOutbox } from '../../../platform/queue/outbox';
+import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
 import type { ExportDocument } from '../domain/export-document';
 import type { CandidateErasure, CandidateExport, LegalHold, PrivacyRequestRepository } from '../domain/privacy-requests';

@@ -9,7 +9,7 @@ import type { CandidateAuthorization, CandidateAuthorizationRepository } from '.
 import { newId } from '../../../kernel/ids';
 import { TokenCipher } from '../../../platform/security/token-cipher';
 import type { Database } from '../../../platform/database/database';
-import { writeOutbox } from '../../../platform/queue/outbox';
+import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
 import { insertConsent, revokeConsents } from '../../privacy/storage/consent-repository';
 import type { ConsentGrant } from '../../privacy/domain/consent';

@@ -1,19 +1,32 @@
 /**
  * `interview.scheduled` / `interview.rescheduled` / `interview.canceled` for the two
- * reminder actions. Each channel is its own handler, gated by its own action, so an
- * organization with only SMS reminders gets only SMS reminders.
+ * reminder actions: one handler, parameterized by channel and hook. Each (channel, hook)
+ * pair is its own registration gated by its own action, so an organization with only SMS
+ * reminders gets only SMS reminders.
  */
-import { inject } from 'tsyringe';
 import { invalid } from '../../../kernel/errors';
-import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from '../../hooks/domain/hook-handler';
-import { InterviewReminders, REMINDER_ACTIONS, type ReminderChannel } from './interview-reminders';
+import { parsePayload, type GatedHookHandler, type HookHandlerDeclaration, type HookHandlerReport } from '../../hooks/domain/hook-handler';
 import { interviewCanceled, interviewRescheduled, interviewScheduled } from '../../hooks/domain/payloads';
+import { InterviewReminders, REMINDER_ACTIONS, type ReminderChannel } from './interview-reminders';
 
-abstract class ScheduleReminder implements GatedHookHandler {
-  protected abstract readonly channel: ReminderChannel;
-  constructor(protected readonly reminders: InterviewReminders) {}
+export type ReminderHook = 'interview.scheduled' | 'interview.rescheduled' | 'interview.canceled';
+
+export class InterviewReminderHookHandler implements GatedHookHandler {
+  constructor(
+    private readonly reminders: InterviewReminders,
+    private readonly channel: ReminderChannel,
+    private readonly hook: ReminderHook,
+  ) {}
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    if (this.hook === 'interview.rescheduled') {
+      const { interview_id, starts_at } = parsePayload(interviewRescheduled, payload);
+      return this.reminders.reschedule(organizationId, this.channel, interview_id, new Date(starts_at));
+    }
+    if (this.hook === 'interview.canceled') {
+      const { interview_id } = parsePayload(interviewCanceled, payload);
+      return this.reminders.cancel(organizationId, this.channel, interview_id);
+    }
     const interview = parsePayload(interviewScheduled, payload);
     const { candidate } = interview;
     if (this.channel === 'email' && !candidate.email) throw invalid('invalid_payload', 'candidate.email: required for an email reminder', 'candidate.email');
@@ -27,102 +40,33 @@ abstract class ScheduleReminder implements GatedHookHandler {
   }
 }
 
-@HookHandlerFor({
-  name: 'interview-reminder',
-  hook: 'interview.scheduled',
-  action: REMINDER_ACTIONS.email,
-  steps: ['email'],
-  description: 'Schedules an email reminder to the candidate (delayed job on interview-reminders, REMINDER_LEAD_MINUTES before the interview)',
-})
-export class InterviewReminderHandler extends ScheduleReminder {
-  protected readonly channel = 'email';
-  constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
-    super(reminders);
-  }
+export interface ReminderHookDeclaration extends HookHandlerDeclaration {
+  channel: ReminderChannel;
+  hook: ReminderHook;
 }
 
-@HookHandlerFor({
-  name: 'sms-interview-reminder',
-  hook: 'interview.scheduled',
-  action: REMINDER_ACTIONS.sms,
-  steps: ['sms'],
-  description: 'Schedules an SMS reminder to the candidate (delayed job on interview-reminders, REMINDER_LEAD_MINUTES before the interview)',
-})
-export class SmsInterviewReminderHandler extends ScheduleReminder {
-  protected readonly channel = 'sms';
-  constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
-    super(reminders);
-  }
-}
+const CHANNEL_WORD: Record<ReminderChannel, string> = { email: 'email', sms: 'SMS' };
+/** Handler names as plugin.manifest.json has them: the email channel unprefixed (it came first), SMS with `sms-`. */
+const namePrefix = (channel: ReminderChannel) => (channel === 'email' ? '' : `${channel}-`);
+const HOOKS: readonly { hook: ReminderHook; suffix: string; describe: (channel: string) => string }[] = [
+  {
+    hook: 'interview.scheduled',
+    suffix: '',
+    describe: (c) => `Schedules an ${c} reminder to the candidate (delayed job on interview-reminders, REMINDER_LEAD_MINUTES before the interview)`,
+  },
+  { hook: 'interview.rescheduled', suffix: '-reschedule', describe: (c) => `Moves the pending ${c} reminder to the new interview time` },
+  { hook: 'interview.canceled', suffix: '-cancel', describe: (c) => `Removes the pending ${c} reminder` },
+];
 
-abstract class RescheduleReminder implements GatedHookHandler {
-  protected abstract readonly channel: ReminderChannel;
-  constructor(protected readonly reminders: InterviewReminders) {}
-
-  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
-    const { interview_id, starts_at } = parsePayload(interviewRescheduled, payload);
-    return this.reminders.reschedule(organizationId, this.channel, interview_id, new Date(starts_at));
-  }
-}
-
-@HookHandlerFor({
-  name: 'interview-reminder-reschedule',
-  hook: 'interview.rescheduled',
-  action: REMINDER_ACTIONS.email,
-  description: 'Moves the pending email reminder to the new interview time',
-})
-export class InterviewReminderRescheduleHandler extends RescheduleReminder {
-  protected readonly channel = 'email';
-  constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
-    super(reminders);
-  }
-}
-
-@HookHandlerFor({
-  name: 'sms-interview-reminder-reschedule',
-  hook: 'interview.rescheduled',
-  action: REMINDER_ACTIONS.sms,
-  description: 'Moves the pending SMS reminder to the new interview time',
-})
-export class SmsInterviewReminderRescheduleHandler extends RescheduleReminder {
-  protected readonly channel = 'sms';
-  constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
-    super(reminders);
-  }
-}
-
-abstract class CancelReminder implements GatedHookHandler {
-  protected abstract readonly channel: ReminderChannel;
-  constructor(protected readonly reminders: InterviewReminders) {}
-
-  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
-    const { interview_id } = parsePayload(interviewCanceled, payload);
-    return this.reminders.cancel(organizationId, this.channel, interview_id);
-  }
-}
-
-@HookHandlerFor({
-  name: 'interview-reminder-cancel',
-  hook: 'interview.canceled',
-  action: REMINDER_ACTIONS.email,
-  description: 'Removes the pending email reminder',
-})
-export class InterviewReminderCancelHandler extends CancelReminder {
-  protected readonly channel = 'email';
-  constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
-    super(reminders);
-  }
-}
-
-@HookHandlerFor({
-  name: 'sms-interview-reminder-cancel',
-  hook: 'interview.canceled',
-  action: REMINDER_ACTIONS.sms,
-  description: 'Removes the pending SMS reminder',
-})
-export class SmsInterviewReminderCancelHandler extends CancelReminder {
-  protected readonly channel = 'sms';
-  constructor(@inject(InterviewReminders) reminders: InterviewReminders) {
-    super(reminders);
-  }
-}
+/** Every (channel, hook) registration, in the manifest's order. */
+export const REMINDER_HOOKS: readonly ReminderHookDeclaration[] = HOOKS.flatMap(({ hook, suffix, describe }) =>
+  (['email', 'sms'] as const).map((channel) => ({
+    name: `${namePrefix(channel)}interview-reminder${suffix}`,
+    hook,
+    channel,
+    action: REMINDER_ACTIONS[channel],
+    description: describe(CHANNEL_WORD[channel]),
+    // Scheduling is where the reminder's connector is needed (a reschedule or cancel sends nothing).
+    ...(hook === 'interview.scheduled' ? { steps: [channel] } : {}),
+  })),
+);

@@ -2,7 +2,7 @@
 import type { InterviewReminder, InterviewReminderRepository, ReminderChannel, ReminderDetails, ReminderStatus } from '../domain/interview-reminders';
 import type { OutboxMessage } from '../../../kernel/outbox';
 import type { Database } from '../../../platform/database/database';
-import { writeOutbox } from '../../../platform/queue/outbox';
+import { writeOutbox } from '../../events/storage/outbox-writer';
 
 interface Row {
   organization_id: string;

@@ -10,7 +10,7 @@ import type { Config } from '../../../kernel/config';
 import { newNonce, sendPage } from '../../../platform/http/html';
 import { notFoundHandler } from '../../../platform/http/errors';
 import { defineRoute, reply, z, type ApiRouter } from '../../../platform/http/route';
-import type { RouterKit } from '../../../platform/composition/plugin-module';
+import type { RouterKit } from '../../../platform/http/router-kit';
 import type { Database } from '../../../platform/database/database';
 import { deriveKey } from '../../../platform/security/key-derivation';
 import { SandboxAuthorizationCodes, pkceChallenge } from '../storage/authorization-codes';

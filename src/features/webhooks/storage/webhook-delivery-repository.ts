@@ -15,7 +15,7 @@ import {
   type WebhookDeliveryRepository,
 } from '../domain/webhook-delivery';
 import type { Database } from '../../../platform/database/database';
-import { writeOutbox } from '../../../platform/queue/outbox';
+import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
 
 interface DeliveryRow {

@@ -85,6 +85,15 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
+/** The headers every public widget file carries: any page may load it (and check `integrity`), never sniffed. */
+function setPublicAssetHeaders(res: Response, contentType: string, cacheControl: string): void {
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+}
+
 const notBuilt = () => new DomainError('not_found', 'widget_not_built', 'The widget bundle has not been built; run `npm run build`');
 
 export function widgetRouter(options: WidgetRouterOptions, policy: RouterPolicy): ApiRouter {
@@ -105,13 +114,9 @@ export function widgetRouter(options: WidgetRouterOptions, policy: RouterPolicy)
     const current = asset();
     const gzip = /\bgzip\b/i.test(req.get('Accept-Encoding') ?? '');
     const variant = gzip ? current.gzip : current.identity;
-    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-    res.setHeader('Cache-Control', cacheControl);
+    setPublicAssetHeaders(res, 'text/javascript; charset=utf-8', cacheControl);
     res.setHeader('ETag', variant.etag);
     res.setHeader('Vary', 'Accept-Encoding');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('SourceMap', 'profile-apply.js.map');
     if (matchesEtag(req.get('If-None-Match'), variant.etag)) {
       res.status(304).end();
@@ -144,21 +149,13 @@ export function widgetRouter(options: WidgetRouterOptions, policy: RouterPolicy)
     } catch {
       return next(new DomainError('not_found', 'resource_missing', 'No such widget catalog; see the widget for the current names'));
     }
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Cache-Control', VERSIONED_CACHE_CONTROL);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    setPublicAssetHeaders(res, 'application/json; charset=utf-8', VERSIONED_CACHE_CONTROL);
     res.send(body);
   });
   router.get('/profile-apply.js.map', (_req, res, next) => {
     const { map } = asset();
     if (!map) return next(new DomainError('not_found', 'resource_missing', 'The widget was built without a source map'));
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Cache-Control', STABLE_CACHE_CONTROL);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    setPublicAssetHeaders(res, 'application/json; charset=utf-8', STABLE_CACHE_CONTROL);
     res.send(map);
   });
   router.get('/profile-apply.json', (_req, res) => {

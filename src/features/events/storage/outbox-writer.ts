@@ -1,12 +1,13 @@
+/**
+ * The outbox write every repository makes beside its record: job messages become hi_outbox
+ * rows (the relay hands them to the queue), event messages go through the event log (which
+ * writes their webhook deliveries' messages). It lives with the events feature because an
+ * event message needs the event log; pure job writes may use platform/queue/outbox-rows.
+ */
 import type { Knex } from 'knex';
-import { isEventMessage, type OutboxMessage } from '../../kernel/outbox';
-import { recordEvent } from '../../features/events/storage/event-log';
-import { outboxRows } from './outbox-rows';
-
-export { outboxRows } from './outbox-rows';
-
-/** Job messages only, for a single-statement write beside a record; false when an event message needs the transaction path. */
-export const onlyJobMessages = (messages: readonly OutboxMessage[]) => !messages.some(isEventMessage);
+import { isEventMessage, type OutboxMessage } from '../../../kernel/outbox';
+import { recordEvent } from './event-log';
+import { outboxRows } from '../../../platform/queue/outbox-rows';
 
 /** Call inside the repository's transaction, beside the row the job (or the event) belongs to. */
 export async function writeOutbox(trx: Knex | Knex.Transaction, messages: readonly OutboxMessage[]): Promise<void> {
