@@ -1,7 +1,7 @@
 /**
  * No Docker engine runs here, so docker/compose.yml and docker/Dockerfile are checked
  * statically: services, healthchecks, start order, that every setting the app services
- * receive is one src/config.ts reads and together they pass production validation, and
+ * receive is one the configuration schema (src/kernel/config) reads and together they pass production validation, and
  * that every command is a CLI command that exists. The API healthcheck command is run
  * for real against a real `serve` process.
  */
@@ -80,7 +80,7 @@ describe('docker compose file and Dockerfile', function () {
   it('sets only settings the app reads, on every app service', () => {
     for (const name of APP_SERVICES) {
       const unknown = Object.keys(compose.services[name]!.environment ?? {}).filter((key) => !SETTING_NAMES.has(key));
-      assert.deepEqual(unknown, [], `${name} sets environment names src/config.ts does not read`);
+      assert.deepEqual(unknown, [], `${name} sets environment names the configuration schema does not declare`);
     }
   });
 
