@@ -7,8 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, SETTINGS } from '../../src/config';
 import { PACKAGE_ROOT } from '../../src/manifest/manifest';
@@ -33,6 +32,7 @@ import {
   waitForHttp,
   type ComposeFile,
 } from '../helpers/processes';
+import { testDir } from '../helpers/temp-dirs';
 
 const APP_SERVICES = ['migrate', 'api', 'worker'];
 const SETTING_NAMES = new Set<string>(SETTINGS.map((s) => s.env));
@@ -181,7 +181,7 @@ describe('docker compose file and Dockerfile', function () {
 
   it("the API container's healthcheck passes against a real `serve`, and fails when nothing listens", async () => {
     const port = await freePort();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'hi-compose-'));
+    const dataDir = testDir('compose');
     // Embedded mode: the same command the api container runs, on PGlite, no Redis.
     const api = startProcess('api', containerArgv('api'), {
       NODE_ENV: 'development',
