@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../src/platform/manifest/manifest';
 import { request } from '../test/helpers/test-host';
 import { percentile } from './report';
 import type { Product } from './product';
@@ -20,7 +20,7 @@ export interface ActivationResult {
 }
 
 export function catalogActionKeys(): string[] {
-  const catalog = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'src/catalog/catalog.v1.json'), 'utf8')) as {
+  const catalog = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'src/features/licensing/catalog.v1.json'), 'utf8')) as {
     groups: Array<{ actions: Array<{ key: string }> }>;
   };
   return catalog.groups.flatMap((g) => g.actions.map((a) => a.key));

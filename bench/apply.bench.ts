@@ -5,7 +5,7 @@
  * application: (organization, listing, candidate) rotates through seeded listings.
  */
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../src/platform/manifest/manifest';
 import { loadInterleaved, type LoadOptions, type LoadResult } from './lib/load';
 import { freePort, startNode, waitForMessage } from './lib/spawn';
 import { ANSWERS, CANDIDATES, type Product } from './product';

@@ -10,9 +10,9 @@
  * `npm run bench` loads this module (bench/gate.ts); alone: `node dist/bench/gate.bench.js`.
  */
 import 'reflect-metadata';
-import { EntitlementCache } from '../src/domain/entitlements/entitlement-cache';
-import { HookGate } from '../src/domain/hooks/hook-gate';
-import { PluginMetrics } from '../src/observability/metrics';
+import { EntitlementCache } from '../src/features/licensing/domain/entitlement-cache';
+import { HookGate } from '../src/features/hooks/domain/hook-gate';
+import { PluginMetrics } from '../src/platform/observability/metrics';
 
 export interface GateBenchResult {
   name: string;

@@ -10,10 +10,10 @@
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PACKAGE_ROOT } from '../src/manifest/manifest';
-import { loadManifest } from '../src/manifest/manifest';
-import { deriveKey } from '../src/security/key-derivation';
-import { TokenCipher } from '../src/security/token-cipher';
+import { PACKAGE_ROOT } from '../src/platform/manifest/manifest';
+import { loadManifest } from '../src/platform/manifest/manifest';
+import { deriveKey } from '../src/platform/security/key-derivation';
+import { TokenCipher } from '../src/platform/security/token-cipher';
 import { cpuMs, startNode, waitForMessage } from './lib/spawn';
 import type { Product } from './product';
 

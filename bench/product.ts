@@ -5,10 +5,10 @@
  * sandbox candidates authorized through the real connect flow.
  */
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../src/config';
-import { newId } from '../src/domain/shared/ids';
-import { operatorServices } from '../src/standalone/operator-services';
-import { createDatabase, type Database } from '../src/storage/database';
+import { loadConfig, type Config } from '../src/kernel/config';
+import { newId } from '../src/kernel/ids';
+import { operatorServices } from '../src/standalone/cli/operator-services';
+import { createDatabase, type Database } from '../src/platform/database/database';
 import { ADA, ALAN, GRACE, KATHERINE, QUESTIONS, runConnect } from '../test/helpers/profile-flow';
 import { request } from '../test/helpers/test-host';
 import { createBenchDatabase } from './lib/database';

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../src/platform/manifest/manifest';
 import { freePort, RESULTS_DIR } from './lib/spawn';
 import type { Product } from './product';
 

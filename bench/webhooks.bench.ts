@@ -15,13 +15,13 @@
 import 'reflect-metadata';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/config';
-import { eventMessage } from '../src/domain/jobs/outbox';
-import { createLogger } from '../src/logging/pino-logger';
-import { operatorServices } from '../src/standalone/operator-services';
-import { createStandaloneHost } from '../src/standalone/standalone-host';
-import { createDatabase } from '../src/storage/database';
-import { writeOutbox } from '../src/storage/outbox';
+import { loadConfig } from '../src/kernel/config';
+import { eventMessage } from '../src/kernel/outbox';
+import { createLogger } from '../src/platform/logging/pino-logger';
+import { operatorServices } from '../src/standalone/cli/operator-services';
+import { createStandaloneHost } from '../src/standalone/host/standalone-host';
+import { createDatabase } from '../src/platform/database/database';
+import { writeOutbox } from '../src/platform/queue/outbox';
 import { createBenchDatabase } from './lib/database';
 
 export interface WebhookBenchResult {

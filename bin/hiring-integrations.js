@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/src/standalone/cli.js').main();
+require('../dist/src/standalone/cli/cli.js').main();

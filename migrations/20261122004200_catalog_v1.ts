@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { parseCatalogDocument } from '../src/domain/catalog/catalog-document';
-import { syncCatalog, unsyncCatalog } from '../src/storage/catalog-sync';
-import document from '../src/catalog/catalog.v1.json';
+import { parseCatalogDocument } from '../src/features/licensing/domain/catalog-document';
+import { syncCatalog, unsyncCatalog } from '../src/features/licensing/storage/catalog-sync';
+import document from '../src/features/licensing/catalog.v1.json';
 
 /** Loads catalog document version 1 (13 groups of actions, the six vertical packages, the platform fee). */
 export async function up(knex: Knex): Promise<void> {

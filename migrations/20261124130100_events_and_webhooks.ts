@@ -33,7 +33,7 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('event_types').notNullable();
     t.boolean('enabled').notNullable().defaultTo(true);
     t.text('disabled_reason');
-    // AES-256-GCM ciphertexts (src/security/token-cipher.ts), never the secret itself.
+    // AES-256-GCM ciphertexts (src/platform/security/token-cipher.ts), never the secret itself.
     t.text('secret_ciphertext').notNullable();
     t.text('previous_secret_ciphertext');
     t.timestamp('previous_secret_expires_at', { useTz: true });

@@ -15,7 +15,7 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 /** What the runtime build reads (tests and benchmarks are built by `npm test` / `npm run bench`). */
-const SOURCES = ['src', 'jobs', 'migrations', 'scripts', 'bin', 'tsconfig.json', 'package.json', 'plugin.manifest.json'];
+const SOURCES = ['src', 'migrations', 'scripts', 'bin', 'tsconfig.json', 'package.json', 'plugin.manifest.json'];
 
 function fingerprint() {
   const hash = createHash('sha256');

@@ -18,7 +18,7 @@ const children = [
     cwd: ROOT,
     stdio: 'inherit',
   }),
-  spawn(process.execPath, ['--watch-path=dist/src', '--watch-path=dist/jobs', 'dist/src/standalone/cli.js', 'serve', ...process.argv.slice(2)], {
+  spawn(process.execPath, ['--watch-path=dist/src', 'dist/src/standalone/cli/cli.js', 'serve', ...process.argv.slice(2)], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { NODE_ENV: 'development', ...process.env },

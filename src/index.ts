@@ -14,7 +14,7 @@
 import type { Knex } from 'knex';
 import type { ActivatePlugin } from './host/contract';
 import { activate as activatePlugin } from './plugin';
-import { migrateLatest, migrateRollbackAll, PLUGIN_MIGRATIONS } from './storage/migrator';
+import { migrateLatest, migrateRollbackAll, PLUGIN_MIGRATIONS } from './platform/database/migrator';
 
 export type {
   ActivateOptions,
@@ -46,12 +46,12 @@ export type {
   QuestionType,
   ReadinessReport,
 } from './host/contract';
-export type { Config, ProfileProviderConfig } from './config';
+export type { Config, ProfileProviderConfig } from './kernel/config';
 export type { PluginConfigOptions } from './host/config-builder';
 export { HOST_CONTRACT_VERSION } from './host/contract';
-export { ConfigError } from './config';
+export { ConfigError } from './kernel/config';
 export { defineConfig, STANDALONE_ONLY_SETTINGS } from './host/config-builder';
-export { isListingId, LISTING_ID_MAX_LENGTH } from './domain/listings/listing-id';
+export { isListingId, LISTING_ID_MAX_LENGTH } from './features/listings/domain/listing-id';
 
 /** Activates the plugin for a host; see PluginHost and ActivateOptions. */
 export const activate: ActivatePlugin = activatePlugin;

@@ -7,7 +7,7 @@
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 
 export const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');
 export const RESULTS_DIR = path.join(PACKAGE_ROOT, 'bench-results');

@@ -6,24 +6,24 @@
  */
 import { instanceCachingFactory } from 'tsyringe';
 import type { Redis } from 'ioredis';
-import { ENTITLEMENT_INVALIDATIONS, type EntitlementInvalidations } from '../domain/entitlements/entitlement-invalidations';
-import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../domain/listings/listing';
-import { API_KEY_REPOSITORY } from '../domain/organizations/ports';
-import { PROFILE_APPLY_SETTINGS_REPOSITORY } from '../domain/settings/profile-apply-settings';
-import { LOGGER, type Logger } from '../domain/shared/logger';
-import { CACHE_INVALIDATIONS, cacheChannel, type CacheInvalidations } from '../caching/cache-invalidations';
-import { CacheSync } from '../caching/cache-sync';
-import { CachedApiKeyRepository } from '../caching/cached-api-keys';
-import { CachedListingsDirectory, cachedWhenAllowed } from '../caching/cached-listings';
-import { CachedProfileApplySettingsRepository } from '../caching/cached-settings';
-import { InProcessCacheInvalidations } from '../caching/in-process-cache-invalidations';
-import { RedisCacheInvalidations } from '../caching/redis-cache-invalidations';
-import { SharedChannelEntitlementInvalidations } from '../caching/shared-channel-entitlement-invalidations';
-import { createRedis } from '../queue/redis';
-import { KnexApiKeyRepository } from '../storage/organization-repository';
-import { KnexProfileApplySettingsRepository } from '../storage/profile-apply-settings-repository';
+import { ENTITLEMENT_INVALIDATIONS, type EntitlementInvalidations } from '../features/licensing/domain/entitlement-invalidations';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../features/listings/domain/listing';
+import { API_KEY_REPOSITORY } from '../features/organizations/domain/ports';
+import { PROFILE_APPLY_SETTINGS_REPOSITORY } from '../features/applications/domain/profile-apply-settings';
+import { LOGGER, type Logger } from '../kernel/logger';
+import { CACHE_INVALIDATIONS, cacheChannel, type CacheInvalidations } from '../platform/caching/cache-invalidations';
+import { CacheSync } from '../platform/caching/cache-sync';
+import { CachedApiKeyRepository } from '../features/organizations/storage/cached-api-keys';
+import { CachedListingsDirectory, cachedWhenAllowed } from '../features/listings/storage/cached-listings';
+import { CachedProfileApplySettingsRepository } from '../features/applications/storage/cached-settings';
+import { InProcessCacheInvalidations } from '../platform/caching/in-process-cache-invalidations';
+import { RedisCacheInvalidations } from '../platform/caching/redis-cache-invalidations';
+import { SharedChannelEntitlementInvalidations } from '../features/licensing/storage/shared-channel-entitlement-invalidations';
+import { createRedis } from '../platform/queue/redis';
+import { KnexApiKeyRepository } from '../features/organizations/storage/organization-repository';
+import { KnexProfileApplySettingsRepository } from '../features/applications/storage/profile-apply-settings-repository';
 import { REDIS_REQUEST } from './infrastructure';
-import type { PluginModule } from './module';
+import type { PluginModule } from '../platform/composition/plugin-module';
 
 /**
  * Entries each process keeps per cache (the oldest go first). Bounds memory: a cached

@@ -1,5 +1,5 @@
 /** What an embedding host must give for the role it asks for: a missing piece stops activation, naming it. */
-import { ConfigError } from '../config';
+import { ConfigError } from '../kernel/config';
 import type { PluginHost, PluginRole } from '../host/contract';
 
 export function checkHostRequirements(host: PluginHost, role: PluginRole): void {

@@ -2,19 +2,19 @@
 import type { Redis } from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
 import type { ReadinessReport } from '../host/contract';
-import { buildOpenApiDocument, type MountedApiRouter } from '../http/openapi';
-import { healthRoutes } from '../http/routers/health-router';
-import { openApiRoutes } from '../http/routers/openapi-router';
-import { IDEMPOTENCY_STORE } from '../http/idempotency';
-import { KnexIdempotencyStore } from '../storage/idempotency-store';
-import { OutboxRelay } from '../queue/outbox-relay';
-import type { Database } from '../storage/database';
-import { DATABASE } from '../storage/tokens';
+import { buildOpenApiDocument, type MountedApiRouter } from '../platform/http/openapi';
+import { healthRoutes } from '../features/operations/http/health-router';
+import { openApiRoutes } from '../features/operations/http/openapi-router';
+import { IDEMPOTENCY_STORE } from '../platform/http/idempotency';
+import { KnexIdempotencyStore } from '../platform/http/idempotency-store';
+import { OutboxRelay } from '../platform/queue/outbox-relay';
+import type { Database } from '../platform/database/database';
+import { DATABASE } from '../platform/database/tokens';
 import { CONFIG, MANIFEST, REDIS_REQUEST } from './infrastructure';
-import type { PluginModule } from './module';
-import type { Config } from '../config';
-import type { Manifest } from '../manifest/manifest';
-import { LOGGER, type Logger } from '../domain/shared/logger';
+import type { PluginModule } from '../platform/composition/plugin-module';
+import type { Config } from '../kernel/config';
+import type { Manifest } from '../platform/manifest/manifest';
+import { LOGGER, type Logger } from '../kernel/logger';
 
 /** Filled by activate() once every router is built; read lazily by the OpenAPI route. */
 export const MOUNTED_ROUTERS = Symbol('MountedRouters');

@@ -6,18 +6,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
-import type { Config } from '../config';
-import type { ListingsDirectory } from '../domain/listings/listing';
-import type { ListingsManager } from '../domain/listings/listing-management';
-import type { Pipeline } from '../domain/pipeline/pipeline';
-import type { Disposer } from '../domain/shared/disposer';
-import type { Logger } from '../domain/shared/logger';
+import type { Config } from '../kernel/config';
+import type { ListingsDirectory } from '../features/listings/domain/listing';
+import type { ListingsManager } from '../features/listings/domain/listing-management';
+import type { Pipeline } from '../features/applications/domain/pipeline';
+import type { Disposer } from '../kernel/disposer';
+import type { Logger } from '../kernel/logger';
 
-export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../domain/listings/listing';
-export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../domain/listings/listing-management';
-export type { Pipeline, PipelineApplication, PipelineCredential, PipelinePosition } from '../domain/pipeline/pipeline';
-export type { Logger } from '../domain/shared/logger';
-export type { Disposer } from '../domain/shared/disposer';
+export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../features/listings/domain/listing';
+export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../features/listings/domain/listing-management';
+export type { Pipeline, PipelineApplication, PipelineCredential, PipelinePosition } from '../features/applications/domain/pipeline';
+export type { Logger } from '../kernel/logger';
+export type { Disposer } from '../kernel/disposer';
 
 /** The version of this contract; a host states which it implements. */
 export const HOST_CONTRACT_VERSION = '1.0.0';

@@ -10,8 +10,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { DemoCredentials } from '../../src/standalone/demo';
-import { hostRoutes } from '../../src/standalone/host-routes';
+import type { DemoCredentials } from '../../src/standalone/demo/demo-data';
+import { hostRoutes } from '../../src/standalone/demo/demo-pages';
 import { launchChromium, listingPage, skipWithoutChromium, startPageServer, type PageServer } from '../helpers/browser';
 import { licenseProfileApply } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';

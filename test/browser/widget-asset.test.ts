@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PACKAGE_ROOT, loadManifest } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT, loadManifest } from '../../src/platform/manifest/manifest';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const GZIP_BUDGET = 12 * 1024;

@@ -11,8 +11,8 @@
  */
 import { strict as assert } from 'node:assert';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hostRoutes } from '../../src/standalone/host-routes';
-import type { DemoCredentials } from '../../src/standalone/demo';
+import { hostRoutes } from '../../src/standalone/demo/demo-pages';
+import type { DemoCredentials } from '../../src/standalone/demo/demo-data';
 import { artifactPath, launchChromium, listingPage, skipWithoutChromium, startPageServer, type PageServer } from '../helpers/browser';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { licenseProfileApply } from '../helpers/profile-flow';

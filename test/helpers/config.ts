@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/kernel/config';
 import { uniqueQueuePrefix } from './redis';
 import { testDir } from './temp-dirs';
 

@@ -3,8 +3,8 @@
  * DATABASE_URL points at (CI), or an in-memory PGlite (embedded runs). Dropped after.
  */
 import knex from 'knex';
-import { randomToken } from '../../src/domain/shared/ids';
-import { createDatabase, type Database } from '../../src/storage/database';
+import { randomToken } from '../../src/kernel/ids';
+import { createDatabase, type Database } from '../../src/platform/database/database';
 import { testLogger } from './log-capture';
 
 export interface TestDatabase {

@@ -7,8 +7,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
-import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
+import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/host/standalone-host';
 import { testConfig, testEnv } from './config';
 import { testLogger } from './log-capture';
 import type { TestHost } from './test-host';

@@ -11,9 +11,9 @@
  * GATE_ORG, GATE_HOOK and GATE_PAYLOAD (JSON). Stops on SIGTERM.
  */
 import 'reflect-metadata';
-import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logging/pino-logger';
-import { createStandaloneHost } from '../../src/standalone/standalone-host';
+import { loadConfig } from '../../src/kernel/config';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { createStandaloneHost } from '../../src/standalone/host/standalone-host';
 
 const say = (line: object) => process.stdout.write(`GATE ${JSON.stringify(line)}\n`);
 

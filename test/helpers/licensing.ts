@@ -1,5 +1,5 @@
 /** Helpers for the licensing tests: reading licenses and subscriptions until they settle, and failure plans. */
-import { SandboxProvisioningFaults, type FaultPlan } from '../../src/provisioners/sandbox-provisioning-faults';
+import { SandboxProvisioningFaults, type FaultPlan } from '../../src/connectors/sandbox/sandbox-provisioning-faults';
 import { waitFor } from './profile-flow';
 import type { TestHost } from './test-host';
 

@@ -5,9 +5,9 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import type { Logger } from '../../src/domain/shared/logger';
-import { createLogger } from '../../src/logging/pino-logger';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import type { Logger } from '../../src/kernel/logger';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 
 export const TEST_LOG_FILE = path.join(PACKAGE_ROOT, 'test-artifacts', 'test-run.log');
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { appendChildLog, rememberSecret } from './log-capture';
 
 export const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');

@@ -1,4 +1,4 @@
-import { randomToken } from '../../src/domain/shared/ids';
+import { randomToken } from '../../src/kernel/ids';
 import { skipBecause } from './skip';
 
 export const usingRedis = () => Boolean(process.env.REDIS_URL);

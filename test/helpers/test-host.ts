@@ -4,10 +4,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import type { Config } from '../../src/config';
+import type { Config } from '../../src/kernel/config';
 import { rememberSecret, rememberSecretsIn, testLogger } from './log-capture';
-import { operatorServices } from '../../src/standalone/operator-services';
-import { createStandaloneHost, type StandaloneHost, type StandaloneOptions } from '../../src/standalone/standalone-host';
+import { operatorServices } from '../../src/standalone/cli/operator-services';
+import { createStandaloneHost, type StandaloneHost, type StandaloneOptions } from '../../src/standalone/host/standalone-host';
 import { testConfig, TEST_OPERATOR_KEY } from './config';
 import { createTestDatabase, type TestDatabase } from './database';
 import { within } from './deadline';

@@ -14,7 +14,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
+import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/host/standalone-host';
 import { testConfig, testEnv } from '../helpers/config';
 import { usingPostgres } from '../helpers/database';
 import { testLogger } from '../helpers/log-capture';

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -15,7 +15,7 @@ import { rememberSecretsIn } from '../helpers/log-capture';
 import { freePort, killAll, startProcess, waitForHttp, type AppProcess } from '../helpers/processes';
 import { usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
-import { buildProgram } from '../../src/standalone/cli';
+import { buildProgram } from '../../src/standalone/cli/cli';
 import { skipBecause } from '../helpers/skip';
 import { testDir } from '../helpers/temp-dirs';
 

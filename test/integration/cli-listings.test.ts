@@ -3,10 +3,10 @@
  * (parser-agnostic, as the CLI calls them), and the real process for the round trip.
  */
 import { strict as assert } from 'node:assert';
-import { createListing, getListing, listListings, setListingStatus, updateListing, upsertListing } from '../../src/standalone/listing-commands';
-import { ListingsStore } from '../../src/standalone/listings-store';
-import { UsageError } from '../../src/standalone/args';
-import { migrateAll } from '../../src/standalone/standalone-host';
+import { createListing, getListing, listListings, setListingStatus, updateListing, upsertListing } from '../../src/standalone/cli/listing-commands';
+import { ListingsStore } from '../../src/standalone/host/listings-store';
+import { UsageError } from '../../src/standalone/cli/usage-error';
+import { migrateAll } from '../../src/standalone/host/standalone-host';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';

@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { buildOpenApiDocument } from '../../src/http/openapi';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { buildOpenApiDocument } from '../../src/platform/http/openapi';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { testDir } from '../helpers/temp-dirs';
 
 const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { license: string; version: string };

@@ -9,8 +9,8 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, SETTINGS } from '../../src/config';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import {
   BIN,
   COMPOSE_FILE,

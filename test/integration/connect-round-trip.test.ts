@@ -357,7 +357,7 @@ describe('connect: OAuth round trip through grant against the sandbox', function
       const hop = await browse(jar, form.action, { method: 'POST', form: { ...form.hidden, [button.name]: button.value } });
       return new URL(hop.location!).searchParams.get('code')!;
     };
-    const { deriveKey } = await import('../../src/security/key-derivation');
+    const { deriveKey } = await import('../../src/platform/security/key-derivation');
     const secret = deriveKey(t.config.secretKey, 'sandbox-client-secret').toString('base64url');
     const exchange = (form: Record<string, string>) =>
       fetch(`${t.baseUrl}/sandbox/oauth/token`, {

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createStandaloneHost } from '../../src/standalone/standalone-host';
+import { createStandaloneHost } from '../../src/standalone/host/standalone-host';
 import { testConfig } from '../helpers/config';
 import { testLogger } from '../helpers/log-capture';
 import { ADA, browse, CookieJar, enableProfileApply, parseConsentForm, popupResult } from '../helpers/profile-flow';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import knex, { type Knex } from 'knex';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database';
 import { rememberSecret } from '../helpers/log-capture';
 import { freePort, startProcess, testSecrets, waitForHttp, type AppProcess } from '../helpers/processes';

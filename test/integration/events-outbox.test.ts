@@ -4,8 +4,8 @@
  * numbers are unique and gap-free per organization under concurrent writers.
  */
 import { strict as assert } from 'node:assert';
-import { eventMessage } from '../../src/domain/jobs/outbox';
-import { writeOutbox } from '../../src/storage/outbox';
+import { eventMessage } from '../../src/kernel/outbox';
+import { writeOutbox } from '../../src/platform/queue/outbox';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS } from '../helpers/webhook-receiver';
 

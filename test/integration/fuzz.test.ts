@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import type { Database } from '../../src/storage/database';
+import type { Database } from '../../src/platform/database/database';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 15);

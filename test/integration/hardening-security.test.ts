@@ -7,9 +7,9 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { KnexIdempotencyStore } from '../../src/storage/idempotency-store';
-import { makePrivateFolder } from '../../src/storage/private-folder';
-import { SandboxConsentTickets } from '../../src/sandbox/consent-tickets';
+import { KnexIdempotencyStore } from '../../src/platform/http/idempotency-store';
+import { makePrivateFolder } from '../../src/platform/database/private-folder';
+import { SandboxConsentTickets } from '../../src/features/sandbox-provider/storage/consent-tickets';
 import { freePort } from '../helpers/processes';
 import { browse, CookieJar, parseConsentForm, QUESTIONS } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
@@ -155,7 +155,7 @@ describe('hardening: security findings', function () {
       else {
         // Without the license the popup stops early; the ticket lives on the provider's side anyway.
         authorize = new URL(`${t.baseUrl}/sandbox/oauth/authorize`);
-        const registration = await import('../../src/sandbox/sandbox-client');
+        const registration = await import('../../src/features/sandbox-provider/sandbox-client');
         const reg = registration.sandboxRegistration(t.config);
         authorize.search = new URLSearchParams({
           client_id: reg.clientId,

@@ -4,8 +4,8 @@
  * key gets 403 operator_only), and an operator's catalog document extends the catalog.
  */
 import { strict as assert } from 'node:assert';
-import { parseCatalogDocument } from '../../src/domain/catalog/catalog-document';
-import { syncCatalog } from '../../src/storage/catalog-sync';
+import { parseCatalogDocument } from '../../src/features/licensing/domain/catalog-document';
+import { syncCatalog } from '../../src/features/licensing/storage/catalog-sync';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const CATEGORIES: Record<string, string> = {

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createDatabase } from '../../src/storage/database';
+import { createDatabase } from '../../src/platform/database/database';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';

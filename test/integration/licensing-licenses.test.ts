@@ -5,8 +5,8 @@
  * events on the hook bus, deactivation and deprovisioning, and the entitlement question.
  */
 import { strict as assert } from 'node:assert';
-import { KnexLicenseRepository } from '../../src/storage/license-repository';
-import { SandboxProvisioner } from '../../src/provisioners/sandbox-provisioner';
+import { KnexLicenseRepository } from '../../src/features/licensing/storage/license-repository';
+import { SandboxProvisioner } from '../../src/connectors/sandbox/sandbox-provisioner';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { waitFor } from '../helpers/profile-flow';
 import { eventsOf, faultsInjected, licenseOf, planFault, settledLicense } from '../helpers/licensing';

@@ -5,7 +5,7 @@
  * subscriptions but existing ones keep working. Every subscription transition is here.
  */
 import { strict as assert } from 'node:assert';
-import { KnexLicenseRepository } from '../../src/storage/license-repository';
+import { KnexLicenseRepository } from '../../src/features/licensing/storage/license-repository';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { waitFor } from '../helpers/profile-flow';
 import { eventsOf, faultsInjected, planFault, settledLicense, settledSubscription, subscriptionOf } from '../helpers/licensing';

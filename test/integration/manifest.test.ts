@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT, validateManifest, type Manifest } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT, validateManifest, type Manifest } from '../../src/platform/manifest/manifest';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const manifest: Manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'plugin.manifest.json'), 'utf8'));
@@ -45,7 +45,7 @@ describe('plugin manifest', () => {
     );
   });
 
-  it('names exactly the queues the plugin has processors for, each from a module in jobs/', () => {
+  it('names exactly the queues the plugin has processors for, each from a module in its feature jobs folder', () => {
     assert.deepEqual(t.host.plugin.queues.map((q) => q.name).sort(), manifest.queues.map((q) => q.name).sort());
     for (const queue of manifest.queues) {
       const module = require(path.join(PACKAGE_ROOT, queue.processor));

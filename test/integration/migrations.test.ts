@@ -1,8 +1,8 @@
 /** Every migration goes up and comes back down, on PostgreSQL (CI) and on PGlite (always). */
 import { strict as assert } from 'node:assert';
-import { createDatabase, type Database } from '../../src/storage/database';
-import { migrateLatest, migrateRollbackAll, PLUGIN_MIGRATIONS } from '../../src/storage/migrator';
-import { HOST_MIGRATIONS, migrateAll } from '../../src/standalone/standalone-host';
+import { createDatabase, type Database } from '../../src/platform/database/database';
+import { migrateLatest, migrateRollbackAll, PLUGIN_MIGRATIONS } from '../../src/platform/database/migrator';
+import { HOST_MIGRATIONS, migrateAll } from '../../src/standalone/host/standalone-host';
 import { createTestDatabase, usingPostgres } from '../helpers/database';
 
 async function tables(db: Database): Promise<string[]> {

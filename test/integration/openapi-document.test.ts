@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { joinPath } from '../../src/http/openapi';
+import { joinPath } from '../../src/platform/http/openapi';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 // Redocly's core is ESM only; TypeScript would compile import() to require().

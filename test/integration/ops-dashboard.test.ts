@@ -1,6 +1,6 @@
 /** The job dashboard at /operator/jobs: operators only (Basic or Bearer), 404 without Redis. */
 import { strict as assert } from 'node:assert';
-import { loadManifest } from '../../src/manifest/manifest';
+import { loadManifest } from '../../src/platform/manifest/manifest';
 import { requireRedis, usingRedis } from '../helpers/redis';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { skipBecause } from '../helpers/skip';

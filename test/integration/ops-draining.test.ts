@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { drainable } from '../../src/standalone/draining';
+import { drainable } from '../../src/standalone/host/draining';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const CLIENTS = 32;

@@ -1,12 +1,12 @@
 /** GET /metrics: who may read it, and what it counts (HTTP, jobs on both adapters, gates). */
 import { strict as assert } from 'node:assert';
-import type { JobProcessor, QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { UnrecoverableJobError } from '../../src/domain/jobs/job-queue';
-import { PluginMetrics } from '../../src/observability/metrics';
-import { BullmqJobQueue } from '../../src/queue/bullmq-queue';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
-import { MeteredJobQueue } from '../../src/queue/metered-queue';
-import { createRedis } from '../../src/queue/redis';
+import type { JobProcessor, QueueDefinition } from '../../src/kernel/job-queue';
+import { UnrecoverableJobError } from '../../src/kernel/job-queue';
+import { PluginMetrics } from '../../src/platform/observability/metrics';
+import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
+import { MeteredJobQueue } from '../../src/platform/queue/metered-queue';
+import { createRedis } from '../../src/platform/queue/redis';
 import { testLogger } from '../helpers/log-capture';
 import { requireRedis, uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { startTestHost, type TestHost } from '../helpers/test-host';

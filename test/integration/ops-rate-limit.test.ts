@@ -6,12 +6,12 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { Logger } from '../../src/domain/shared/logger';
-import { AuthenticationThrottle } from '../../src/http/auth-throttle';
-import { authenticate } from '../../src/http/authenticate';
-import { errorHandler } from '../../src/http/errors';
-import { rateLimit, RedisRateLimitStore, StoreHealth, type RateLimitBudget } from '../../src/http/rate-limit';
-import { createRedis } from '../../src/queue/redis';
+import type { Logger } from '../../src/kernel/logger';
+import { AuthenticationThrottle } from '../../src/platform/http/auth-throttle';
+import { authenticate } from '../../src/platform/http/authenticate';
+import { errorHandler } from '../../src/platform/http/errors';
+import { rateLimit, RedisRateLimitStore, StoreHealth, type RateLimitBudget } from '../../src/platform/http/rate-limit';
+import { createRedis } from '../../src/platform/queue/redis';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { rememberSecretsIn } from '../helpers/log-capture';
 import {

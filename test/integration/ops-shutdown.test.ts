@@ -5,10 +5,10 @@
  */
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
-import type { JobProcessor, QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { BullmqJobQueue } from '../../src/queue/bullmq-queue';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
-import { createRedis } from '../../src/queue/redis';
+import type { JobProcessor, QueueDefinition } from '../../src/kernel/job-queue';
+import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
+import { createRedis } from '../../src/platform/queue/redis';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { testLogger } from '../helpers/log-capture';
 import {

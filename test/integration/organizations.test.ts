@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import type { Clock } from '../../src/domain/shared/clock';
-import { OrganizationService } from '../../src/domain/organizations/organization-service';
-import { KnexApiKeyRepository, KnexOrganizationRepository } from '../../src/storage/organization-repository';
-import { migrateLatest } from '../../src/storage/migrator';
+import type { Clock } from '../../src/kernel/clock';
+import { OrganizationService } from '../../src/features/organizations/domain/organization-service';
+import { KnexApiKeyRepository, KnexOrganizationRepository } from '../../src/features/organizations/storage/organization-repository';
+import { migrateLatest } from '../../src/platform/database/migrator';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 describe('organizations and API keys (storage)', () => {

@@ -1,13 +1,13 @@
 /** Outbox messages written with a record reach the queue exactly once. */
 import { strict as assert } from 'node:assert';
-import type { JobContext, JobProcessor, QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { createLogger } from '../../src/logging/pino-logger';
-import { BullmqJobQueue } from '../../src/queue/bullmq-queue';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
-import { OutboxRelay } from '../../src/queue/outbox-relay';
-import { createRedis } from '../../src/queue/redis';
-import { migrateLatest } from '../../src/storage/migrator';
-import { writeOutbox } from '../../src/storage/outbox';
+import type { JobContext, JobProcessor, QueueDefinition } from '../../src/kernel/job-queue';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
+import { OutboxRelay } from '../../src/platform/queue/outbox-relay';
+import { createRedis } from '../../src/platform/queue/redis';
+import { migrateLatest } from '../../src/platform/database/migrator';
+import { writeOutbox } from '../../src/platform/queue/outbox';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 

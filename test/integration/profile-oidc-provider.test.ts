@@ -10,7 +10,7 @@ import { browse, CookieJar, enableProfileApply, QUESTIONS, waitFor } from '../he
 import { connectThroughProvider, MARIE, startOidcProvider, type Candidate, type OidcHarness } from '../helpers/oidc-provider';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/standalone-host';
+import { createStandaloneHost, type StandaloneHost } from '../../src/standalone/host/standalone-host';
 import { testLogger } from '../helpers/log-capture';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
 

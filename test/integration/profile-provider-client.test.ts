@@ -6,12 +6,12 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProfileProviderConfig } from '../../src/config';
-import { ProviderAuthorizationError } from '../../src/domain/profiles/profile-provider';
-import { DomainError } from '../../src/domain/shared/errors';
-import type { Logger } from '../../src/domain/shared/logger';
-import { OAuthProfileProvider } from '../../src/providers/profile/oauth-profile-provider';
-import { IDENTITY_MAPPING } from '../../src/providers/profile/profile-mapping';
+import type { ProfileProviderConfig } from '../../src/kernel/config';
+import { ProviderAuthorizationError } from '../../src/features/profiles/domain/profile-provider';
+import { DomainError } from '../../src/kernel/errors';
+import type { Logger } from '../../src/kernel/logger';
+import { OAuthProfileProvider } from '../../src/features/profiles/provider/oauth-profile-provider';
+import { IDENTITY_MAPPING } from '../../src/features/profiles/provider/profile-mapping';
 import { rememberSecret } from '../helpers/log-capture';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;

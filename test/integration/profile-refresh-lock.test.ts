@@ -4,10 +4,10 @@
  * Embedded mode has one process, so the in-process lock is what it uses.
  */
 import { strict as assert } from 'node:assert';
-import { createDatabase, type Database } from '../../src/storage/database';
-import { AdvisoryRefreshLock } from '../../src/storage/advisory-refresh-lock';
-import { InProcessLock } from '../../src/storage/in-process-lock';
-import type { RefreshLock } from '../../src/domain/profiles/refresh-lock';
+import { createDatabase, type Database } from '../../src/platform/database/database';
+import { AdvisoryRefreshLock } from '../../src/features/profiles/storage/advisory-refresh-lock';
+import { InProcessLock } from '../../src/features/profiles/storage/in-process-lock';
+import type { RefreshLock } from '../../src/features/profiles/domain/refresh-lock';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database';
 import { skipBecause } from '../helpers/skip';
 

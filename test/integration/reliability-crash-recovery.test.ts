@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { ListingsStore } from '../../src/standalone/listings-store';
+import { ListingsStore } from '../../src/standalone/host/listings-store';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { rememberSecret, rememberSecretsIn } from '../helpers/log-capture';
 import { BIN, freePort, killAll, startProcess, waitForHttp, type AppProcess } from '../helpers/processes';

@@ -6,7 +6,7 @@
  * statement (a sequence arms them: sequences are not rolled back with the failed statement).
  */
 import { strict as assert } from 'node:assert';
-import { requestHash } from '../../src/http/idempotency';
+import { requestHash } from '../../src/platform/http/idempotency';
 import { enableProfileApply, GRACE, ADA, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 

@@ -1,7 +1,7 @@
 /** The sandbox provider is off when configured off: 404 for everything under /sandbox. */
 import { strict as assert } from 'node:assert';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { SandboxFaults } from '../../src/sandbox/faults';
+import { SandboxFaults } from '../../src/features/sandbox-provider/domain/faults';
 
 describe('sandbox provider switched off', () => {
   let t: TestHost;

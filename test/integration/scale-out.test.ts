@@ -28,7 +28,7 @@ import {
 import { ADA, ALAN, browse, CookieJar, GRACE, KATHERINE, licenseProfileApply, parseConsentForm, popupResult, waitFor } from '../helpers/profile-flow';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
-import { ListingsStore } from '../../src/standalone/listings-store';
+import { ListingsStore } from '../../src/standalone/host/listings-store';
 import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.example.com';

@@ -3,9 +3,9 @@ import { strict as assert } from 'node:assert';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { deriveKey } from '../../src/security/key-derivation';
-import { TokenCipher } from '../../src/security/token-cipher';
-import { KnexCandidateAuthorizationRepository } from '../../src/storage/candidate-authorization-repository';
+import { deriveKey } from '../../src/platform/security/key-derivation';
+import { TokenCipher } from '../../src/platform/security/token-cipher';
+import { KnexCandidateAuthorizationRepository } from '../../src/features/profiles/storage/candidate-authorization-repository';
 import { rememberSecret } from '../helpers/log-capture';
 import { settledLicense } from '../helpers/licensing';
 import {

@@ -8,8 +8,8 @@
  * the ones B holds, A may change only its own state, never B's, and learns nothing of B's.
  */
 import { strict as assert } from 'node:assert';
-import { newId } from '../../src/domain/shared/ids';
-import type { Database } from '../../src/storage/database';
+import { newId } from '../../src/kernel/ids';
+import type { Database } from '../../src/platform/database/database';
 import { settledLicense } from '../helpers/licensing';
 import { ADA, enableProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { testDir } from '../helpers/temp-dirs';
 
 const MOCHA = path.join(PACKAGE_ROOT, 'node_modules/mocha/bin/mocha.js');

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { rememberSecret } from '../helpers/log-capture';
 import { licenseProfileApply, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { KnexWebhookDeliveryRepository } from '../../src/storage/webhook-delivery-repository';
+import { KnexWebhookDeliveryRepository } from '../../src/features/webhooks/storage/webhook-delivery-repository';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
 describe('webhooks: endpoints and signed deliveries', function () {

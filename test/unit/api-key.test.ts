@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { apiKeyMatches, apiKeyPrefix, generateApiKey, hashApiKey, parseKeyOrPrefix } from '../../src/domain/organizations/api-key';
-import { isKeyUsable } from '../../src/domain/organizations/organization';
+import { apiKeyMatches, apiKeyPrefix, generateApiKey, hashApiKey, parseKeyOrPrefix } from '../../src/features/organizations/domain/api-key';
+import { isKeyUsable } from '../../src/features/organizations/domain/organization';
 
 describe('API keys', () => {
   it('are random, prefixed, and carry at least 32 bytes of entropy', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { validateAnswers } from '../../src/domain/applications/answer-validation';
-import type { ListingQuestion } from '../../src/domain/listings/listing';
+import { validateAnswers } from '../../src/features/applications/domain/answer-validation';
+import type { ListingQuestion } from '../../src/features/listings/domain/listing';
 
 const QUESTIONS: ListingQuestion[] = [
   { key: 'years', label: 'Years', type: 'number', required: true },

@@ -1,11 +1,11 @@
 /** Dunning rules, invoice states and the sandbox test cards, pure. */
 import { strict as assert } from 'node:assert';
-import { SANDBOX_TEST_CARDS, SandboxPaymentCollector } from '../../src/billing/sandbox-collector';
-import { newAccount } from '../../src/domain/billing/billing-account';
-import { emptyLedger } from '../../src/domain/billing/billing-ledger';
-import { graceEndsAt, nextRetryAt, shouldSuspend } from '../../src/domain/billing/dunning';
-import { formatInvoiceNumber, requireTransition, type Invoice } from '../../src/domain/billing/invoice';
-import { isDomainError } from '../../src/domain/shared/errors';
+import { SANDBOX_TEST_CARDS, SandboxPaymentCollector } from '../../src/features/billing/collectors/sandbox-collector';
+import { newAccount } from '../../src/features/billing/domain/billing-account';
+import { emptyLedger } from '../../src/features/billing/domain/billing-ledger';
+import { graceEndsAt, nextRetryAt, shouldSuspend } from '../../src/features/billing/domain/dunning';
+import { formatInvoiceNumber, requireTransition, type Invoice } from '../../src/features/billing/domain/invoice';
+import { isDomainError } from '../../src/kernel/errors';
 
 const at = (iso: string) => new Date(iso);
 

@@ -11,10 +11,10 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { periodContaining, type BillingPeriod } from '../../src/domain/billing/billing-period';
-import { applyChange, changeLines, emptyLedger, renew, type LedgerState, type RenewalInvoice } from '../../src/domain/billing/billing-ledger';
-import type { InvoiceLine } from '../../src/domain/billing/invoice-line';
-import type { HeldAction, HeldPackage, Holdings } from '../../src/domain/pricing/holdings';
+import { periodContaining, type BillingPeriod } from '../../src/features/billing/domain/billing-period';
+import { applyChange, changeLines, emptyLedger, renew, type LedgerState, type RenewalInvoice } from '../../src/features/billing/domain/billing-ledger';
+import type { InvoiceLine } from '../../src/features/billing/domain/invoice-line';
+import type { HeldAction, HeldPackage, Holdings } from '../../src/features/billing/domain/holdings';
 
 const FEE = 4900;
 const usd = (amount: number) => ({ amount, currency: 'USD' });

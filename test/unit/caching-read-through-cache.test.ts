@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { ReadThroughCache } from '../../src/caching/read-through-cache';
+import { ReadThroughCache } from '../../src/platform/caching/read-through-cache';
 
 class Source {
   readonly values = new Map<string, number>();

@@ -1,7 +1,7 @@
 /** Settings are range- and scheme-checked where they are read, and errors name the variable. */
 import { strict as assert } from 'node:assert';
-import { loadConfig, ConfigError } from '../../src/config';
-import { errorFields } from '../../src/logging/error-fields';
+import { loadConfig, ConfigError } from '../../src/kernel/config';
+import { errorFields } from '../../src/platform/logging/error-fields';
 import { testEnv } from '../helpers/config';
 
 const refused = (overrides: Record<string, string>, pattern: RegExp) =>

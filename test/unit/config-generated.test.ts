@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SETTINGS, type SettingSpec } from '../../src/kernel/config';
 import { optionName } from '../../src/kernel/config/option-names';
-import { PACKAGE_ROOT } from '../../src/manifest/manifest';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 
 const read = (file: string) => readFileSync(path.join(PACKAGE_ROOT, file), 'utf8');
 

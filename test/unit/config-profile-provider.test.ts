@@ -1,6 +1,6 @@
 /** Profile provider settings: discovery or three endpoints, client auth, scopes, extra parameters, the mapping; a bad one names itself. */
 import { strict as assert } from 'node:assert';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/kernel/config';
 import { testEnv } from '../helpers/config';
 
 const base = { PROFILE_PROVIDER_CLIENT_ID: 'client', PROFILE_PROVIDER_CLIENT_SECRET: 'secret-value-0123456789' };

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, SETTINGS } from '../../src/config';
+import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
 import { testDir } from '../helpers/temp-dirs';
 
 const dataDir = () => testDir('config');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ConfigError, loadConfig, SETTINGS } from '../../src/config';
+import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
 import { defineConfig, STANDALONE_ONLY_SETTINGS } from '../../src/host/config-builder';
 import { testDir } from '../helpers/temp-dirs';
 

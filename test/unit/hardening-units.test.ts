@@ -5,12 +5,12 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isAvailabilityError } from '../../src/domain/shared/availability';
-import { exceedsJsonDepth } from '../../src/http/json-depth';
-import type { JobContext, QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { createLogger } from '../../src/logging/pino-logger';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
-import { retryDelay } from '../../src/queue/retry-policy';
+import { isAvailabilityError } from '../../src/kernel/availability';
+import { exceedsJsonDepth } from '../../src/platform/http/json-depth';
+import type { JobContext, QueueDefinition } from '../../src/kernel/job-queue';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
+import { retryDelay } from '../../src/platform/queue/retry-policy';
 
 /** Nesting depth of a parsed value, the reference the byte scan must agree with. */
 function depthOf(value: unknown): number {

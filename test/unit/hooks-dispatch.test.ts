@@ -6,17 +6,17 @@
 import 'reflect-metadata';
 import { strict as assert } from 'node:assert';
 import { container as root } from 'tsyringe';
-import { EntitlementCache } from '../../src/domain/entitlements/entitlement-cache';
-import { HookDispatcher, LICENSE_INACTIVE } from '../../src/domain/hooks/hook-dispatcher';
-import { HookGate } from '../../src/domain/hooks/hook-gate';
-import { declarationOf, HookHandlerFor, parsePayload, type GatedHookHandler } from '../../src/domain/hooks/hook-handler';
-import { HookRegistry } from '../../src/domain/hooks/hook-registry';
-import { interviewScheduled } from '../../src/domain/hooks/payloads';
-import { upstream } from '../../src/domain/shared/errors';
-import type { GateMetrics } from '../../src/domain/shared/metrics';
-import { HOOK_HANDLERS } from '../../src/composition/hooks';
-import { loadManifest } from '../../src/manifest/manifest';
-import { PluginMetrics } from '../../src/observability/metrics';
+import { EntitlementCache } from '../../src/features/licensing/domain/entitlement-cache';
+import { HookDispatcher, LICENSE_INACTIVE } from '../../src/features/hooks/domain/hook-dispatcher';
+import { HookGate } from '../../src/features/hooks/domain/hook-gate';
+import { declarationOf, HookHandlerFor, parsePayload, type GatedHookHandler } from '../../src/features/hooks/domain/hook-handler';
+import { HookRegistry } from '../../src/features/hooks/domain/hook-registry';
+import { interviewScheduled } from '../../src/features/hooks/domain/payloads';
+import { upstream } from '../../src/kernel/errors';
+import type { GateMetrics } from '../../src/kernel/metrics';
+import { HOOK_HANDLERS } from '../../src/features/hooks/register';
+import { loadManifest } from '../../src/platform/manifest/manifest';
+import { PluginMetrics } from '../../src/platform/observability/metrics';
 
 const silent = {
   debug() {},

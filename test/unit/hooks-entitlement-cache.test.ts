@@ -1,7 +1,7 @@
 /** The entitlement cache on its own: O(1) answers, TTL, invalidation racing a read, bounds. */
 import { strict as assert } from 'node:assert';
-import { EntitlementCache } from '../../src/domain/entitlements/entitlement-cache';
-import type { EntitlementSource } from '../../src/domain/entitlements/entitlement-source';
+import { EntitlementCache } from '../../src/features/licensing/domain/entitlement-cache';
+import type { EntitlementSource } from '../../src/features/licensing/domain/entitlement-source';
 
 class FakeSource implements EntitlementSource {
   readonly active = new Set<string>();

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { HookDispatch } from '../../src/domain/hooks/hook-dispatcher';
-import { HookIntake, PAIRING_WINDOW_MS } from '../../src/domain/hooks/hook-intake';
+import type { HookDispatch } from '../../src/features/hooks/domain/hook-dispatcher';
+import { HookIntake, PAIRING_WINDOW_MS } from '../../src/features/hooks/domain/hook-intake';
 import { testLogger } from '../helpers/log-capture';
 
 function counting() {

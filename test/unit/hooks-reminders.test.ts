@@ -4,9 +4,9 @@
  * job, and the delivery's checks (stale job, license re-check, send once).
  */
 import { strict as assert } from 'node:assert';
-import { EntitlementCache } from '../../src/domain/entitlements/entitlement-cache';
-import type { Delivery, EmailMessage, SmsMessage } from '../../src/domain/hooks/connectors';
-import { HookGate } from '../../src/domain/hooks/hook-gate';
+import { EntitlementCache } from '../../src/features/licensing/domain/entitlement-cache';
+import type { Delivery, EmailMessage, SmsMessage } from '../../src/features/hooks/domain/connectors';
+import { HookGate } from '../../src/features/hooks/domain/hook-gate';
 import {
   INTERVIEW_REMINDERS_QUEUE,
   InterviewReminders,
@@ -14,10 +14,10 @@ import {
   type InterviewReminder,
   type InterviewReminderRepository,
   type ReminderChannel,
-} from '../../src/domain/hooks/interview-reminders';
-import type { OutboxMessage } from '../../src/domain/jobs/outbox';
-import { isDomainError } from '../../src/domain/shared/errors';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
+} from '../../src/features/reminders/domain/interview-reminders';
+import type { OutboxMessage } from '../../src/kernel/outbox';
+import { isDomainError } from '../../src/kernel/errors';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
 
 const silent = {
   debug() {},

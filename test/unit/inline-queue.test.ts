@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { UnrecoverableJobError, type JobContext, type JobProcessor, type QueueDefinition } from '../../src/domain/jobs/job-queue';
-import { upstream, invalid } from '../../src/domain/shared/errors';
-import { createLogger } from '../../src/logging/pino-logger';
-import { InlineJobQueue } from '../../src/queue/inline-queue';
+import { UnrecoverableJobError, type JobContext, type JobProcessor, type QueueDefinition } from '../../src/kernel/job-queue';
+import { upstream, invalid } from '../../src/kernel/errors';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
 
 const definitions = new Map<string, QueueDefinition>([['work', { name: 'work', concurrency: 1, attempts: 3, backoffMs: 5 }]]);
 const logger = createLogger({ level: 'silent' });

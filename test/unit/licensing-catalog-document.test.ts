@@ -1,7 +1,7 @@
 /** The catalog data file: version 1 as shipped is valid, and malformed documents are refused with a reason. */
 import { strict as assert } from 'node:assert';
-import { CatalogDocumentError, parseCatalogDocument } from '../../src/domain/catalog/catalog-document';
-import v1 from '../../src/catalog/catalog.v1.json';
+import { CatalogDocumentError, parseCatalogDocument } from '../../src/features/licensing/domain/catalog-document';
+import v1 from '../../src/features/licensing/catalog.v1.json';
 
 const base = () => JSON.parse(JSON.stringify(v1));
 

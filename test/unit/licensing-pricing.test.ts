@@ -1,12 +1,12 @@
 /** Pricing arithmetic, pure: integer minor units, the platform fee, no double charge, proposals, suggestions. */
 import { strict as assert } from 'node:assert';
-import { isActionKey, isPackageSlug, requireActionKey } from '../../src/domain/catalog/action-key';
-import type { HeldAction, HeldPackage, Holdings } from '../../src/domain/pricing/holdings';
-import { add, money, sum } from '../../src/domain/pricing/money';
-import { monthlyBill } from '../../src/domain/pricing/monthly-bill';
-import { suggestPackage } from '../../src/domain/pricing/package-suggestion';
-import { applyChange } from '../../src/domain/pricing/proposed-change';
-import { isDomainError } from '../../src/domain/shared/errors';
+import { isActionKey, isPackageSlug, requireActionKey } from '../../src/features/licensing/domain/action-key';
+import type { HeldAction, HeldPackage, Holdings } from '../../src/features/billing/domain/holdings';
+import { add, money, sum } from '../../src/kernel/money';
+import { monthlyBill } from '../../src/features/billing/domain/monthly-bill';
+import { suggestPackage } from '../../src/features/billing/domain/package-suggestion';
+import { applyChange } from '../../src/features/billing/domain/proposed-change';
+import { isDomainError } from '../../src/kernel/errors';
 
 const USD = (amount: number) => money(amount, 'USD');
 const FEE = USD(4900);

@@ -1,15 +1,20 @@
 /** The license and subscription state machines, every transition and every refusal. */
 import { strict as assert } from 'node:assert';
-import type { LicenseStatus } from '../../src/domain/licenses/license';
-import { licenseStatusesAllowing, nextLicenseStatus, requireLicenseTransition, type LicenseEvent } from '../../src/domain/licenses/license-state-machine';
-import type { SubscriptionStatus } from '../../src/domain/licenses/subscription';
+import type { LicenseStatus } from '../../src/features/licensing/domain/license';
+import {
+  licenseStatusesAllowing,
+  nextLicenseStatus,
+  requireLicenseTransition,
+  type LicenseEvent,
+} from '../../src/features/licensing/domain/license-state-machine';
+import type { SubscriptionStatus } from '../../src/features/licensing/domain/subscription';
 import {
   nextSubscriptionStatus,
   requireSubscriptionTransition,
   settleFromChildren,
   type SubscriptionEvent,
-} from '../../src/domain/licenses/subscription-state-machine';
-import { isDomainError } from '../../src/domain/shared/errors';
+} from '../../src/features/licensing/domain/subscription-state-machine';
+import { isDomainError } from '../../src/kernel/errors';
 
 describe('licensing: license state machine', () => {
   const STATES: LicenseStatus[] = ['provisioning', 'active', 'failed', 'deactivated'];

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isListingId, LISTING_ID_MAX_LENGTH } from '../../src/domain/listings/listing-id';
+import { isListingId, LISTING_ID_MAX_LENGTH } from '../../src/features/listings/domain/listing-id';
 import { attributeProblems } from '../../src/widget/logic';
 
 const widgetAccepts = (listingId: string) => attributeProblems({ organizationId: 'org_abc123', listingId, theme: null, apiBase: null }).length === 0;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
-import { generateApiKey } from '../../src/domain/organizations/api-key';
-import { createLogger, scrubSecrets } from '../../src/logging/pino-logger';
+import { generateApiKey } from '../../src/features/organizations/domain/api-key';
+import { createLogger, scrubSecrets } from '../../src/platform/logging/pino-logger';
 
 function capture() {
   const lines: string[] = [];

@@ -2,8 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { Router } from 'express';
 import { z } from 'zod';
-import { buildOpenApiDocument } from '../../src/http/openapi';
-import { defineRoute } from '../../src/http/route';
+import { buildOpenApiDocument } from '../../src/platform/http/openapi';
+import { defineRoute } from '../../src/platform/http/route';
 import { checkResponses, type OpenApiDocument, type RecordedResponse } from '../helpers/openapi-conformance';
 
 const widget = z.object({ id: z.string(), object: z.literal('widget'), size: z.number().int() });

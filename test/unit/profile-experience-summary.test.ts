@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { summarizeExperience } from '../../src/domain/profiles/experience-summary';
-import { buildSnapshot } from '../../src/domain/profiles/profile-snapshot';
+import { summarizeExperience } from '../../src/features/profiles/domain/experience-summary';
+import { buildSnapshot } from '../../src/features/profiles/domain/profile-snapshot';
 
 const NOW = new Date('2026-01-01T12:00:00Z');
 

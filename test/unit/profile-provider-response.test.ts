@@ -1,7 +1,7 @@
-/** The provider's profile answer is checked before anything of it is stored (src/providers/profile/profile-response.ts). */
+/** The provider's profile answer is checked before anything of it is stored (src/features/profiles/provider/profile-response.ts). */
 import { strict as assert } from 'node:assert';
-import { parseProfileMapping, ProfileMappingError } from '../../src/providers/profile/profile-mapping';
-import { parseProviderProfile } from '../../src/providers/profile/profile-response';
+import { parseProfileMapping, ProfileMappingError } from '../../src/features/profiles/provider/profile-mapping';
+import { parseProviderProfile } from '../../src/features/profiles/provider/profile-response';
 
 const profile = (positions: unknown[], credentials: unknown[] = []) => ({
   id: 'usr_abc',

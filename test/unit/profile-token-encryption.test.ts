@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { SignedCandidateSessions } from '../../src/security/candidate-session-token';
-import { deriveKey } from '../../src/security/key-derivation';
-import { TokenCipher } from '../../src/security/token-cipher';
+import { SignedCandidateSessions } from '../../src/features/connect/http/candidate-session-token';
+import { deriveKey } from '../../src/platform/security/key-derivation';
+import { TokenCipher } from '../../src/platform/security/token-cipher';
 
 const SECRET = Buffer.alloc(32, 7);
 

@@ -1,7 +1,7 @@
 /** Ids and tokens: the alphabet, the length, no repeats, and every character equally likely. */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { hasPrefix, newId, randomToken } from '../../src/domain/shared/ids';
+import { hasPrefix, newId, randomToken } from '../../src/kernel/ids';
 
 describe('random ids', () => {
   it('a token has exactly the asked length, in base62', () => {

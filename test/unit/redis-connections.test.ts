@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/logging/pino-logger';
-import { createRedis } from '../../src/queue/redis';
+import { createLogger } from '../../src/platform/logging/pino-logger';
+import { createRedis } from '../../src/platform/queue/redis';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { isOriginAllowed, normalizeOrigin, defaultSettings } from '../../src/domain/settings/profile-apply-settings';
+import { isOriginAllowed, normalizeOrigin, defaultSettings } from '../../src/features/applications/domain/profile-apply-settings';
 
 const DEV = { allowLoopbackHttp: true };
 const PROD = { allowLoopbackHttp: false };

@@ -1,8 +1,8 @@
 /** The webhook retry schedule: exponential with jitter, capped, ending exactly at the window's end. */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isRetryableStatus, JITTER, nextAttemptAt, retryDelayMs } from '../../src/domain/webhooks/retry-schedule';
-import { isPublicAddress } from '../../src/webhooks/address-policy';
+import { isRetryableStatus, JITTER, nextAttemptAt, retryDelayMs } from '../../src/features/webhooks/domain/retry-schedule';
+import { isPublicAddress } from '../../src/features/webhooks/sending/address-policy';
 
 const DEFAULT = { baseMs: 30_000, maxDelayMs: 12 * 3_600_000, windowMs: 3 * 86_400_000 };
 

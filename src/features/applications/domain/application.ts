@@ -1,0 +1,31 @@
+import type { ExperienceSummary } from '../../profiles/domain/experience-summary';
+import type { ImportedCredential } from '../../profiles/domain/profile-snapshot';
+import type { WorkHistoryEntry } from '../../profiles/domain/work-history';
+import type { AnswerValue } from './answer-validation';
+
+export type ApplicationStatus = 'submitted';
+
+export interface ProfileApplication {
+  id: string;
+  organizationId: string;
+  listingId: string;
+  profileUserId: string;
+  status: ApplicationStatus;
+  coverLetter: string | null;
+  answers: Record<string, AnswerValue>;
+  candidateName: string;
+  candidateHeadline: string | null;
+  importedSkills: string[];
+  importedCredentials: ImportedCredential[];
+  experienceSummary: ExperienceSummary;
+  /** Newest first. */
+  workHistory: WorkHistoryEntry[];
+  profileUrl: string;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+/** What the apply endpoint answers with: the application's id, status and imported profile. */
+export type SubmittedApplication = Pick<ProfileApplication, 'id' | 'status' | 'importedSkills' | 'importedCredentials' | 'experienceSummary' | 'profileUrl'>;
+
+export const MAX_COVER_LETTER_LENGTH = 10_000;

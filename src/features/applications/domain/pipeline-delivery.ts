@@ -1,0 +1,73 @@
+/**
+ * Hands a submitted application to the host's pipeline and announces it on the hook bus.
+ * The pipeline port is idempotent on the application id, and `delivered_at` is set only
+ * after both steps, so a retry repeats at most the event (at-least-once), never the entry.
+ */
+import { inject, injectable } from 'tsyringe';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../listings/domain/listing';
+import { PIPELINE, type Pipeline } from './pipeline';
+import { CLOCK, type Clock } from '../../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
+import { notFound } from '../../../kernel/errors';
+import type { SubmittedApplication } from './application';
+import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
+import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
+
+export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
+
+export function applicationView(application: SubmittedApplication) {
+  return {
+    application_id: application.id,
+    status: application.status,
+    imported_skills: application.importedSkills,
+    imported_credentials: application.importedCredentials,
+    experience_summary: application.experienceSummary,
+    profile_url: application.profileUrl,
+  };
+}
+
+@injectable()
+export class PipelineDelivery {
+  constructor(
+    @inject(APPLICATION_REPOSITORY) private readonly applications: ApplicationRepository,
+    @inject(PIPELINE) private readonly pipeline: Pipeline,
+    @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
+  ) {}
+
+  /** Returns false when the application was already delivered. */
+  async deliver(applicationId: string): Promise<boolean> {
+    const application = await this.applications.findById(applicationId);
+    if (!application) throw notFound('application', applicationId);
+    if (application.deliveredAt) return false;
+    await this.pipeline.deliver({
+      applicationId: application.id,
+      organizationId: application.organizationId,
+      listingId: application.listingId,
+      profileUserId: application.profileUserId,
+      candidateName: application.candidateName,
+      status: application.status,
+      coverLetter: application.coverLetter ?? undefined,
+      answers: application.answers,
+      importedSkills: application.importedSkills,
+      importedCredentials: application.importedCredentials,
+      experienceSummary: {
+        total_years: application.experienceSummary.total_years,
+        current_title: application.experienceSummary.current_title ?? '',
+        current_company: application.experienceSummary.current_company ?? '',
+      },
+      workHistory: application.workHistory,
+      profileUrl: application.profileUrl,
+      submittedAt: application.createdAt,
+    });
+    // Records application.submitted in the event log (once: its dedupe key) and announces it on the
+    // host's hook bus. A failure here retries the job; the pipeline delivery above is idempotent.
+    const listing = await this.listings.get(application.listingId);
+    await this.events.publish(APPLICATION_SUBMITTED_EVENT, application.organizationId, applicationSubmittedPayload(application, listing?.externalId ?? null), {
+      dedupeKey: applicationSubmittedKey(application.id),
+    });
+    await this.applications.markDelivered(application.id, this.clock.now());
+    return true;
+  }
+}

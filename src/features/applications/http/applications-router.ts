@@ -1,0 +1,120 @@
+import { LISTING_ID_MAX_LENGTH } from '../../listings/domain/listing-id';
+import type { ProfileApplication } from '../domain/application';
+import type { ApplicationReader } from '../domain/application-reader';
+import type { Applicant, ApplyService } from '../domain/apply-service';
+import { applicationView } from '../domain/pipeline-delivery';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
+import { applicationListSchema, applicationSchema, submittedApplicationSchema } from './application-schemas';
+
+export const APPLY_PATH = '/listings/:listing_id/applications/profile';
+
+const listingParams = z.object({ listing_id: z.string().max(LISTING_ID_MAX_LENGTH) });
+
+const applyBody = z
+  .object({
+    profile_user_id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/, 'expected a profile user id: usr_ followed by an opaque id'),
+    cover_letter: z.string().optional(),
+    answers: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .meta({
+    example: {
+      profile_user_id: 'usr_sbx7Ada2Lovelace',
+      cover_letter: 'I would love to join the team.',
+      answers: { years_experience: 7, work_authorization: true },
+    },
+  });
+
+const listQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(10),
+    starting_after: z.string().max(100).optional(),
+  })
+  .strict();
+
+function applicant(principal: Principal): Applicant {
+  if (principal.kind === 'candidate') {
+    return { organizationId: principal.organizationId, candidate: { listingId: principal.listingId, profileUserId: principal.profileUserId } };
+  }
+  return { organizationId: (principal as { organizationId: string }).organizationId };
+}
+
+/** The full record, for the organization's own reads. */
+export function applicationDetail(application: ProfileApplication): z.output<typeof applicationSchema> {
+  return {
+    object: 'application',
+    ...applicationView(application),
+    work_history: application.workHistory,
+    listing_id: application.listingId,
+    profile_user_id: application.profileUserId,
+    candidate: { name: application.candidateName, headline: application.candidateHeadline },
+    cover_letter: application.coverLetter,
+    answers: application.answers,
+    created_at: application.createdAt.toISOString(),
+  };
+}
+
+/** Mounted at /v1/opportunities. */
+export function applicationRoutes(apply: ApplyService, reader: ApplicationReader): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: APPLY_PATH,
+      operationId: 'submitProfileApplication',
+      summary: "Apply to a listing with the candidate's digital profile instead of a resume",
+      tags: ['applications'],
+      auth: ['organization', 'candidate'],
+      idempotent: true,
+      params: listingParams,
+      body: applyBody,
+      status: 201,
+      response: submittedApplicationSchema,
+      errors: [402, 403, 409, 410, 502, 503],
+      handler: async ({ principal, params, body }) => {
+        const application = await apply.submit(applicant(principal), params.listing_id, {
+          profileUserId: body.profile_user_id,
+          coverLetter: body.cover_letter,
+          answers: body.answers,
+        });
+        return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);
+      },
+      // The application was created but its 201 was lost (the answer failed, the process died).
+      replayEffect: async (applicationId, { principal }) => reply(201, applicationView(await reader.get(applicant(principal).organizationId, applicationId))),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/applications/:application_id',
+      operationId: 'getApplication',
+      summary: 'One application of the calling organization',
+      tags: ['applications'],
+      auth: ['organization'],
+      params: z.object({ application_id: z.string().max(100) }),
+      response: applicationSchema,
+      handler: async ({ principal, params }) => applicationDetail(await reader.get(applicant(principal).organizationId, params.application_id)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/listings/:listing_id/applications',
+      operationId: 'listListingApplications',
+      summary: "A listing's applications, newest first (cursor pagination: limit, starting_after)",
+      tags: ['applications'],
+      auth: ['organization'],
+      params: listingParams,
+      query: listQuery,
+      response: applicationListSchema,
+      handler: async ({ principal, params, query }) => {
+        const page = await reader.listForListing(applicant(principal).organizationId, params.listing_id, {
+          limit: query.limit,
+          startingAfter: query.starting_after,
+        });
+        return {
+          object: 'list',
+          data: page.data.map(applicationDetail),
+          has_more: page.hasMore,
+          url: `/v1/opportunities/listings/${params.listing_id}/applications`,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,121 @@
+/**
+ * Handlers that do their work at once through a connector: a meeting link for a
+ * scheduled interview, an offer sent for signature, a hired candidate synced to the HRIS.
+ * Each passes an idempotency key derived from the host's ids, so a hook fired twice
+ * creates one meeting, one envelope, one employee; each tells the host what it created
+ * with an event on the hook bus.
+ */
+import { inject } from 'tsyringe';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
+import { LOGGER, type Logger } from '../../../kernel/logger';
+import {
+  ESIGNATURE_CONNECTOR,
+  HRIS_CONNECTOR,
+  VIDEO_MEETING_CONNECTOR,
+  type ESignatureConnector,
+  type HrisConnector,
+  type VideoMeetingConnector,
+} from './connectors';
+import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
+import { candidateHired, interviewScheduled, offerCreated } from './payloads';
+
+/** `dedupeKey` from the connector's idempotency key: a hook fired twice records one event. */
+async function announce(events: EventPublisher, logger: Logger, event: string, organizationId: string, payload: object, dedupeKey: string): Promise<void> {
+  try {
+    await events.publish(event, organizationId, payload, { dedupeKey: `${event}:${dedupeKey}` });
+  } catch (error) {
+    logger.warn({ event, organizationId, err: (error as Error).message }, 'publishing a hook result event failed');
+  }
+}
+
+@HookHandlerFor({
+  name: 'video-meeting-link',
+  hook: 'interview.scheduled',
+  action: 'video_meetings.create_meeting_link',
+  description: 'Creates a video meeting for the interview and publishes interview.meeting_link_created with its join URL',
+})
+export class VideoMeetingLinkHandler implements GatedHookHandler {
+  constructor(
+    @inject(VIDEO_MEETING_CONNECTOR) private readonly meetings: VideoMeetingConnector,
+    @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
+    @inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    const interview = parsePayload(interviewScheduled, payload);
+    const meeting = await this.meetings.createMeeting({
+      organizationId,
+      actionKey: 'video_meetings.create_meeting_link',
+      idempotencyKey: `meeting-${organizationId}-${interview.interview_id}`,
+      title: interview.title,
+      startsAt: new Date(interview.starts_at),
+      durationMinutes: interview.duration_minutes,
+      attendees: [interview.candidate, ...interview.interviewers].map((p) => ({ name: p.name, ...(p.email ? { email: p.email } : {}) })),
+    });
+    const result = { interview_id: interview.interview_id, meeting_id: meeting.meetingId, join_url: meeting.joinUrl };
+    await announce(this.events, this.logger, 'interview.meeting_link_created', organizationId, result, `${organizationId}-${interview.interview_id}`);
+    return result;
+  }
+}
+
+@HookHandlerFor({
+  name: 'esign-offer',
+  hook: 'offer.created',
+  action: 'esign.send_offer',
+  description: 'Sends the offer to the candidate for electronic signature and publishes offer.sent_for_signature',
+})
+export class ESignOfferHandler implements GatedHookHandler {
+  constructor(
+    @inject(ESIGNATURE_CONNECTOR) private readonly esign: ESignatureConnector,
+    @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
+    @inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    const offer = parsePayload(offerCreated, payload);
+    const envelope = await this.esign.sendForSignature({
+      organizationId,
+      actionKey: 'esign.send_offer',
+      idempotencyKey: `offer-${organizationId}-${offer.offer_id}`,
+      offerId: offer.offer_id,
+      title: offer.title,
+      signer: { name: offer.candidate.name, email: offer.candidate.email },
+      documentUrl: offer.document_url ?? null,
+    });
+    const result = { offer_id: offer.offer_id, envelope_id: envelope.envelopeId };
+    await announce(this.events, this.logger, 'offer.sent_for_signature', organizationId, result, `${organizationId}-${offer.offer_id}`);
+    return result;
+  }
+}
+
+@HookHandlerFor({
+  name: 'hris-employee-sync',
+  hook: 'candidate.hired',
+  action: 'hris.employee_sync',
+  description: 'Creates the hired candidate as an employee in the HRIS and publishes employee.synced',
+})
+export class EmployeeSyncHandler implements GatedHookHandler {
+  constructor(
+    @inject(HRIS_CONNECTOR) private readonly hris: HrisConnector,
+    @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
+    @inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    const hire = parsePayload(candidateHired, payload);
+    const employee = await this.hris.syncEmployee({
+      organizationId,
+      actionKey: 'hris.employee_sync',
+      idempotencyKey: `employee-${organizationId}-${hire.candidate_id}`,
+      candidateId: hire.candidate_id,
+      name: hire.candidate.name,
+      email: hire.candidate.email,
+      jobTitle: hire.job_title ?? null,
+      startDate: hire.start_date ?? null,
+      department: hire.department ?? null,
+    });
+    const result = { candidate_id: hire.candidate_id, employee_id: employee.employeeId };
+    await announce(this.events, this.logger, 'employee.synced', organizationId, result, `${organizationId}-${hire.candidate_id}`);
+    return result;
+  }
+}

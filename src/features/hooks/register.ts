@@ -1,0 +1,136 @@
+/**
+ * License-gated hooks: the handlers (declared with @HookHandlerFor), the gate and its
+ * entitlement cache (invalidated across processes by the caching module's channel), the
+ * connectors handlers send through (sandbox ones), interview reminders and their queue.
+ */
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { InterviewReminderProcessor } from '../reminders/jobs/interview-reminder';
+import { EntitlementCache, ENTITLEMENT_CACHE_OPTIONS, type EntitlementCacheOptions } from '../licensing/domain/entitlement-cache';
+import { ENTITLEMENT_SOURCE } from '../licensing/domain/entitlement-source';
+import { EntitlementSync } from '../licensing/domain/entitlement-sync';
+import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from './domain/connectors';
+import { HookDispatcher } from './domain/hook-dispatcher';
+import { HookGate } from './domain/hook-gate';
+import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
+import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
+import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
+import {
+  InterviewReminderCancelHandler,
+  InterviewReminderHandler,
+  InterviewReminderRescheduleHandler,
+  SmsInterviewReminderCancelHandler,
+  SmsInterviewReminderHandler,
+  SmsInterviewReminderRescheduleHandler,
+} from '../reminders/domain/interview-reminder-handlers';
+import {
+  INTERVIEW_REMINDER_REPOSITORY,
+  InterviewReminders,
+  REMINDER_ACTIONS,
+  REMINDER_OPTIONS,
+  ReminderDelivery,
+  type ReminderChannel,
+} from '../reminders/domain/interview-reminders';
+import { PAYMENT_REQUIRED, PAYMENT_STANDING, type PaymentStanding } from '../billing/domain/payment-standing';
+import { ENTITLEMENTS } from '../licensing/domain/entitlements';
+import { LicenseChanges } from '../licensing/domain/license-changes';
+import { LOGGER, type Logger } from '../../kernel/logger';
+import { SandboxConnectors, SandboxDeliveryLog } from '../../connectors/sandbox/sandbox-connectors';
+import type { Database } from '../../platform/database/database';
+import { KnexInterviewReminderRepository } from '../reminders/storage/interview-reminder-repository';
+import { DATABASE } from '../../platform/database/tokens';
+import type { HookHandlerRegistration, PluginModule } from '../../platform/composition/plugin-module';
+
+/** Every hook handler of this plugin, in the order they run for one hook. */
+export const HOOK_HANDLERS: readonly (new (...args: any[]) => GatedHookHandler)[] = [
+  InterviewReminderHandler,
+  SmsInterviewReminderHandler,
+  VideoMeetingLinkHandler,
+  InterviewReminderRescheduleHandler,
+  SmsInterviewReminderRescheduleHandler,
+  InterviewReminderCancelHandler,
+  SmsInterviewReminderCancelHandler,
+  ESignOfferHandler,
+  EmployeeSyncHandler,
+];
+
+/** Entries held by each process's entitlement cache (organizations × actions). */
+const ENTITLEMENT_CACHE_MAX_ENTRIES = 100_000;
+
+export const HOOK_DISPATCHER = Symbol('HookDispatcher');
+
+export const hooksModule: PluginModule = {
+  name: 'hooks',
+  register(container, { config }) {
+    // The entitlement cache reads the licensing area's answer on a miss.
+    container.register(ENTITLEMENT_SOURCE, { useToken: ENTITLEMENTS });
+    container.register<EntitlementCacheOptions>(ENTITLEMENT_CACHE_OPTIONS, {
+      useValue: { ttlMs: config.entitlementCacheTtlSeconds * 1000, maxEntries: ENTITLEMENT_CACHE_MAX_ENTRIES },
+    });
+    container.registerSingleton(EntitlementCache);
+    // ENTITLEMENT_INVALIDATIONS: the caching module's one channel for every per-process cache.
+    container.registerSingleton(EntitlementSync);
+    container.registerSingleton(HookGate);
+
+    // Sandbox connectors for every port until real integrations are written.
+    container.register(SandboxConnectors, {
+      useFactory: instanceCachingFactory((c) => new SandboxConnectors(new SandboxDeliveryLog(c.resolve<Database>(DATABASE)))),
+    });
+    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
+      container.register(token, { useToken: SandboxConnectors });
+    }
+
+    container.register(INTERVIEW_REMINDER_REPOSITORY, {
+      useFactory: instanceCachingFactory((c) => new KnexInterviewReminderRepository(c.resolve<Database>(DATABASE))),
+    });
+    container.register(REMINDER_OPTIONS, { useValue: { leadMinutes: config.reminderLeadMinutes } });
+    container.registerSingleton(InterviewReminders);
+    container.registerSingleton(ReminderDelivery);
+  },
+  hooks: HOOK_HANDLERS.map((handler) => ({ ...declarationOf(handler), resolve: (c: DependencyContainer) => c.resolve<GatedHookHandler>(handler) })),
+  processors: (container) => [container.resolve(InterviewReminderProcessor)],
+  async start(container) {
+    const stopSync = await container.resolve(EntitlementSync).start();
+    const stopCleanup = cancelRemindersOnDeactivation(container);
+    return async () => {
+      stopCleanup();
+      await stopSync();
+    };
+  },
+};
+
+/**
+ * When an organization stops holding a reminder action, its pending reminders of that
+ * channel are canceled (the reminder job would skip them anyway; canceling keeps a later
+ * re-activation from sending reminders of interviews canceled meanwhile).
+ */
+function cancelRemindersOnDeactivation(container: DependencyContainer) {
+  const reminders = container.resolve(InterviewReminders);
+  const logger = container.resolve<Logger>(LOGGER);
+  const channels = new Map(Object.entries(REMINDER_ACTIONS).map(([channel, action]) => [action, channel as ReminderChannel]));
+  return container.resolve(LicenseChanges).onChange(async (change) => {
+    if (change.event !== 'license.deactivated' || change.stillEntitled) return;
+    const channel = channels.get(change.license.actionKey);
+    if (!channel) return;
+    const count = await reminders.cancelAllFor(change.license.organizationId, channel, 'license_deactivated');
+    if (count > 0) logger.info({ organizationId: change.license.organizationId, channel, count }, 'pending interview reminders canceled (license deactivated)');
+  });
+}
+
+/**
+ * The registry of every module's hook handlers (the catalog reads it) and the dispatcher
+ * behind PluginInstance.fireHook. Called by the composition root once modules registered.
+ */
+export function registerHookDispatch(container: DependencyContainer, registrations: readonly HookHandlerRegistration[]): void {
+  container.register(HOOK_REGISTRY, {
+    useValue: new HookRegistry(
+      registrations.map((r) => ({ name: r.name, hook: r.hook, action: r.action, handler: () => r.resolve(container) as GatedHookHandler })),
+    ),
+  });
+  container.register(HOOK_DISPATCHER, {
+    useFactory: instanceCachingFactory((c) => {
+      const standing = c.isRegistered(PAYMENT_STANDING, true) ? c.resolve<PaymentStanding>(PAYMENT_STANDING) : undefined;
+      const refusal = async (organizationId: string) => (standing && (await standing.isSuspended(organizationId)) ? PAYMENT_REQUIRED : undefined);
+      return new HookDispatcher(c.resolve(HOOK_REGISTRY), c.resolve(HookGate), c.resolve<Logger>(LOGGER), refusal);
+    }),
+  });
+}

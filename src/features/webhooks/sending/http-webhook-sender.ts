@@ -1,0 +1,83 @@
+/**
+ * Sends one webhook over node:http(s). The connection's DNS lookup goes through a guard
+ * that refuses non-public addresses (unless the host is allowed), so what is checked is
+ * exactly what is connected to: a name that resolved to a public address at creation and
+ * now resolves to 127.0.0.1 or 169.254.169.254 (DNS rebinding) is refused at delivery.
+ * Redirects are not followed. The deadline covers connect, send and the whole answer.
+ */
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { WebhookSendError, type OutgoingWebhook, type WebhookResponse, type WebhookSender } from '../domain/ports';
+import { hostOf, isPublicAddress } from './address-policy';
+
+export class HttpWebhookSender implements WebhookSender {
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 50 });
+
+  constructor(private readonly allowedInternalHosts: readonly string[]) {}
+
+  send(webhook: OutgoingWebhook): Promise<WebhookResponse> {
+    const url = new URL(webhook.url);
+    const host = hostOf(url);
+    const allowInternal = this.allowedInternalHosts.includes(host);
+    if (!allowInternal && ipaddr.isValid(host) && !isPublicAddress(host)) {
+      return Promise.reject(new WebhookSendError('destination_refused', `${host} is not a public address`));
+    }
+    const guardedLookup: LookupFunction = (hostname, options, callback) => {
+      dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses) => {
+        if (error) return (callback as (e: Error | null, a: string, f: number) => void)(error, '', 0);
+        const list = addresses as unknown as LookupAddress[];
+        const refused = allowInternal ? undefined : list.find((a) => !isPublicAddress(a.address));
+        if (refused) {
+          return (callback as (e: Error | null, a: string, f: number) => void)(
+            new WebhookSendError('destination_refused', `${hostname} resolves to ${refused.address}, not a public address`),
+            '',
+            0,
+          );
+        }
+        if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
+      });
+    };
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<WebhookResponse>((resolve, reject) => {
+      let settled = false;
+      const finish = (error: Error | undefined, response?: WebhookResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(response!);
+      };
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) },
+          agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
+          lookup: guardedLookup,
+        },
+        (response) => {
+          // Read (and drop) the answer so the connection can be reused; the status is what counts.
+          response.on('data', () => undefined);
+          response.on('end', () => finish(undefined, { status: response.statusCode ?? 0 }));
+          response.on('error', (error) => finish(new WebhookSendError('network', error.message)));
+        },
+      );
+      const timer = setTimeout(() => {
+        finish(new WebhookSendError('timeout', `no answer within ${webhook.timeoutMs} ms`));
+        request.destroy();
+      }, webhook.timeoutMs);
+      request.on('error', (error) => finish(error instanceof WebhookSendError ? error : new WebhookSendError('network', error.message)));
+      request.end(webhook.body);
+    });
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Webhook deliveries on knex. Every write that needs a job writes its outbox message in
+ * the same transaction, and names the job by the row's `job_seq`, so a job is never lost
+ * and a superseded one finds itself stale.
+ */
+import { inject, injectable } from 'tsyringe';
+import type { Knex } from 'knex';
+import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../../../kernel/outbox';
+import {
+  deliveryJobId,
+  WEBHOOK_DELIVERY_QUEUE,
+  type AttemptOutcome,
+  type DeliveryStatus,
+  type WebhookDelivery,
+  type WebhookDeliveryRepository,
+} from '../domain/webhook-delivery';
+import type { Database } from '../../../platform/database/database';
+import { writeOutbox } from '../../../platform/queue/outbox';
+import { DATABASE } from '../../../platform/database/tokens';
+
+interface DeliveryRow {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  job_seq: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  window_started_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+const date = (value: Date | null) => (value ? new Date(value) : null);
+
+const fromRow = (row: DeliveryRow): WebhookDelivery => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  endpointId: row.endpoint_id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  status: row.status,
+  attempts: row.attempts,
+  jobSeq: row.job_seq,
+  lastStatusCode: row.last_status_code,
+  lastError: row.last_error,
+  nextAttemptAt: date(row.next_attempt_at),
+  windowStartedAt: new Date(row.window_started_at),
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+  completedAt: date(row.completed_at),
+});
+
+const jobMessage = (deliveryId: string, jobSeq: number, delayMs = 0) => ({
+  queue: WEBHOOK_DELIVERY_QUEUE,
+  name: 'deliver',
+  jobId: deliveryJobId(deliveryId, jobSeq),
+  data: { deliveryId, jobSeq },
+  delayMs,
+});
+
+@injectable()
+export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  constructor(
+    @inject(DATABASE) private readonly db: Database,
+    @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
+  ) {}
+
+  private select(db: Knex | Knex.Transaction = this.db) {
+    return db('hi_webhook_deliveries as d').join('hi_events as e', 'e.id', 'd.event_id').select<DeliveryRow[]>('d.*', 'e.type as event_type');
+  }
+
+  async find(organizationId: string, deliveryId: string) {
+    const row = await this.select().where({ 'd.id': deliveryId, 'd.organization_id': organizationId }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async findById(deliveryId: string) {
+    const row = await this.select().where({ 'd.id': deliveryId }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async listForEndpoint(organizationId: string, endpointId: string, options: { limit: number; startingAfter?: string; status?: DeliveryStatus }) {
+    let query = this.select()
+      .where({ 'd.organization_id': organizationId, 'd.endpoint_id': endpointId })
+      .orderBy('d.seq', 'desc')
+      .limit(options.limit + 1);
+    if (options.status) query = query.where('d.status', options.status);
+    if (options.startingAfter) {
+      query = query.where('d.seq', '<', this.db('hi_webhook_deliveries').select('seq').where({ id: options.startingAfter, organization_id: organizationId }));
+    }
+    const rows = await query;
+    return { data: rows.slice(0, options.limit).map(fromRow), hasMore: rows.length > options.limit };
+  }
+
+  async claim(deliveryId: string, jobSeq: number, until: Date): Promise<boolean> {
+    const rows = await this.db('hi_webhook_deliveries')
+      .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
+      .update({ locked_until: until })
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  async recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean> {
+    if (outcome.kind === 'succeeded') {
+      // One statement (the hot path): the delivery, and the endpoint's last success.
+      const rows = await this.db
+        .with(
+          'delivered',
+          this.db('hi_webhook_deliveries')
+            .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
+            .update({
+              status: 'succeeded',
+              attempts: this.db.raw('attempts + 1'),
+              last_status_code: outcome.statusCode,
+              last_error: null,
+              next_attempt_at: null,
+              locked_until: null,
+              completed_at: at,
+              updated_at: at,
+            })
+            .returning('endpoint_id'),
+        )
+        .from('hi_webhook_endpoints')
+        .whereIn('id', this.db.select('endpoint_id').from('delivered'))
+        .update({ last_success_at: at })
+        .returning('id');
+      if (rows.length > 0) return true;
+      // Recorded if the delivery row moved even though the endpoint is gone.
+      return Boolean(await this.db('hi_webhook_deliveries').where({ id: deliveryId, job_seq: jobSeq, status: 'succeeded', completed_at: at }).first('id'));
+    }
+    const done = await this.db.transaction(async (trx) => {
+      const base = { updated_at: at, locked_until: null, attempts: trx.raw('attempts + 1') } as Record<string, unknown>;
+      let patch: Record<string, unknown>;
+      switch (outcome.kind) {
+        case 'failed':
+          patch = { ...base, status: 'failed', last_status_code: outcome.statusCode, last_error: outcome.error, next_attempt_at: null, completed_at: at };
+          break;
+        case 'canceled':
+          // Nothing was sent: the attempt does not count.
+          patch = { updated_at: at, locked_until: null, status: 'canceled', last_error: outcome.error, next_attempt_at: null, completed_at: at };
+          break;
+        case 'retry':
+          patch = { ...base, last_status_code: outcome.statusCode, last_error: outcome.error, next_attempt_at: outcome.nextAttemptAt, job_seq: jobSeq + 1 };
+          break;
+      }
+      const rows = await trx('hi_webhook_deliveries').where({ id: deliveryId, job_seq: jobSeq, status: 'pending' }).update(patch).returning('id');
+      if (rows.length === 0) return false;
+      if (outcome.kind === 'retry') await writeOutbox(trx, [jobMessage(deliveryId, jobSeq + 1, Math.max(0, outcome.nextAttemptAt.getTime() - at.getTime()))]);
+      return true;
+    });
+    if (done && outcome.kind === 'retry') this.outbox.nudge();
+    return done;
+  }
+
+  async requeue(deliveryId: string, at: Date): Promise<WebhookDelivery | undefined> {
+    const requeued = await this.db.transaction(async (trx) => {
+      const rows = await trx('hi_webhook_deliveries')
+        .where({ id: deliveryId })
+        .update({
+          status: 'pending',
+          job_seq: trx.raw('job_seq + 1'),
+          next_attempt_at: at,
+          window_started_at: at,
+          locked_until: null,
+          completed_at: null,
+          updated_at: at,
+        })
+        .returning(['id', 'job_seq']);
+      if (rows.length === 0) return false;
+      await writeOutbox(trx, [jobMessage(deliveryId, Number(rows[0].job_seq))]);
+      return true;
+    });
+    if (!requeued) return undefined;
+    this.outbox.nudge();
+    return this.findById(deliveryId);
+  }
+
+  async dueButNotQueued(now: Date, graceMs: number, limit: number): Promise<WebhookDelivery[]> {
+    const rows = await this.select()
+      .where('d.status', 'pending')
+      .where('d.next_attempt_at', '<', new Date(now.getTime() - graceMs))
+      .where((q) => q.whereNull('d.locked_until').orWhere('d.locked_until', '<', now))
+      // A job still waiting in the outbox (Redis down) is not lost, only delayed.
+      .whereNotExists(
+        this.db('hi_outbox as o')
+          .select(this.db.raw('1'))
+          .whereNull('o.dispatched_at')
+          .where('o.queue', WEBHOOK_DELIVERY_QUEUE)
+          .whereRaw(`o.job_id = 'webhook-' || d.id || '-' || d.job_seq`),
+      )
+      .orderBy('d.next_attempt_at')
+      .limit(limit);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * Moves the delivery to a new job (the sweep): the old job, if it ever runs, is stale. Not
+   * while a job has it claimed (the sweep read it before the claim): that job is sending it,
+   * and its outcome would be dropped while the new job sent it again. The new job is due
+   * now, so the sweep gives it the whole grace before it counts as lost too.
+   */
+  async reenqueue(deliveryId: string, jobSeq: number, at: Date): Promise<boolean> {
+    const done = await this.db.transaction(async (trx) => {
+      const rows = await trx('hi_webhook_deliveries')
+        .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
+        .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<', at))
+        .update({ job_seq: jobSeq + 1, next_attempt_at: at, updated_at: at })
+        .returning('id');
+      if (rows.length === 0) return false;
+      await writeOutbox(trx, [jobMessage(deliveryId, jobSeq + 1)]);
+      return true;
+    });
+    if (done) this.outbox.nudge();
+    return done;
+  }
+
+  async cancelPending(endpointId: string, reason: string, at: Date): Promise<number> {
+    const rows = await this.db('hi_webhook_deliveries')
+      .where({ endpoint_id: endpointId, status: 'pending' })
+      .update({ status: 'canceled', last_error: reason, next_attempt_at: null, completed_at: at, updated_at: at })
+      .returning('id');
+    return rows.length;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * A feature area's share of the composition root: its container registrations, its
+ * routers, its job processors, its hook handlers and its background services. The
+ * plugin's `activate` runs every module; nothing else knows concrete classes.
+ */
+import type { DependencyContainer } from 'tsyringe';
+import type { Config } from '../../kernel/config';
+import type { JobProcessor } from '../../kernel/job-queue';
+import type { Disposer } from '../../kernel/disposer';
+import type { Logger } from '../../kernel/logger';
+import type { PluginHost } from '../../host/contract';
+import type { ApiRouter, RouteDefinition, RouterPolicy } from '../http/route';
+import type { Manifest } from '../manifest/manifest';
+
+export interface CompositionContext {
+  config: Config;
+  logger: Logger;
+  host: PluginHost;
+  manifest: Manifest;
+}
+
+export interface RouterKit {
+  /** For hand-built routers (pages, OAuth redirects): the same request id and error model. */
+  policy: RouterPolicy;
+  /** Builds a router from route declarations with authentication, rate limits and body parsing. */
+  build(name: string, routes: RouteDefinition<any, any, any>[]): ApiRouter;
+}
+
+export interface RouterFactory {
+  /** Must match a router `name` in plugin.manifest.json. */
+  name: string;
+  create(container: DependencyContainer, kit: RouterKit): ApiRouter;
+}
+
+export interface HookHandler {
+  /** May report what it did (ids, times): fireHook passes it back in `outcomes[].result`. */
+  handle(organizationId: string, payload: Record<string, unknown>): Promise<void | Record<string, unknown>>;
+}
+
+export interface HookHandlerRegistration {
+  /** Must match a hook `name` in plugin.manifest.json. */
+  name: string;
+  hook: string;
+  /** The action key whose active license gates this handler. */
+  action: string;
+  resolve(container: DependencyContainer): HookHandler;
+}
+
+export interface PluginModule {
+  name: string;
+  register(container: DependencyContainer, context: CompositionContext): void;
+  routers?: RouterFactory[];
+  processors?(container: DependencyContainer): JobProcessor[];
+  hooks?: HookHandlerRegistration[];
+  /** Background services of the API role (relays, subscribers); returns their disposer. */
+  start?(container: DependencyContainer, context: CompositionContext): Promise<Disposer | void>;
+}
