@@ -4,7 +4,7 @@
  * a command refused because the embedded server holds DATA_DIR exits 75 (busy), not 2 (usage).
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
@@ -56,5 +56,26 @@ describe('CLI start-up', function () {
     assert.match(result.stderr, new RegExp(`embedded server \\(pid ${process.pid}\\) holds`));
     const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
     assert.match(help.stdout, /75 busy/);
+  });
+
+  it('serve says what it is doing before the embedded database starts (a first start is long and must not look hung)', async () => {
+    const dataDir = testDir('first-start');
+    const started = Date.now();
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd: dataDir,
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        child.stderr.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8')));
+        child.once('exit', (code) => reject(new Error(`serve exited ${code} before printing anything`)));
+      });
+      const ms = Date.now() - started;
+      assert.match(first, /first start: creating the embedded database in .*pglite/);
+      process.stdout.write(`      first progress line after ${ms} ms (process start included)\n`);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
