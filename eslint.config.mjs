@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-artifacts/**', '.data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'test-artifacts/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

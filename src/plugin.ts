@@ -46,6 +46,7 @@ import { requestId } from './platform/http/request-id';
 import { oncePerRequest } from './platform/http/once-per-request';
 import { accessLog } from './platform/http/access-log';
 import { loadManifest } from './platform/manifest/manifest';
+import { untilDisposed } from './platform/http/until-disposed';
 
 /**
  * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
@@ -113,6 +114,8 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
   const hooks: HookHandlerRegistration[] = MODULES.flatMap((m) => m.hooks ?? []);
   registerHookDispatch(container, hooks);
 
+  // Set first thing in dispose(): every router then answers 503 plugin_disposed (http/until-disposed.ts).
+  let disposed = false;
   const kit = routerKit(container, context);
   const mounted = container.resolve<MountedApiRouter[]>(MOUNTED_ROUTERS);
   const mountedOnHost: MountedRouterInfo[] = [];
@@ -124,7 +127,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
     // The worker role serves no API; it still builds what it offers (health, metrics) for the host to expose.
     if (role === 'worker' && !declared.offered) continue;
     const api = factory.create(container, kit);
-    const router = api.router as unknown as HttpRouter;
+    const router = untilDisposed(api.router as unknown as HttpRouter, () => disposed);
     if (declared.offered) operations.push({ name: declared.name, mountPath: declared.mountPath, description: declared.description ?? '', router });
     if (role === 'worker' || (declared.offered && options.operations !== 'mount')) continue;
     const fullPath = hostPath(host.config.mountPath, declared.mountPath);
@@ -179,7 +182,6 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
   };
   if (role === 'worker') startWorkers(host.config.workerConcurrency);
 
-  let disposed = false;
   return {
     id: manifest.id,
     version: manifest.version,
@@ -204,7 +206,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
       else if (outcome.status === 'failed') await billing.reportFailure(invoiceId, outcome.reason);
       else await billing.markUncollectible(invoiceId);
     },
-    readiness: () => checkReadiness(container),
+    readiness: async () => (disposed ? { ok: false, checks: { plugin: 'disposed' } } : checkReadiness(container)),
     async dispose() {
       if (disposed) return;
       disposed = true;

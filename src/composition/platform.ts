@@ -19,7 +19,16 @@ import { LOGGER, type Logger } from '../kernel/logger';
 /** Filled by activate() once every router is built; read lazily by the OpenAPI route. */
 export const MOUNTED_ROUTERS = Symbol('MountedRouters');
 
+/** Never throws: a check that cannot run (a container being disposed, say) is reported as unavailable. */
 export async function checkReadiness(container: DependencyContainer): Promise<ReadinessReport> {
+  try {
+    return await runChecks(container);
+  } catch (error) {
+    return { ok: false, checks: { plugin: `unavailable: ${(error as Error).message}` } };
+  }
+}
+
+async function runChecks(container: DependencyContainer): Promise<ReadinessReport> {
   const checks: ReadinessReport['checks'] = {};
   const timeout = <T>(promise: Promise<T>) =>
     Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref())]);

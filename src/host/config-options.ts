@@ -145,7 +145,7 @@ export interface SettingOptions {
   rateLimitAuthFailuresPerMinute?: number;
 
   /**
-   * Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs.
+   * Issuer URL of an OpenID Connect provider: the authorize and token endpoints (and, unless PROFILE_PROVIDER_PROFILE_URL is set, the userinfo endpoint as profile API) are read from its /.well-known/openid-configuration. An alternative to the three endpoint URLs. With the userinfo endpoint, "openid" is always requested (scopes default to "openid profile") and, unless PROFILE_PROVIDER_PROFILE_MAPPING says otherwise, the standard claims are read: sub (the candidate), name, profile (the profile URL).
    *
    * `PROFILE_PROVIDER_ISSUER`.
    */

@@ -3,7 +3,7 @@
  * (nobody here wrote it) on a free loopback port, with its own login and consent
  * interactions as HTML forms, plus a small resource server for the profile API that
  * validates each bearer token by token introspection (RFC 7662) at the provider, as a
- * real resource server does. Candidates log in by their `usr_` id.
+ * real resource server does. Candidates log in by their id, which is their subject (`sub`).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -46,7 +46,13 @@ export const MARIE: Candidate = {
 /** The profile API answers our shape at /v1/profile and another provider's shape at /api/me. */
 export function otherShape(c: Candidate) {
   return {
-    account: { user_id: c.id, display_name: c.name, tagline: c.headline, links: { public: `https://profiles.example/${c.id}` } },
+    // A provider's numeric ids come as JSON numbers.
+    account: {
+      user_id: /^\d+$/.test(c.id) ? Number(c.id) : c.id,
+      display_name: c.name,
+      tagline: c.headline,
+      links: { public: `https://profiles.example/${c.id}` },
+    },
     expertise: c.skills.map((s) => ({ label: s.name, confirmed: s.verified })),
     certifications: c.credentials.map((x) => ({ name: x.title, authority: x.issuer, is_verified: x.verified, awarded_on: x.issued_at })),
     employment: c.positions.map((p) => ({ role: p.title, employer: { name: p.company }, from: p.start_date, to: p.end_date, confirmed: p.verified })),
@@ -177,10 +183,14 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
         jwks: { keys: [signingKey] },
         cookies: { keys: [randomBytes(16).toString('hex')] },
         scopes: ['openid', 'offline_access', 'profile'],
+        // The standard claims (OIDC Core §5.4): userinfo answers name and profile to a token with the profile scope.
+        claims: { openid: ['sub'], profile: ['name', 'profile'] },
         features: { devInteractions: { enabled: false }, introspection: { enabled: true } },
         interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` },
         findAccount: async (_ctx: unknown, id: string) =>
-          candidates.has(id) ? { accountId: id, claims: async () => ({ sub: id, name: candidates.get(id)!.name }) } : undefined,
+          candidates.has(id)
+            ? { accountId: id, claims: async () => ({ sub: id, name: candidates.get(id)!.name, profile: `https://profiles.example/${id}` }) }
+            : undefined,
         ttl: {
           AccessToken: () => harness.accessTokenTtlSeconds,
           AuthorizationCode: 60,

@@ -84,17 +84,24 @@ describe('embedding: the packed package in a fixture ATS', function () {
   });
 
   describe('the package', () => {
-    it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, README, LICENSE) and no sources, tests or benchmarks', () => {
+    it('npm pack --json ships what runs (compiled code, types, migrations, manifest, widget, invoice fonts, README, docs, LICENSE) and no sources, tests or benchmarks', () => {
       const files = packed.files.map((f) => f.path);
       for (const required of [
         'package.json',
         'README.md',
+        'docs/README.md',
+        'docs/embedding.md',
         'LICENSE',
         'plugin.manifest.json',
         'bin/hiring-integrations.js',
         'dist/src/index.js',
         'dist/src/index.d.ts',
         'dist/widgets/profile-apply.js',
+        // The invoice PDF fonts and their licence (OFL).
+        'assets/fonts/NotoSans-Regular-invoice.ttf',
+        'assets/fonts/NotoSans-Bold-invoice.ttf',
+        'assets/fonts/NotoSansCJKjp-Regular-invoice.otf',
+        'assets/fonts/OFL.txt',
       ]) {
         assert.ok(files.includes(required), required);
       }
@@ -343,9 +350,9 @@ describe('embedding: the packed package in a fixture ATS', function () {
       assert.deepEqual(links.map((e: { payload: { interview_id: string } }) => e.payload.interview_id).sort(), ['int-both', 'int-bus']);
     });
 
-    it("the README's host runs as written: migrate, api and worker processes, /healthz of its own, the plugin under /careers/hi", async () => {
-      const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
-      const section = readme.slice(readme.indexOf('## Embed in your own host'));
+    it("docs/embedding.md's host runs as written: migrate, api and worker processes, /healthz of its own, the plugin under /careers/hi", async () => {
+      const page = readFileSync(path.join(PACKAGE_ROOT, 'docs/embedding.md'), 'utf8');
+      const section = page.slice(page.indexOf('## A complete host'));
       const code = /```js\n([\s\S]*?)\n```/.exec(section)?.[1];
       assert.ok(code, 'the section has a js block');
       writeFileSync(path.join(dir, 'host.js'), code);

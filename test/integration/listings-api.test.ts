@@ -150,6 +150,9 @@ describe('listings API', function () {
       ['GET', '/v1/listings/listing_nope', undefined, 404, 'resource_missing', undefined],
       ['GET', '/v1/listings?status=draft', undefined, 400, 'parameter_invalid', 'status'],
       ['PUT', '/v1/listings/external/has%20space', { title: 'x' }, 400, 'parameter_invalid', 'external_id'],
+      // `.` and `..` fit the character rule, but a URL cannot address them (clients normalize them away).
+      ['POST', '/v1/listings', { title: 'x', external_id: '.' }, 400, 'parameter_invalid', 'external_id'],
+      ['POST', '/v1/listings', { title: 'x', external_id: '..' }, 400, 'parameter_invalid', 'external_id'],
     ];
     for (const [method, path, body, status, code, param] of cases) {
       const res = await as(method, path, body);
@@ -168,6 +171,9 @@ describe('listings API', function () {
       assert.equal(res.status, 404, `${method} ${path}`);
     }
     assert.equal((await as('GET', `/v1/listings/${mine}`)).body.title, 'Mine');
+    const dotted = await as('PATCH', `/v1/listings/${mine}`, { external_id: '..' });
+    assert.equal(dotted.status, 400, dotted.text);
+    assert.equal(dotted.body.error.param, 'external_id');
     assert.equal((await t.request('GET', '/v1/listings')).status, 401);
   });
 

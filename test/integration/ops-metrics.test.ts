@@ -1,5 +1,6 @@
 /** GET /metrics: who may read it, and what it counts (HTTP, jobs on both adapters, gates). */
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import type { JobProcessor, QueueDefinition } from '../../src/kernel/job-queue';
 import { UnrecoverableJobError } from '../../src/kernel/job-queue';
 import { PluginMetrics } from '../../src/platform/observability/metrics';
@@ -57,6 +58,26 @@ describe('metrics', function () {
       assert.match(response.text, /^# HELP hiring_integrations_http_request_duration_seconds /m);
       assert.match(response.text, /^# TYPE hiring_integrations_jobs_processed_total counter$/m);
       assert.match(response.text, /^hiring_integrations_process_cpu_seconds_total /m, 'process metrics too');
+    });
+
+    it('names no gauge with the counter suffix _total (Prometheus naming rules)', async () => {
+      const text = (await t.request('GET', '/metrics', { auth: t.operatorKey })).text;
+      const gaugesNamedTotal = [...text.matchAll(/^# TYPE (\S+_total) (?!counter)\S+$/gm)].map((m) => m[1]);
+      assert.deepEqual(gaugesNamedTotal, []);
+      for (const kind of ['handles', 'requests', 'resources'])
+        assert.match(text, new RegExp(`^# TYPE hiring_integrations_nodejs_active_${kind}_all gauge$`, 'm'));
+      assert.ok((sample(text, 'hiring_integrations_nodejs_active_handles_all') ?? 0) > 0, 'the renamed gauge still measures');
+    });
+
+    it('passes promtool check metrics (Debian package prometheus)', async function () {
+      const probe = spawnSync('promtool', ['--version']);
+      if (probe.error) {
+        process.stdout.write('      skipped: promtool is not installed (apt-get install -y prometheus)\n');
+        return this.skip();
+      }
+      const text = (await t.request('GET', '/metrics', { auth: t.operatorKey })).text;
+      const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+      assert.equal(lint.status, 0, `promtool check metrics:\n${lint.stdout}${lint.stderr}`);
     });
 
     it('is refused to everyone when no operator key is configured', async () => {

@@ -22,8 +22,13 @@ const PIERRE: Candidate = {
   name: 'Pierre Curie',
   positions: [{ title: 'Professor', company: 'Sorbonne', start_date: '2012-01-01', end_date: null }],
 };
-/** A provider account whose profile id is not a usr_ id: an answer we refuse. */
-const NOBODY: Candidate = { ...MARIE, id: 'mcurie-42', name: 'M. Curie', positions: [] };
+/** A provider account whose profile has an impossible date: an answer we refuse. */
+const NOBODY: Candidate = {
+  ...MARIE,
+  id: 'mcurie-42',
+  name: 'M. Curie',
+  positions: [{ title: 'Assistant', company: 'Sorbonne', start_date: '1903-02-30', end_date: null }],
+};
 const IRENE: Candidate = { ...MARIE, id: 'usr_oidc3Irene4Joliot', name: 'Irène Joliot-Curie', positions: [] };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -348,8 +353,8 @@ describe('profile provider: a real OpenID Connect provider (oidc-provider)', fun
       assert.equal(run.result?.message.code, 'provider_error');
       const lines = log().filter((l) => l.includes('unusable answer'));
       assert.equal(lines.length, 1, 'logged once');
-      assert.equal(JSON.parse(lines[0]!).provider.problem, 'profile field account.user_id: an id of the shape usr_<opaque id>');
-      assert.equal(await site.t.database.db('hi_candidate_authorizations').where({ profile_user_id: NOBODY.id }).first(), undefined);
+      assert.equal(JSON.parse(lines[0]!).provider.problem, 'profile field employment[0].from: a YYYY-MM-DD date');
+      assert.equal(await site.t.database.db('hi_candidate_authorizations').whereNot({ profile_user_id: MARIE.id }).first(), undefined);
     });
 
     it('a provider refusing our client: a distinct code for the candidate, an operator-facing log line', async () => {

@@ -169,11 +169,11 @@ describe('profile provider client (token endpoint, profile API, discovery)', fun
     assert.match((await failure(client().provider.refresh('rt'))).message, /token_type/);
     handler = (_req, _body, res) => json(res, 200, { token_type: 'Bearer' });
     assert.match((await failure(client().provider.refresh('rt'))).message, /access_token/);
-    handler = (_req, _body, res) => json(res, 200, { id: '12345', name: 'A', profile_url: 'https://p.example/a' });
+    handler = (_req, _body, res) => json(res, 200, { id: '12345 67', name: 'A', profile_url: 'https://p.example/a' });
     const { provider, logger } = client();
     const error = await failure(provider.fetchProfile('at'));
     assert.equal((error as DomainError).code, 'provider_error');
-    assert.match(error.message, /profile field id: an id of the shape usr_/);
+    assert.match(error.message, /profile field id: a subject of 1–255 printable ASCII characters/);
     assert.equal(logger.lines.length, 1, 'logged once');
     assert.match(logger.lines[0]!.fields.provider.problem, /^profile field id/);
   });

@@ -46,6 +46,22 @@ describe('profile apply: public listing and CORS', () => {
     assert.equal((await t.request('GET', `/v1/public/organizations/org_nothere/listings/${listingId}`)).status, 404);
   });
 
+  it('is 404, like any unknown listing, for an id outside the listing-id rule (over 128 characters, a space, a slash)', async () => {
+    const unknown = await t.request('GET', `/v1/public/organizations/${org.organizationId}/listings/listing_unknown`);
+    assert.equal(unknown.status, 404);
+    for (const bad of ['x'.repeat(129), 'y'.repeat(5000), 'a%20b', 'job%2F42']) {
+      const response = await t.request('GET', `/v1/public/organizations/${org.organizationId}/listings/${bad}`);
+      assert.equal(response.status, 404, `${bad.slice(0, 20)}: ${response.text}`);
+      assert.equal(response.body.error.code, unknown.body.error.code);
+      const applied = await t.request('POST', `/v1/opportunities/listings/${bad}/applications/profile`, {
+        auth: org.apiKey,
+        body: { profile_user_id: 'usr_sbx7Ada2Lovelace', answers: {} },
+      });
+      assert.equal(applied.status, 404, `${bad.slice(0, 20)}: ${applied.text}`);
+      assert.equal(applied.body.error.code, 'resource_missing');
+    }
+  });
+
   it('echoes an allowed Origin with Vary: Origin, and sends no CORS headers to others', async () => {
     const allowed = await t.request('GET', publicPath(), { headers: { origin: ORIGIN } });
     assert.equal(allowed.headers.get('access-control-allow-origin'), ORIGIN);

@@ -161,7 +161,7 @@ describe('reliability: PostgreSQL stopped during applications and license activa
     const lostApplications = applicationIds.filter((id) => !delivered.some((d) => d.application_id === id)).length;
     const duplicatedApplications = stored.length - applicationIds.length + (delivered.length - new Set(delivered.map((d) => d.application_id)).size);
     assert.deepEqual({ lost: lostApplications, duplicated: duplicatedApplications }, { lost: 0, duplicated: 0 }, 'applications');
-    // application.submitted is at least once (README): every application announced; a repeat
+    // application.submitted is at least once (docs/api.md): every application announced; a repeat
     // is possible only when the database failed between the event and the delivery mark.
     assert.deepEqual([...new Set(events)].sort(), [...applicationIds].sort(), 'every application announced');
     assert.ok(events.length - applicationIds.length <= 2, `announcements repeated: ${events.length - applicationIds.length}`);

@@ -82,6 +82,12 @@ describe('webhooks: endpoints and signed deliveries', function () {
       'http://[::1]:9/hook',
       'http://192.168.0.10/x',
       'http://[::ffff:127.0.0.1]/x',
+      'http://[::127.0.0.1]:8080/x',
+      'http://[64:ff9b::10.0.0.1]/x',
+      'http://[2002:c0a8:101::1]/x',
+      'http://[2001:db8::1]/x',
+      'http://[fd12:3456::1]/x',
+      'http://[100::1]/x',
     ]) {
       const res = await t.request('POST', '/v1/webhook_endpoints', { auth: acme.apiKey, body: { url } });
       assert.equal(res.status, 400, `${url}: ${res.text}`);
@@ -122,6 +128,22 @@ describe('webhooks: endpoints and signed deliveries', function () {
     assert.match(failed.last_error, /destination_refused/);
     assert.equal(failed.attempts, 1);
     assert.equal(receiver.received.filter((r) => r.id === event.id).length, 0, 'nothing reached the receiver');
+    await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
+  });
+
+  it('refuses a reserved IPv6 literal at delivery too (an endpoint stored before the rule tightened)', async () => {
+    const endpoint = await createEndpoint();
+    await t.database
+      .db('hi_webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ url: `http://[::127.0.0.1]:${receiver.port}/webhooks` });
+    const event = await sendTest(endpoint.id);
+    const failed = await waitFor(
+      async () => (await deliveries(endpoint.id)).find((d) => d.event_id === event.id && d.status === 'failed'),
+      'the refused delivery',
+    );
+    assert.match(failed.last_error, /destination_refused/);
+    assert.equal(failed.attempts, 1);
     await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
   });
 

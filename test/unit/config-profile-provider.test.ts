@@ -25,6 +25,21 @@ describe('config: profile provider', () => {
     assert.deepEqual(provider.authorizeParams, {});
   });
 
+  it('an issuer alone reads userinfo as OpenID Connect claims: openid always requested, sub/name/profile mapped', () => {
+    const provider = load({ PROFILE_PROVIDER_ISSUER: 'https://id.example.com/' }).profileProvider!;
+    assert.deepEqual(provider.scopes, ['openid', 'profile']);
+    assert.equal(provider.profileMapping.scalars.id, 'sub');
+    assert.equal(provider.profileMapping.scalars.profile_url, 'profile');
+    assert.deepEqual(load({ PROFILE_PROVIDER_ISSUER: 'https://id.example.com/', PROFILE_PROVIDER_SCOPES: 'profile email' }).profileProvider!.scopes, [
+      'openid',
+      'profile',
+      'email',
+    ]);
+    const ownApi = load({ PROFILE_PROVIDER_ISSUER: 'https://id.example.com/', PROFILE_PROVIDER_PROFILE_URL: 'https://api.example.com/me' }).profileProvider!;
+    assert.deepEqual(ownApi.scopes, ['profile', 'skills', 'credentials', 'experience'], 'a profile API of its own keeps the documented scopes');
+    assert.equal(ownApi.profileMapping.scalars.id, 'id');
+  });
+
   it('without an issuer, all three endpoints are required', () => {
     assert.match(
       refusal({ PROFILE_PROVIDER_AUTHORIZE_URL: 'https://id.example.com/auth', PROFILE_PROVIDER_TOKEN_URL: 'https://id.example.com/token' })!,

@@ -42,8 +42,22 @@ describe('provider profile answer', () => {
     }
   });
 
+  it("takes the provider's own subject, string or number, as our derived usr_ id", () => {
+    for (const id of ['248289761001', 248289761001, 'a@b.example']) {
+      const parsed = parseProviderProfile({ ...profile([]), id }, undefined, 'https://issuer.example');
+      assert.ok('profile' in parsed, JSON.stringify(parsed));
+      assert.match(parsed.profile.id, /^usr_[0-9A-Za-z_-]{32}$/);
+    }
+    const numeric = parseProviderProfile({ ...profile([]), id: 248289761001 }, undefined, 'https://issuer.example');
+    const text = parseProviderProfile({ ...profile([]), id: '248289761001' }, undefined, 'https://issuer.example');
+    assert.ok('profile' in numeric && 'profile' in text);
+    assert.equal(numeric.profile.id, text.profile.id, 'the same subject, as a number or a string');
+  });
+
   it('names the field it refuses, in the provider’s own terms', () => {
-    assert.equal(problemOf(parseProviderProfile({ ...profile([]), id: '12345' })), 'id: an id of the shape usr_<opaque id>');
+    assert.equal(problemOf(parseProviderProfile({ ...profile([]), id: 'has space' })), 'id: a subject of 1–255 printable ASCII characters');
+    assert.equal(problemOf(parseProviderProfile({ ...profile([]), id: 'x'.repeat(256) })), 'id: a subject of 1–255 printable ASCII characters');
+    assert.ok(problemOf(parseProviderProfile({ ...profile([]), id: { nested: 1 } }))?.startsWith('id: '));
     const mapping = parseProfileMapping({ id: 'account.user_id', positions: { path: 'employment', company: 'employer.name', start_date: 'from' } });
     const answer = {
       account: { user_id: 'usr_abc' },

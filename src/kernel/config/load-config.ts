@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config-error';
 import type { Config, ProfileProviderConfig } from './config-types';
-import { IDENTITY_MAPPING } from './profile-mapping';
+import { IDENTITY_MAPPING, parseProfileMapping } from './profile-mapping';
 import { parseSettings, type Settings } from './schema';
 import { decodeSecret, SECRET_TOO_SHORT } from './value-parsers';
 
@@ -26,6 +26,15 @@ export interface LoadOptions {
 
 const MOUNT_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
 const SCOPE_DELIMITERS = { space: ' ', comma: ',', plus: '+' } as const;
+
+/** Standard OpenID Connect claims (Core §5.1) as a profile: `sub` is the candidate's subject, `profile` their profile page. */
+const USERINFO_MAPPING = parseProfileMapping({ id: 'sub', name: 'name', profile_url: 'profile' });
+
+/** The userinfo endpoint answers only to `openid` tokens: it is always requested; unset, `openid profile`. */
+function userinfoScopes(env: Record<string, string | undefined>, parsed: string[]): string[] {
+  const scopes = env.PROFILE_PROVIDER_SCOPES?.trim() ? parsed : ['profile'];
+  return scopes.includes('openid') ? scopes : ['openid', ...scopes];
+}
 
 /** Embedded mode keeps a generated secret beside its database, so tokens survive restarts. */
 function embeddedSecret(dataDir: string): Buffer {
@@ -46,7 +55,7 @@ function mountPathOf(options: LoadOptions): string {
   return mountPath;
 }
 
-function profileProvider(s: Settings): ProfileProviderConfig | undefined {
+function profileProvider(s: Settings, env: Record<string, string | undefined>): ProfileProviderConfig | undefined {
   const issuer = s.PROFILE_PROVIDER_ISSUER;
   const authorizeUrl = s.PROFILE_PROVIDER_AUTHORIZE_URL;
   if (!issuer && !authorizeUrl) return undefined;
@@ -61,6 +70,8 @@ function profileProvider(s: Settings): ProfileProviderConfig | undefined {
   };
   // Discovery supplies what is not given; without it, all three endpoints are needed.
   const endpoint = (name: 'PROFILE_PROVIDER_TOKEN_URL' | 'PROFILE_PROVIDER_PROFILE_URL') => (issuer ? s[name] : required(name, s[name]));
+  // PROFILE_PROVIDER_ISSUER without a profile API: the userinfo endpoint, which answers OpenID Connect claims.
+  const userinfo = issuer !== undefined && s.PROFILE_PROVIDER_PROFILE_URL === undefined;
   return {
     issuer,
     authorizeUrl,
@@ -68,11 +79,11 @@ function profileProvider(s: Settings): ProfileProviderConfig | undefined {
     profileUrl: endpoint('PROFILE_PROVIDER_PROFILE_URL'),
     clientId: required('PROFILE_PROVIDER_CLIENT_ID', s.PROFILE_PROVIDER_CLIENT_ID),
     clientSecret: required('PROFILE_PROVIDER_CLIENT_SECRET', s.PROFILE_PROVIDER_CLIENT_SECRET),
-    scopes: s.PROFILE_PROVIDER_SCOPES,
+    scopes: userinfo ? userinfoScopes(env, s.PROFILE_PROVIDER_SCOPES) : s.PROFILE_PROVIDER_SCOPES,
     scopeDelimiter: SCOPE_DELIMITERS[s.PROFILE_PROVIDER_SCOPE_DELIMITER],
     tokenAuthMethod: s.PROFILE_PROVIDER_TOKEN_AUTH_METHOD,
     authorizeParams: s.PROFILE_PROVIDER_AUTHORIZE_PARAMS ?? {},
-    profileMapping: s.PROFILE_PROVIDER_PROFILE_MAPPING ?? IDENTITY_MAPPING,
+    profileMapping: s.PROFILE_PROVIDER_PROFILE_MAPPING ?? (userinfo ? USERINFO_MAPPING : IDENTITY_MAPPING),
   };
 }
 
@@ -95,7 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const mountPath = mountPathOf(options);
   const baseUrl = (s.BASE_URL ?? `http://localhost:${s.PORT}`) + mountPath;
   const dataDir = path.resolve(s.DATA_DIR);
-  const provider = profileProvider(s);
+  const provider = profileProvider(s, env);
   const sandboxProviderEnabled = s.SANDBOX_PROVIDER_ENABLED ?? s.NODE_ENV !== 'production';
   checkTogether(s, provider, sandboxProviderEnabled, options);
   return {

@@ -1,9 +1,13 @@
 /**
- * Failed authentications, counted per client IP and per API key prefix, and checked
- * BEFORE a credential is verified: past the budget every credential check from that IP,
- * or for that key, answers 429, even with a correct key, so guessing costs the guesser a
- * minute and no key lookup. Used by every credential check: the API, the job dashboard,
- * the hook endpoint and /metrics.
+ * Failed authentications, counted per client IP and per API key prefix. Every credential
+ * check first TAKES one point from each budget in a single atomic increment, and only an
+ * attempt that got a point inside the budget is verified: concurrent guesses can never
+ * be evaluated more often than the budget allows, since each increment is its own answer.
+ * A success (or any outcome that is not a failed authentication) gives its points back;
+ * a refused attempt gives them back too, so the count is the failures actually evaluated.
+ * Past the budget every check from that IP, or for that key, answers 429, even with a
+ * correct key, so guessing costs the guesser a minute and no key lookup. Used by every
+ * credential check: the API, the job dashboard, the hook endpoint and /metrics.
  *
  * Failing closed: when the shared store cannot answer, counting continues in this
  * process's memory rather than stopping, so an outage never makes guessing unlimited.
@@ -12,6 +16,16 @@ import { MemoryRateLimitStore, tooManyRequests, type RateLimitBudget, type RateL
 
 /** `hik_<12>`: the indexed, non-secret part of an organization key. */
 const KEY_PREFIX = /^(hik_[0-9A-Za-z]{12})/;
+
+/** One attempt's hold on the budgets: settle it once the credential was judged. */
+export interface AuthenticationAttempt {
+  /** The credential was wrong (401): the points stay spent. */
+  failed(): void;
+  /** Anything else (accepted, forbidden, an outage): the points go back. */
+  release(): Promise<void>;
+}
+
+const SETTLED: AuthenticationAttempt = { failed: () => undefined, release: async () => undefined };
 
 export class AuthenticationThrottle {
   private readonly fallback = new MemoryRateLimitStore();
@@ -27,28 +41,51 @@ export class AuthenticationThrottle {
     return prefix ? [`ip:${ip}`, `key:${prefix}`] : [`ip:${ip}`];
   }
 
-  private async each(subjects: string[], run: (store: RateLimitStore, subject: string) => Promise<RateLimitDecision>): Promise<RateLimitDecision[]> {
+  /** Takes one point per subject from the shared store, or from memory when it cannot answer. */
+  private async take(subjects: string[]): Promise<{ store: RateLimitStore; decisions: RateLimitDecision[] }> {
     try {
-      const decisions = await Promise.all(subjects.map((subject) => run(this.store, subject)));
+      const decisions = await Promise.all(subjects.map((subject) => this.store.consume(this.budget, subject)));
       this.health.succeeded();
-      return decisions;
+      return { store: this.store, decisions };
     } catch (error) {
       this.health.failed(error);
-      return Promise.all(subjects.map((subject) => run(this.fallback, subject)));
+      return { store: this.fallback, decisions: await Promise.all(subjects.map((subject) => this.fallback.consume(this.budget, subject))) };
     }
   }
 
-  /** Throws 429 when the IP or the key prefix has spent its failure budget. */
-  async check(ip: string, token: string | undefined): Promise<void> {
-    if (this.budget.points === 0) return;
-    const decisions = await this.each(this.subjects(ip, token), (store, subject) => store.peek(this.budget, subject));
-    const spent = decisions.find((d) => d.remaining === 0);
-    if (spent) throw tooManyRequests(spent);
+  private async giveBack(store: RateLimitStore, subjects: string[]): Promise<void> {
+    try {
+      await Promise.all(subjects.map((subject) => store.refund(this.budget, subject)));
+    } catch (error) {
+      // The point stays spent until the window ends: the safe side of a refund that failed.
+      this.health.failed(error);
+    }
   }
 
-  /** Counts one failed authentication against the IP and the key prefix. */
-  async recordFailure(ip: string, token: string | undefined): Promise<void> {
-    if (this.budget.points === 0) return;
-    await this.each(this.subjects(ip, token), (store, subject) => store.consume(this.budget, subject));
+  /**
+   * Takes this attempt's points before the credential is looked at. Throws 429 when the
+   * IP or the key prefix has spent its failure budget (the points are given back: only
+   * evaluated failures count). The caller must settle the returned attempt.
+   */
+  async begin(ip: string, token: string | undefined): Promise<AuthenticationAttempt> {
+    if (this.budget.points === 0) return SETTLED;
+    const subjects = this.subjects(ip, token);
+    const { store, decisions } = await this.take(subjects);
+    const spent = decisions.find((d) => !d.allowed);
+    if (spent) {
+      await this.giveBack(store, subjects);
+      throw tooManyRequests(spent);
+    }
+    let settled = false;
+    return {
+      failed: () => {
+        settled = true;
+      },
+      release: async () => {
+        if (settled) return;
+        settled = true;
+        await this.giveBack(store, subjects);
+      },
+    };
   }
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { forbidden, isDomainError, unauthenticated } from '../../kernel/errors';
-import type { AuthenticationThrottle } from './auth-throttle';
+import type { AuthenticationAttempt, AuthenticationThrottle } from './auth-throttle';
 import type { CredentialKind, CredentialVerifier, Principal } from './principal';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -8,8 +8,9 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /**
  * Resolves `Authorization: Bearer …` to a principal through the registered verifiers.
  * No credential: 401. A valid credential of a kind this route does not accept: 403.
- * With a throttle, the failure budget of the client IP and key prefix is checked before
- * anything is verified (429 past it), and every 401 counts against it.
+ * With a throttle, each attempt takes a point of the client IP's and key prefix's failure
+ * budget before anything is verified (429 past it); a 401 keeps it, anything else gives
+ * it back.
  */
 export function authenticate(accepted: readonly CredentialKind[], verifiers: readonly CredentialVerifier[], throttle?: AuthenticationThrottle): RequestHandler {
   return async (req, res, next) => {
@@ -20,8 +21,9 @@ export function authenticate(accepted: readonly CredentialKind[], verifiers: rea
     const ip = req.ip ?? 'unknown';
     const header = req.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
+    let attempt: AuthenticationAttempt | undefined;
     try {
-      await throttle?.check(ip, token);
+      attempt = await throttle?.begin(ip, token);
       if (!header) throw unauthenticated('missing_credentials', 'Send your API key as "Authorization: Bearer <key>"');
       if (!token) throw unauthenticated('invalid_authorization_header', 'The Authorization header must use the Bearer scheme');
       const verifier = verifiers.find((v) => v.recognizes(token));
@@ -35,16 +37,12 @@ export function authenticate(accepted: readonly CredentialKind[], verifiers: rea
             : `This call does not accept a ${principal.kind} credential`,
         );
       }
+      await attempt?.release();
       res.locals.principal = principal;
       next();
     } catch (error) {
-      if (isDomainError(error) && error.kind === 'unauthenticated') {
-        try {
-          await throttle?.recordFailure(ip, token);
-        } catch (countError) {
-          return next(countError);
-        }
-      }
+      if (isDomainError(error) && error.kind === 'unauthenticated') attempt?.failed();
+      else await attempt?.release();
       next(error);
     }
   };

@@ -21,7 +21,7 @@ export const listOf = <T extends z.ZodType>(item: T) =>
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.string().meta({ description: 'Stable, machine-readable code (see README, Errors)', example: 'parameter_missing' }),
+      code: z.string().meta({ description: 'Stable, machine-readable code (see docs/api.md, Errors)', example: 'parameter_missing' }),
       message: z.string().meta({ example: 'Missing required parameter: name' }),
       param: z.string().optional().meta({ description: 'The offending parameter, as a dotted path', example: 'name' }),
       application_id: z.string().optional().meta({ description: 'duplicate_application: the existing application' }),

@@ -35,6 +35,8 @@ export interface RateLimitStore {
   consume(budget: RateLimitBudget, key: string, points?: number): Promise<RateLimitDecision>;
   /** Reads `key`'s count without adding to it. */
   peek(budget: RateLimitBudget, key: string): Promise<RateLimitDecision>;
+  /** Takes back `points` counted for `key` (atomically, like consume). */
+  refund(budget: RateLimitBudget, key: string, points?: number): Promise<void>;
 }
 
 function decision(budget: RateLimitBudget, res: RateLimiterRes | null): RateLimitDecision {
@@ -77,6 +79,10 @@ abstract class FlexibleStore implements RateLimitStore {
 
   async peek(budget: RateLimitBudget, key: string): Promise<RateLimitDecision> {
     return decision(budget, await this.run(() => this.limiter(budget).get(key)));
+  }
+
+  async refund(budget: RateLimitBudget, key: string, points = 1): Promise<void> {
+    await this.run(() => this.limiter(budget).reward(key, points));
   }
 }
 

@@ -11,10 +11,15 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
  */
 export const requestId: RequestHandler = (req, res, next) => {
   if (!res.locals.requestId) {
-    const incoming = req.get('X-Request-Id')?.trim();
-    res.locals.requestId = incoming && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('req');
+    res.locals.requestId = requestIdFor(req.get('X-Request-Id'));
     res.setHeader('Request-Id', res.locals.requestId);
     res.setHeader('X-Request-Id', res.locals.requestId);
   }
   next();
 };
+
+/** The id a request is known by: a valid incoming `X-Request-Id`, or a new one. */
+export function requestIdFor(incomingHeader: string | undefined): string {
+  const incoming = incomingHeader?.trim();
+  return incoming && INCOMING_REQUEST_ID.test(incoming) ? incoming : newId('req');
+}

@@ -25,6 +25,30 @@ export interface QueueDepthSource {
   depths(): Promise<QueueDepth[]>;
 }
 
+/**
+ * prom-client's default metrics include three gauges named `…_total`
+ * (`nodejs_active_handles_total`, `…_requests_total`, `…_resources_total`); Prometheus
+ * reserves that suffix for counters and `promtool check metrics` flags them. Each is
+ * re-registered as `…_all` (the same value: every handle, request or resource, whatever
+ * its type), read through the original gauge so the measurement stays prom-client's.
+ */
+function renameTotalGauges(registry: Registry): void {
+  for (const original of registry.getMetricsAsArray()) {
+    const name = original.name;
+    if (!name.endsWith('_total') || !(original instanceof Gauge)) continue;
+    registry.removeSingleMetric(name);
+    new Gauge({
+      name: `${name.slice(0, -'_total'.length)}_all`,
+      help: original.help,
+      registers: [registry],
+      async collect() {
+        const { values } = await original.get();
+        this.set(values[0]?.value ?? 0);
+      },
+    });
+  }
+}
+
 export class PluginMetrics implements GateMetrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
@@ -105,7 +129,10 @@ export class PluginMetrics implements GateMetrics {
       for (const outcome of ['completed', 'retry', 'failed'] as const) this.jobsProcessed.inc({ queue, outcome }, 0);
     }
     for (const result of ['hit', 'miss']) this.cacheLookups.inc({ result }, 0);
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: METRICS_PREFIX });
+    if (options.defaultMetrics ?? true) {
+      collectDefaultMetrics({ register: this.registry, prefix: METRICS_PREFIX });
+      renameTotalGauges(this.registry);
+    }
   }
 
   get contentType(): string {

@@ -11,6 +11,7 @@
 import { inject, injectable } from 'tsyringe';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../../../kernel/outbox';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../listings/domain/listing';
+import { isListingId } from '../../listings/domain/listing-id';
 import { notAuthorized, ProfileImporter } from '../../profiles/domain/profile-importer';
 import { CLOCK, type Clock } from '../../../kernel/clock';
 import { conflict, DomainError, forbidden, invalid, notFound } from '../../../kernel/errors';
@@ -56,6 +57,8 @@ export class ApplyService {
     if (candidate && (candidate.listingId !== listingId || candidate.profileUserId !== request.profileUserId)) {
       throw forbidden('candidate_session_mismatch', 'This candidate session is bound to another listing or candidate');
     }
+    // An id outside the documented rule never reaches the host's directory: it is no listing.
+    if (!isListingId(listingId)) throw notFound('listing');
     const listing = await this.listings.get(listingId);
     if (!listing || listing.organizationId !== applicant.organizationId) throw notFound('listing', listingId);
 

@@ -10,6 +10,8 @@ import { applicationListSchema, applicationSchema, submittedApplicationSchema } 
 export const APPLY_PATH = '/listings/:listing_id/applications/profile';
 
 const listingParams = z.object({ listing_id: z.string().max(LISTING_ID_MAX_LENGTH) });
+// Applying to an id outside the documented rule is applying to no listing: 404 from the service, never a 400.
+const applyParams = z.object({ listing_id: z.string() });
 
 const applyBody = z
   .object({
@@ -66,7 +68,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       tags: ['applications'],
       auth: ['organization', 'candidate'],
       idempotent: true,
-      params: listingParams,
+      params: applyParams,
       body: applyBody,
       status: 201,
       response: submittedApplicationSchema,

@@ -1,4 +1,4 @@
-import { LISTING_ID_MAX_LENGTH } from '../../listings/domain/listing-id';
+import { isListingId } from '../../listings/domain/listing-id';
 import type { ProfileApplyAvailability } from '../domain/profile-apply-availability';
 import type { ListingsDirectory } from '../../listings/domain/listing';
 import type { OrganizationRepository } from '../../organizations/domain/ports';
@@ -8,7 +8,8 @@ import { publicListingSchema } from './application-schemas';
 
 export const PUBLIC_LISTING_PATH = '/organizations/:organization_id/listings/:listing_id';
 
-const params = z.object({ organization_id: z.string().max(100), listing_id: z.string().max(LISTING_ID_MAX_LENGTH) });
+// Any listing id is accepted here: one outside the documented rule is simply not a listing (404 below), never a 400.
+const params = z.object({ organization_id: z.string().max(100), listing_id: z.string() });
 
 /** Mounted at /v1/public: what the widget may read without credentials. */
 export function publicListingRoutes(deps: {
@@ -30,7 +31,8 @@ export function publicListingRoutes(deps: {
       errors: [402],
       handler: async ({ params: p }): Promise<z.output<typeof publicListingSchema>> => {
         // One answer for every reason a listing is not shown: nothing to probe.
-        const missing = () => notFound('listing', p.listing_id);
+        const missing = () => notFound('listing', isListingId(p.listing_id) ? p.listing_id : undefined);
+        if (!isListingId(p.listing_id)) throw missing();
         const availability = await deps.availability.check(p.organization_id);
         if (!availability.accepting && availability.reason.code !== 'payment_required') throw missing();
         const listing = await deps.listings.get(p.listing_id);

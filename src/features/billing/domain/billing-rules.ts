@@ -1,4 +1,4 @@
-/** The billing rules as data: the catalog states them, the README explains them. */
+/** The billing rules as data: the catalog states them, docs/billing.md explains them. */
 import { RETRY_SCHEDULE_DAYS } from './dunning';
 import { QUOTE_TTL_SECONDS } from './quote';
 

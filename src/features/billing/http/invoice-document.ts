@@ -1,11 +1,13 @@
 /**
  * The printable invoice: an HTML page (printable from any browser) and a PDF rendered
- * with pdfkit. Both show the same lines, in the same order, with amounts in the invoice's
- * currency.
+ * with pdfkit in the embedded Noto Sans CJK subsets (invoice-fonts.ts), so names in any
+ * common script and the minus sign print as they do in HTML. Both show the same lines,
+ * in the same order, with amounts in the invoice's currency.
  */
 import PDFDocument from 'pdfkit';
 import type { Invoice } from '../domain/invoice';
 import { escapeHtml } from '../../../platform/http/html';
+import { invoiceFonts } from './invoice-fonts';
 
 export const formatAmount = (cents: number, currency: string): string => `${cents < 0 ? '−' : ''}${currency} ${(Math.abs(cents) / 100).toFixed(2)}`;
 
@@ -60,21 +62,46 @@ export function invoicePdf(invoice: Invoice, organizationName: string): Promise<
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    doc.fontSize(18).text(title(invoice));
+    const fonts = invoiceFonts();
+    for (const [name, file] of Object.entries(fonts.files)) doc.registerFont(name, file);
+    /** One piece of text, font run by font run (pdfkit continues a paragraph across font changes). */
+    const write = (text: string, at: { x?: number; y?: number; width?: number }, font: 'Body' | 'Label' = 'Body') => {
+      const runs = fonts.runs(text, font);
+      if (runs.length === 0) runs.push({ font, text: '' });
+      runs.forEach((run, i) => {
+        doc.font(run.font);
+        const options = { width: at.width, continued: i < runs.length - 1 };
+        if (i === 0 && at.x !== undefined) doc.text(run.text, at.x, at.y, options);
+        else doc.text(run.text, options);
+      });
+    };
+    /** One line ending at the column's right edge: pdfkit cannot right-align a paragraph that changes font, so runs are placed by their measured widths. */
+    const writeRight = (text: string, x: number, y: number, width: number, font: 'Body' | 'Label') => {
+      const runs = fonts.runs(text, font).map((run) => ({ ...run, width: doc.font(run.font).widthOfString(run.text) }));
+      let left = x + width - runs.reduce((sum, run) => sum + run.width, 0);
+      for (const run of runs) {
+        doc.font(run.font).text(run.text, left, y, { lineBreak: false });
+        left += run.width;
+      }
+      doc.moveDown();
+    };
+    doc.fontSize(18);
+    write(title(invoice), {});
     doc.moveDown(0.5).fontSize(10);
-    doc.text(`Billed to: ${organizationName} (${invoice.organizationId})`);
-    doc.text(`Invoice id: ${invoice.id}   Status: ${invoice.status}`);
-    doc.text(
+    write(`Billed to: ${organizationName} (${invoice.organizationId})`, {});
+    write(`Invoice id: ${invoice.id}   Status: ${invoice.status}`, {});
+    write(
       `Period: ${day(invoice.periodStart)} – ${day(new Date(invoice.periodEnd.getTime() - 1000))}   Issued: ${day(invoice.finalizedAt ?? invoice.createdAt)}`,
+      {},
     );
     doc.moveDown();
     const line = (left: string, middle: string, right: string, bold = false) => {
       const y = doc.y;
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
-      doc.text(left, 50, y, { width: 280 });
+      const font = bold ? 'Label' : 'Body';
+      write(left, { x: 50, y, width: 280 }, font);
       const afterLeft = doc.y;
-      doc.text(middle, 335, y, { width: 130 });
-      doc.text(right, 465, y, { width: 80, align: 'right' });
+      write(middle, { x: 335, y, width: 130 }, font);
+      writeRight(right, 465, y, 80, font);
       doc.y = Math.max(afterLeft, doc.y) + 4;
     };
     line('Description', 'Service period', 'Amount', true);

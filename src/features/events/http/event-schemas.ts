@@ -8,7 +8,7 @@ export const eventSchema = z
     type: z.string().meta({ example: 'application.submitted' }),
     sequence: z.number().int().meta({ description: 'Increases with every event of the organization, in commit order' }),
     created_at: isoDateTime,
-    data: z.record(z.string(), z.unknown()).meta({ description: 'The payload of the event type (README, Events)' }),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The payload of the event type (docs/api.md, Event types)' }),
   })
   .meta({ id: 'Event' });
 

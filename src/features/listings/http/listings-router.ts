@@ -33,7 +33,9 @@ const externalId = z
   .string()
   .min(1)
   .max(255)
-  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+  // URLs normalize `.` and `..` away, so PUT/GET /v1/listings/external/{id} could never address them.
+  .refine((id) => id !== '.' && id !== '..', 'must not be "." or ".." (a URL cannot address them)');
 const title = z.string().trim().min(1, 'title must not be empty').max(300);
 const fields = {
   description: z.string().max(20_000).nullable().optional(),

@@ -14,7 +14,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import { DomainError, forbidden, unauthenticated } from '../../../kernel/errors';
-import type { AuthenticationThrottle } from '../../../platform/http/auth-throttle';
+import type { AuthenticationAttempt, AuthenticationThrottle } from '../../../platform/http/auth-throttle';
 import type { CredentialVerifier } from '../../../platform/http/principal';
 import type { ApiRouter, RouterPolicy } from '../../../platform/http/route';
 
@@ -36,30 +36,34 @@ function operatorOnly(verifiers: readonly CredentialVerifier[], throttle: Authen
   return async (req, res, next) => {
     const ip = req.ip ?? 'unknown';
     const header = req.headers.authorization;
-    const challenge = (error: DomainError) => {
-      res.setHeader('WWW-Authenticate', REALM);
-      throttle.recordFailure(ip, dashboardCredential(header)).then(() => next(error), next);
-    };
+    const token = dashboardCredential(header);
+    let attempt: AuthenticationAttempt;
     try {
-      await throttle.check(ip, dashboardCredential(header));
+      attempt = await throttle.begin(ip, token);
     } catch (error) {
       return next(error);
     }
+    const challenge = (error: DomainError) => {
+      attempt.failed();
+      res.setHeader('WWW-Authenticate', REALM);
+      next(error);
+    };
     if (!header)
       return challenge(
         unauthenticated('missing_credentials', 'Sign in with the operator key as the password (HTTP Basic), or send "Authorization: Bearer <operator key>"'),
       );
-    const token = dashboardCredential(header);
     if (!token) return challenge(unauthenticated('invalid_authorization_header', 'The Authorization header must use the Basic or Bearer scheme'));
     const verifier = verifiers.find((v) => v.recognizes(token));
     if (!verifier) return challenge(unauthenticated('invalid_api_key', 'The credential is not recognized'));
     try {
       const principal = await verifier.verify(token);
+      await attempt.release();
       if (principal.kind !== 'operator') return next(forbidden('operator_only', 'The job dashboard needs the operator credential'));
       res.locals.principal = principal;
       next();
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'unauthenticated') return challenge(error);
+      await attempt.release();
       next(error);
     }
   };

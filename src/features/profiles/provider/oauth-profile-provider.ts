@@ -50,7 +50,7 @@ export class OAuthProfileProvider implements ProfileProvider {
     if (!response.ok)
       throw this.failures.unusable(step, `profile endpoint answered ${response.status}`, { status: response.status, ...providerErrorFields(body) });
     if (body === undefined) throw this.failures.unusable(step, 'profile answer is not JSON');
-    const parsed = parseProviderProfile(body, this.settings.profileMapping);
+    const parsed = parseProviderProfile(body, this.settings.profileMapping, providerIdentity(this.settings));
     if ('problem' in parsed) throw this.failures.unusable(step, `profile field ${parsed.problem}`);
     return parsed.profile;
   }
@@ -62,6 +62,11 @@ export class OAuthProfileProvider implements ProfileProvider {
   refresh(refreshToken: string): Promise<ProviderTokens> {
     return this.tokens.refresh(refreshToken);
   }
+}
+
+/** Who the provider is, for deriving candidates' ids: its issuer, else its authorize endpoint's origin (stable across path changes). */
+function providerIdentity(settings: ProviderEndpoints): string {
+  return settings.issuer ?? (settings.authorizeUrl ? new URL(settings.authorizeUrl).origin : '');
 }
 
 /** RFC 6750 §3: a resource server says why in WWW-Authenticate. */

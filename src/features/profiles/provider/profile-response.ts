@@ -1,6 +1,7 @@
 /** The provider's profile answer, checked before anything of it is stored. */
 import { z } from 'zod';
 import type { ProviderProfile } from '../domain/provider-profile';
+import { profileUserIdFor } from '../domain/profile-user-id';
 import { applyProfileMapping, IDENTITY_MAPPING, providerFieldName, type ProfileMapping } from './profile-mapping';
 
 /** A real calendar day (2023-02-30 is not), optionally followed by a time. */
@@ -15,8 +16,14 @@ const date = z
   .regex(/^\d{4}-\d{2}-\d{2}/, 'a YYYY-MM-DD date')
   .refine(isCalendarDate, 'a YYYY-MM-DD date');
 
+/** The provider's own name for the candidate (an OpenID Connect `sub`, a numeric id, …): printable, at most 255 characters (OIDC Core §2). */
+const subject = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform(String)
+  .pipe(z.string().regex(/^[\x21-\x7e]{1,255}$/, 'a subject of 1–255 printable ASCII characters'));
+
 export const providerProfileSchema = z.object({
-  id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/),
+  id: subject,
   name: z.string().min(1).max(200),
   headline: z.string().max(500).nullable().default(null),
   profile_url: z.url(),
@@ -46,13 +53,12 @@ export type ParsedProfile = { profile: ProviderProfile } | { problem: string };
 
 /**
  * Reads the answer through the mapping and checks it; a refusal names the provider's own
- * field (`employment[2].from: a YYYY-MM-DD date`), never its value.
+ * field (`employment[2].from: a YYYY-MM-DD date`), never its value. The provider's subject
+ * becomes our profile_user_id (profile-user-id.ts), derived per `provider`.
  */
-export function parseProviderProfile(body: unknown, mapping: ProfileMapping = IDENTITY_MAPPING): ParsedProfile {
+export function parseProviderProfile(body: unknown, mapping: ProfileMapping = IDENTITY_MAPPING, provider = ''): ParsedProfile {
   const result = providerProfileSchema.safeParse(applyProfileMapping(mapping, body));
-  if (result.success) return { profile: result.data as ProviderProfile };
+  if (result.success) return { profile: { ...result.data, id: profileUserIdFor(provider, result.data.id) } as ProviderProfile };
   const issue = result.error.issues[0]!;
-  const expectation =
-    issue.code === 'invalid_format' && issue.format === 'regex' && issue.path[0] === 'id' ? 'an id of the shape usr_<opaque id>' : issue.message;
-  return { problem: `${providerFieldName(mapping, issue.path)}: ${expectation}` };
+  return { problem: `${providerFieldName(mapping, issue.path)}: ${issue.message}` };
 }
