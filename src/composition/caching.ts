@@ -5,7 +5,6 @@
  * other module: it wraps the ports those modules registered.
  */
 import { instanceCachingFactory } from 'tsyringe';
-import type { Redis } from 'ioredis';
 import { ENTITLEMENT_INVALIDATIONS, type EntitlementInvalidations } from '../features/licensing/domain/entitlement-invalidations';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../features/listings/domain/listing';
 import { API_KEY_REPOSITORY } from '../features/organizations/domain/ports';
@@ -19,7 +18,7 @@ import { CachedProfileApplySettingsRepository } from '../features/applications/s
 import { InProcessCacheInvalidations } from '../platform/caching/in-process-cache-invalidations';
 import { RedisCacheInvalidations } from '../platform/caching/redis-cache-invalidations';
 import { SharedChannelEntitlementInvalidations } from '../features/licensing/storage/shared-channel-entitlement-invalidations';
-import { createRedis } from '../platform/queue/redis';
+import { createRedis, redisTargetOf, type RedisConnection } from '../platform/queue/redis';
 import { KnexApiKeyRepository } from '../features/organizations/storage/organization-repository';
 import { KnexProfileApplySettingsRepository } from '../features/applications/storage/profile-apply-settings-repository';
 import { REDIS_REQUEST } from './infrastructure';
@@ -38,13 +37,13 @@ export const cachingModule: PluginModule = {
   register(container, { config, logger, host }) {
     // One TTL for every per-process cache: the bound on staleness if a message is lost.
     const ttlMs = config.entitlementCacheTtlSeconds * 1000;
-    const redisUrl = config.redisUrl;
+    const redisTarget = redisTargetOf(config);
     const channel = cacheChannel(config.queuePrefix);
     container.register<CacheInvalidations>(CACHE_INVALIDATIONS, {
       useFactory: instanceCachingFactory((c) =>
-        redisUrl // Published on the fail-fast connection: a change made during a Redis outage answers at once
+        redisTarget // Published on the fail-fast connection: a change made during a Redis outage answers at once
           ? // (the others' entries expire within the TTL) instead of waiting for a reconnect.
-            new RedisCacheInvalidations(c.resolve<Redis>(REDIS_REQUEST), () => createRedis(redisUrl, 'subscriber'), channel, logger)
+            new RedisCacheInvalidations(c.resolve<RedisConnection>(REDIS_REQUEST), () => createRedis(redisTarget, 'subscriber'), channel, logger)
           : new InProcessCacheInvalidations(channel),
       ),
     });

@@ -3,7 +3,6 @@
  * queue (BullMQ or in-process), the rate-limit store, the clock, the logger, and the
  * host's ports (listings, pipeline, hook bus) under the domain's tokens.
  */
-import type { Redis } from 'ioredis';
 import type { DependencyContainer } from 'tsyringe';
 import type { Config } from '../kernel/config';
 import { JOB_QUEUE, type JobProcessor, type JobQueue, type QueueDefinition } from '../kernel/job-queue';
@@ -23,7 +22,7 @@ import { BullmqJobQueue } from '../platform/queue/bullmq-queue';
 import { InlineJobQueue } from '../platform/queue/inline-queue';
 import { OutboxRelay } from '../platform/queue/outbox-relay';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../kernel/outbox';
-import { closeRedis, createRedis } from '../platform/queue/redis';
+import { closeRedis, createRedis, redisTargetOf, type RedisConnection } from '../platform/queue/redis';
 import { createDatabase, type Database } from '../platform/database/database';
 import { DATABASE } from '../platform/database/tokens';
 
@@ -72,16 +71,16 @@ export function registerInfrastructure(container: DependencyContainer, host: Plu
 
   let adapter: BullmqJobQueue | InlineJobQueue;
   let rateLimitStore: RateLimitStore;
-  if (config.redisUrl) {
-    const redisUrl = config.redisUrl;
-    const connection = createRedis(redisUrl, 'client', logger);
-    container.register<Redis>(REDIS, { useValue: connection });
-    const requestConnection = createRedis(redisUrl, 'request', logger);
-    container.register<Redis>(REDIS_REQUEST, { useValue: requestConnection });
+  const redisTarget = redisTargetOf(config);
+  if (redisTarget) {
+    const connection = createRedis(redisTarget, 'client', logger);
+    container.register<RedisConnection>(REDIS, { useValue: connection });
+    const requestConnection = createRedis(redisTarget, 'request', logger);
+    container.register<RedisConnection>(REDIS_REQUEST, { useValue: requestConnection });
     resources.add(() => closeRedis(requestConnection));
     const bullmq = new BullmqJobQueue({
       connection,
-      workerConnection: () => createRedis(redisUrl, 'worker', logger),
+      workerConnection: () => createRedis(redisTarget, 'worker', logger),
       prefix: config.queuePrefix,
       definitions,
       logger,

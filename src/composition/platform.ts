@@ -1,5 +1,5 @@
 /** Operations endpoints every installation has: liveness, readiness and the OpenAPI document. */
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../platform/queue/redis';
 import type { DependencyContainer } from 'tsyringe';
 import type { ReadinessReport } from '../host/contract';
 import { buildOpenApiDocument, type MountedApiRouter } from '../platform/http/openapi';
@@ -40,7 +40,7 @@ async function runChecks(container: DependencyContainer): Promise<ReadinessRepor
   }
   if (container.isRegistered(REDIS_REQUEST)) {
     try {
-      await timeout(container.resolve<Redis>(REDIS_REQUEST).ping());
+      await timeout(container.resolve<RedisConnection>(REDIS_REQUEST).ping());
       checks.redis = 'ok';
     } catch (error) {
       checks.redis = `unavailable: ${(error as Error).message}`;

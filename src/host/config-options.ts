@@ -68,6 +68,13 @@ export interface SettingOptions {
   redisUrl?: string;
 
   /**
+   * REDIS_URL names one node of a Redis Cluster (a seed; the others are discovered from it; its credentials and TLS apply to every node). QUEUE_PREFIX must then be a hash tag ({…}). Default: false.
+   *
+   * `REDIS_CLUSTER`.
+   */
+  redisCluster?: boolean;
+
+  /**
    * BullMQ key prefix; the braces are a Redis Cluster hash tag.
    *
    * `QUEUE_PREFIX`, default `{hiring-integrations}`.

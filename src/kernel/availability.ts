@@ -9,10 +9,12 @@ import { DomainError } from './errors';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
 /** PostgreSQL SQLSTATEs of a server going away or refusing connections. */
 const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '58000', '58030']);
+/** Not anchored: knex puts the failed statement before the driver's message ("update … - Connection terminated unexpectedly"). */
 const MESSAGES = [
-  /^Connection terminated/i, // pg: server closed the connection
+  /\bConnection terminated\b/i, // pg: server closed the connection
   /timeout exceeded when trying to connect/i, // pg
-  /^Timeout acquiring a connection/i, // knex pool
+  /Client was closed and is not queryable/i, // pg
+  /Timeout acquiring a connection/i, // knex pool
   /^Connection is closed/i, // ioredis
   /enableOfflineQueue options is false/i, // ioredis, fail-fast connection while away
   /^Command timed out/i, // ioredis commandTimeout

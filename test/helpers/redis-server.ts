@@ -12,10 +12,15 @@ import { freePort } from './processes';
 export class DedicatedRedis {
   private child: ChildProcess | undefined;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    /** More redis-server arguments (a cluster node's). */
+    private readonly extraArgs: readonly string[] = [],
+  ) {}
 
-  static async start(): Promise<DedicatedRedis> {
-    const redis = new DedicatedRedis(await freePort());
+  static async start(extraArgs: (port: number) => readonly string[] = () => []): Promise<DedicatedRedis> {
+    const port = await freePort();
+    const redis = new DedicatedRedis(port, extraArgs(port));
     await redis.start();
     return redis;
   }
@@ -25,9 +30,13 @@ export class DedicatedRedis {
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', ...this.extraArgs],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.child = child;
     const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready`))));
     exited.catch(() => undefined);

@@ -22,9 +22,9 @@ import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.crash.example';
 
-describe('reliability: a worker killed mid-job', function () {
-  this.timeout(60_000);
-  let database: TestDatabase | undefined;
+describe('reliability: a process killed mid-flight', function () {
+  this.timeout(90_000);
+  const databases: TestDatabase[] = [];
   const processes: AppProcess[] = [];
 
   before(function () {
@@ -34,11 +34,17 @@ describe('reliability: a worker killed mid-job', function () {
   });
   after(async () => {
     await killAll();
-    await database?.drop();
+    for (const database of databases) await database.drop();
   });
 
-  it('loses the job to another worker (stalled-job recovery), which completes it once', async () => {
-    database = await createTestDatabase();
+  /**
+   * A deployment of its own: an API process (which also serves the sandbox provider), an
+   * organization with profile apply enabled and licensed, a listing, and a candidate who
+   * authorized while no worker ran (so the import job waits in the queue).
+   */
+  async function deploy(extraEnv: Record<string, string> = {}) {
+    const database = await createTestDatabase();
+    databases.push(database);
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const operatorKey = `op_${randomBytes(24).toString('hex')}`;
@@ -46,7 +52,7 @@ describe('reliability: a worker killed mid-job', function () {
     const prefix = uniqueQueuePrefix();
     const secretKey = randomBytes(32).toString('hex');
     rememberSecret(secretKey);
-    const env = {
+    const env: Record<string, string> = {
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -62,6 +68,7 @@ describe('reliability: a worker killed mid-job', function () {
       JOB_STALLED_INTERVAL_MS: '1000',
       // The held request must outlast the worker, not time out first.
       PROFILE_PROVIDER_TIMEOUT_MS: '30000',
+      ...extraEnv,
     };
     const api = startProcess('api', ['node', BIN, 'serve', '--no-worker'], env);
     processes.push(api);
@@ -88,10 +95,16 @@ describe('reliability: a worker killed mid-job', function () {
     // The candidate connects; no worker runs yet, so the import job waits in the queue.
     const run = await runConnect(t, { organizationId, listingId: listing.id, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
+    const db = database.db;
     const jobRow = await waitFor(
-      async () => database!.db('hi_outbox').where({ queue: 'profile-import' }).whereNotNull('dispatched_at').first(),
+      async () => db('hi_outbox').where({ queue: 'profile-import' }).whereNotNull('dispatched_at').first(),
       'the import job in the queue',
     );
+    return { database, env, baseUrl, operatorKey, prefix, organizationId, apiKey, listing, jobRow };
+  }
+
+  it('loses the job to another worker (stalled-job recovery), which completes it once', async () => {
+    const { database, env, baseUrl, operatorKey, prefix, organizationId, jobRow } = await deploy();
 
     // The provider will hold the import's profile request (once), long enough to kill the worker.
     const fault = await request(baseUrl, 'POST', '/sandbox/faults', {
@@ -155,5 +168,61 @@ describe('reliability: a worker killed mid-job', function () {
       await queue.close();
       connection.disconnect();
     }
+  });
+
+  it('frees the Idempotency-Key of a request whose API process was killed within seconds, and its 409 says when to retry', async () => {
+    // An on-demand import waits long enough for the request to still run when its process dies.
+    const { database, env, baseUrl, operatorKey, apiKey, listing } = await deploy({ PROFILE_IMPORT_WAIT_MS: '30000' });
+    const port = await freePort();
+    const doomed = startProcess('api-doomed', ['node', BIN, 'serve', '--no-worker'], { ...env, PORT: String(port) });
+    processes.push(doomed);
+    const doomedUrl = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${doomedUrl}/readyz`, doomed);
+    // The provider (served by the first API process) holds the import's profile request.
+    const fault = await request(baseUrl, 'POST', '/sandbox/faults', {
+      auth: operatorKey,
+      body: { target: 'profile', mode: 'timeout', delay_ms: 30_000, times: 1 },
+    });
+    assert.equal(fault.status, 201, fault.text);
+    const path = `/v1/opportunities/listings/${listing.id}/applications/profile`;
+    const apply = (url: string) =>
+      request(url, 'POST', path, {
+        auth: apiKey,
+        body: { profile_user_id: ADA.id, answers: { years_experience: 3, work_authorization: true } },
+        headers: { 'idempotency-key': 'cut-off-1' },
+      });
+    const cutOff = apply(doomedUrl).catch((error: Error) => error);
+    await waitFor(async () => (await database.db('hi_idempotency_keys').where({ key: 'cut-off-1' }).first())?.owner, 'the request to hold its key');
+    await waitFor(async () => {
+      const faults = await request(baseUrl, 'POST', '/sandbox/faults', { auth: operatorKey, body: { target: 'token', mode: 'status', status: 503, times: 1 } });
+      const list = faults.body?.data as Array<{ target: string }> | undefined;
+      return list && !list.some((f) => f.target === 'profile');
+    }, 'the held profile request');
+    await request(baseUrl, 'DELETE', '/sandbox/faults', { auth: operatorKey });
+
+    const killed = await doomed.stop('SIGKILL');
+    assert.equal(killed.signal, 'SIGKILL');
+    assert.ok((await cutOff) instanceof Error, 'the client lost its answer with the process');
+    const diedAt = Date.now();
+    // The client resends at once to another API process, honouring Retry-After.
+    const busy: number[] = [];
+    let answer = await apply(baseUrl);
+    while (answer.status === 409 && Date.now() - diedAt < 20_000) {
+      assert.equal(answer.body.error.code, 'idempotency_key_in_use', answer.text);
+      const retryAfter = Number(answer.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= 3, `Retry-After: ${answer.headers.get('retry-after')}`);
+      busy.push(retryAfter);
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+      answer = await apply(baseUrl);
+    }
+    const freedAfter = (Date.now() - diedAt) / 1000;
+    console.log(`      (the dead holder's key was free ${freedAfter.toFixed(1)} s after its process died; ${busy.length} answers 409 before)`);
+    assert.equal(answer.status, 201, answer.text);
+    assert.ok(freedAfter < 5, `the key was free only ${freedAfter} s after its holder died`);
+    assert.equal((await database.db('hi_profile_applications').where({ listing_id: listing.id })).length, 1);
+    // And a replay from now on.
+    const again = await apply(baseUrl);
+    assert.equal(again.status, 201);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
   });
 });

@@ -122,5 +122,7 @@ describe('reliability: idempotent retries after failures', function () {
     const busy = await t.request('POST', path, { auth: apiKey, body: { ...body, profile_user_id: GRACE.id }, headers: { 'idempotency-key': 'live-1' } });
     assert.equal(busy.status, 409, busy.text);
     assert.equal(busy.body.error.code, 'idempotency_key_in_use');
+    // When to retry: by the time the holder's lease lapses (unless its heartbeat renews it).
+    assert.ok([9, 10].includes(Number(busy.headers.get('retry-after'))), `Retry-After: ${busy.headers.get('retry-after')}`);
   });
 });

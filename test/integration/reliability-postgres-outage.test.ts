@@ -15,6 +15,7 @@
  * can run a PostgreSQL server (the test's own, on a free port; the shared one is untouched).
  */
 import { strict as assert } from 'node:assert';
+import { faultsInjected, planFault } from '../helpers/licensing';
 import { DedicatedPostgres } from '../helpers/postgres-server';
 import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { usingRedis } from '../helpers/redis';
@@ -182,5 +183,74 @@ describe('reliability: PostgreSQL stopped during applications and license activa
     const lostLicenses = ACTIONS.filter((a) => !licenses.some((l) => l.action_key === a && l.status === 'active')).length;
     const duplicatedLicenses = licenses.length - ACTIONS.length + (provisionings.length - licenses.length);
     assert.deepEqual({ lost: lostLicenses, duplicated: duplicatedLicenses }, { lost: 0, duplicated: 0 }, 'licenses');
+  });
+
+  it("does not spend a provisioner's retries on our own outage: licenses whose provisioner fails three times settle active soon after PostgreSQL returns", async () => {
+    const host = t!;
+    const db = host.database.db;
+    const { organizationId, apiKey } = await host.createOrganization('PG Outage Budget Org');
+    // Each provisioning fails transiently three times, then succeeds: within its five attempts.
+    const flaky = ACTIONS.slice(0, 6);
+    for (const actionKey of flaky) await planFault(host, { organizationId, actionKey, kind: 'transient', times: 3, reason: 'vendor hiccup' });
+    const licenseIds: string[] = [];
+    for (const actionKey of flaky) {
+      const response = await host.request('POST', `/v1/integrations/licenses/${actionKey}/activate`, { auth: apiKey });
+      assert.equal(response.status, 202, response.text);
+      licenseIds.push(response.body.id);
+    }
+    // Every job has met its provisioner's first failure, and waits for its next attempt.
+    await waitFor(
+      async () => (await Promise.all(flaky.map((a) => faultsInjected(host, organizationId, a)))).every((n) => n >= 1),
+      'a first transient failure each',
+    );
+
+    await pg!.stop();
+    // Requests during the outage: every answer is a 503 with Retry-After.
+    const during: HttpResponse[] = [];
+    const started = Date.now();
+    while (Date.now() - started < OUTAGE_MS) {
+      const calls = [
+        host.request('POST', `/v1/integrations/licenses/${ACTIONS[6]}/activate`, { auth: apiKey, headers: { 'idempotency-key': `during-${Date.now()}` } }),
+        host.request('GET', '/v1/integrations/licenses', { auth: apiKey }),
+        host.request('POST', `/v1/integrations/licenses/${ACTIONS[7]}/activate`, { auth: apiKey }),
+      ];
+      during.push(...(await Promise.all(calls)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await pg!.start();
+    const back = Date.now();
+    assert.ok(during.length > 0);
+    assert.deepEqual(
+      during
+        .filter((r) => r.status !== 503 || r.body?.error?.code !== 'service_unavailable' || !(Number(r.headers.get('retry-after')) > 0))
+        .map((r) => `${r.status} ${r.text.slice(0, 200)}`),
+      [],
+      'every answer during the outage is 503 service_unavailable with Retry-After',
+    );
+
+    // Bounded: each job tries again within 5 s of the database's return (OUTAGE_RETRY_MS),
+    // then the provisioner's remaining tries follow the queue's schedule (1 + 2 s).
+    const settled = await waitFor(
+      async () => {
+        const rows = await db('hi_licenses')
+          .whereIn('id', licenseIds)
+          .whereNot({ status: 'provisioning' })
+          .catch(() => []);
+        return rows.length === licenseIds.length ? rows : undefined;
+      },
+      'every license settled',
+      60_000,
+    );
+    const seconds = (Date.now() - back) / 1000;
+    console.log(`      (${licenseIds.length} licenses settled ${seconds.toFixed(1)} s after PostgreSQL returned)`);
+    assert.deepEqual(
+      settled.map((l: { status: string; failure_reason: string | null }) => `${l.status}${l.failure_reason ? `: ${l.failure_reason}` : ''}`),
+      licenseIds.map(() => 'active'),
+    );
+    for (const actionKey of flaky)
+      assert.equal(await faultsInjected(host, organizationId, actionKey), 3, `${actionKey}: the provisioner's three failures, no more`);
+    assert.ok(seconds < 20, `settled ${seconds} s after the outage`);
+    const provisioned = await db('hi_sandbox_provisionings').whereIn('license_id', licenseIds);
+    assert.equal(provisioned.length, licenseIds.length, 'provisioned once each');
   });
 });

@@ -109,7 +109,10 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
       await redis!.stop();
       await redis!.start();
       await waitFor(async () => (await connection.ping().catch(() => undefined)) === 'PONG', 'Redis back');
-      assert.equal(await deliveries.getWaitingCount(), 0, 'Redis forgot the backlog');
+      // Forgotten: a fresh server (no RDB, no AOF). The API process's data-loss watch may
+      // already be putting the backlog back; the sweeps below must leave each job once either way.
+      const uptime = Number(/uptime_in_seconds:(\d+)/.exec(await connection.info('server'))?.[1]);
+      assert.ok(uptime <= 5, `Redis restarted (up ${uptime} s)`);
 
       // Two sweeps at once, each with its own connections, as on two worker processes.
       await new Promise((resolve) => setTimeout(resolve, BOUND_SECONDS * 1000 + 100));

@@ -21,6 +21,24 @@ describe('configuration', () => {
     assert.equal(config.sandboxProviderEnabled, true);
   });
 
+  it('takes REDIS_CLUSTER=true only with REDIS_URL (a seed node) and a hash-tag QUEUE_PREFIX', () => {
+    const cluster = loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'redis://10.0.0.7:7000', REDIS_CLUSTER: 'true' });
+    assert.equal(cluster.redisCluster, true);
+    assert.equal(cluster.queuePrefix, '{hiring-integrations}');
+    assert.equal(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'redis://10.0.0.7:7000' }).redisCluster, false);
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), REDIS_CLUSTER: 'true' }),
+      (e: ConfigError) => e.env === 'REDIS_CLUSTER',
+    );
+    for (const prefix of ['hiring', '{a}{b}', 'x{hiring}']) {
+      assert.throws(
+        () => loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'redis://10.0.0.7:7000', REDIS_CLUSTER: 'true', QUEUE_PREFIX: prefix }),
+        (e: ConfigError) => e.env === 'QUEUE_PREFIX',
+        prefix,
+      );
+    }
+  });
+
   it('names the bad setting', () => {
     assert.throws(
       () => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' }),

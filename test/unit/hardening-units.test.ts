@@ -7,10 +7,11 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { isAvailabilityError } from '../../src/kernel/availability';
 import { exceedsJsonDepth } from '../../src/platform/http/json-depth';
-import type { JobContext, QueueDefinition } from '../../src/kernel/job-queue';
+import { UnrecoverableJobError, type JobContext, type QueueDefinition } from '../../src/kernel/job-queue';
 import { createLogger } from '../../src/platform/logging/pino-logger';
 import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
-import { retryDelay } from '../../src/platform/queue/retry-policy';
+import { isOwnOutage, retryDelay } from '../../src/platform/queue/retry-policy';
+import { upstream } from '../../src/kernel/errors';
 
 /** Nesting depth of a parsed value, the reference the byte scan must agree with. */
 function depthOf(value: unknown): number {
@@ -50,6 +51,9 @@ describe('hardening: JSON depth, availability errors, outage retries', () => {
       Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
       Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
       new Error('Connection terminated unexpectedly'),
+      // As knex reports a statement whose connection died (the statement first).
+      new Error('update "hi_idempotency_keys" set "response_status" = $1 where "key" = $2 - Connection terminated unexpectedly'),
+      new Error('select 1 - Client was closed and is not queryable'),
       new Error("Stream isn't writeable and enableOfflineQueue options is false"),
       new Error('Command timed out'),
       Object.assign(new Error('wrapped'), { cause: refused }),
@@ -76,6 +80,15 @@ describe('hardening: JSON depth, availability errors, outage retries', () => {
       [500, 1_000, 2_000],
     );
     assert.equal(retryDelay(30_000, 2, outage), 60_000);
+  });
+
+  it("only our own outage is retried without spending an attempt; a counterpart's failure, even a refused connection it reports, spends one", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    assert.equal(isOwnOutage(refused), true);
+    assert.equal(isOwnOutage(new Error('select 1 - Connection terminated unexpectedly')), true);
+    assert.equal(isOwnOutage(upstream('provisioner_unavailable', 'connect ECONNREFUSED (vendor)', { cause: refused })), false);
+    assert.equal(isOwnOutage(new UnrecoverableJobError('Connection terminated')), false);
+    assert.equal(isOwnOutage(new Error('upstream 503')), false);
   });
 
   it('the in-process queue re-enqueues for the sweep: a lost or long-finished job runs again, a waiting one is left alone', async () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/platform/logging/pino-logger';
+import type { Redis } from 'ioredis';
 import { createRedis } from '../../src/platform/queue/redis';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +20,7 @@ describe('Redis connections', () => {
     const consoleError = console.error;
     console.error = (...args: unknown[]) => void printed.push(args);
     // Nothing listens on port 1: every connection attempt is refused.
-    const redis = createRedis('redis://127.0.0.1:1', 'worker', logger);
+    const redis = createRedis('redis://127.0.0.1:1', 'worker', logger) as Redis;
     const copy = redis.duplicate({ connectionName: 'blocking' });
     const unlogged = createRedis('redis://127.0.0.1:1', 'client');
     try {

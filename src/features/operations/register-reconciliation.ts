@@ -2,6 +2,8 @@
  * Housekeeping on every deployment. The reconciliation sweep: with Redis, a BullMQ job scheduler on the
  * `reconciliation` queue (upserted again at every interval by every process, so a Redis
  * that lost its data gets it back within one interval); embedded, a timer in the process.
+ * With Redis, a data-loss watch (RedisDataLossWatch) runs the sweep at once, without its
+ * bound, when Redis comes back empty.
  * And retention: expired idempotency keys are pruned every ten minutes by every process.
  */
 import type { DependencyContainer } from 'tsyringe';
@@ -17,7 +19,9 @@ import { LicenseReconciler } from '../licensing/storage/provisioning-reconciler'
 import { ReconciliationSweep } from './domain/reconciliation-sweep';
 import { RECONCILIATION_QUEUE, ReconciliationSweepProcessor } from './jobs/reconciliation-sweep';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '../../platform/http/idempotency';
-import { BULLMQ_QUEUES, CONFIG } from '../../composition/infrastructure';
+import { BULLMQ_QUEUES, CONFIG, REDIS } from '../../composition/infrastructure';
+import { RedisDataLossWatch } from '../../platform/queue/redis-data-loss-watch';
+import type { RedisConnection } from '../../platform/queue/redis';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 
 /** Every reconciler; add one file under src/features/<name>/storage/ and list it here. */
@@ -25,6 +29,8 @@ export const RECONCILER_CLASSES = [LicenseReconciler, ApplicationDeliveryReconci
 
 const SCHEDULER_ID = 'reconciliation-sweep';
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** After Redis lost its data, the sweep waits this long for the outbox relay's own hand-over. */
+const DATA_LOSS_SWEEP_DELAY_MS = 5_000;
 
 function buildSweep(container: DependencyContainer): ReconciliationSweep {
   const config = container.resolve<Config>(CONFIG);
@@ -67,6 +73,20 @@ export const reconciliationModule: PluginModule = {
     if (bullmq) run();
     const timer = setInterval(run, everyMs);
     timer.unref();
+    // Redis lost its data: re-enqueue what it forgot now, not after the sweep's bound. First
+    // the outbox relay hands over what it still holds (it reconnects at the same moment), so
+    // the sweep only adds what nobody else will.
+    const stopWatch = bullmq
+      ? new RedisDataLossWatch(
+          container.resolve<RedisConnection>(REDIS),
+          `${context.config.queuePrefix}:redis-epoch`,
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, DATA_LOSS_SWEEP_DELAY_MS).unref());
+            await container.resolve(ReconciliationSweep).runAfterDataLoss();
+          },
+          logger,
+        ).start()
+      : () => undefined;
     // Retention: idempotency keys (and their stored answers) go after 24 hours.
     const idempotency = container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE);
     const prune = () => void idempotency.prune().catch((error: Error) => logger.warn({ err: error.message }, 'pruning idempotency keys failed'));
@@ -75,6 +95,7 @@ export const reconciliationModule: PluginModule = {
     return () => {
       clearInterval(timer);
       clearInterval(pruneTimer);
+      stopWatch();
     };
   },
 };

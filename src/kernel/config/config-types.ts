@@ -33,6 +33,8 @@ export interface Config {
   databasePoolMax: number;
   redisUrl: string | undefined;
   queuePrefix: string;
+  /** REDIS_URL is a seed node of a Redis Cluster. */
+  redisCluster: boolean;
   secretKey: Buffer;
   operatorApiKey: string | undefined;
   apiKeyRotationGraceSeconds: number;

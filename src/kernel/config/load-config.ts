@@ -92,6 +92,11 @@ function checkTogether(s: Settings, provider: ProfileProviderConfig | undefined,
   if (!s.SECRET_KEY && options.embedding) {
     throw new ConfigError('SECRET_KEY', 'is required: pass a secret of 32+ bytes (hex or base64), e.g. from `openssl rand -hex 32`, the same in every process');
   }
+  if (s.REDIS_CLUSTER && !s.REDIS_URL) throw new ConfigError('REDIS_CLUSTER', 'needs REDIS_URL (any one node of the cluster)');
+  // BullMQ's multi-key scripts need every key of a queue in one slot: the whole prefix is one hash tag.
+  if (s.REDIS_CLUSTER && !/^\{[^{}]+\}$/.test(s.QUEUE_PREFIX)) {
+    throw new ConfigError('QUEUE_PREFIX', 'must be a Redis Cluster hash tag such as {hiring-integrations} when REDIS_CLUSTER=true');
+  }
   if (s.NODE_ENV !== 'production') return;
   if (!s.DATABASE_URL && !options.embedding) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
   if (!s.SECRET_KEY) throw new ConfigError('SECRET_KEY', 'is required in production');
@@ -122,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolMax: s.DATABASE_POOL_MAX,
     redisUrl: s.REDIS_URL,
     queuePrefix: s.QUEUE_PREFIX,
+    redisCluster: s.REDIS_CLUSTER ?? false,
     secretKey: s.SECRET_KEY ?? embeddedSecret(dataDir),
     operatorApiKey: s.OPERATOR_API_KEY,
     apiKeyRotationGraceSeconds: s.API_KEY_ROTATION_GRACE_SECONDS,

@@ -5,13 +5,14 @@
  * process to tell (embedded mode: the CLI cannot run beside the server).
  */
 import type { Config } from '../../kernel/config';
-import { closeRedis, createRedis } from '../queue/redis';
+import { closeRedis, createRedis, redisTargetOf } from '../queue/redis';
 import { cacheChannel } from './cache-invalidations';
 
 /** Resolves false when Redis could not be told (API processes then notice within the cache TTL). */
 export async function announceCacheChange(config: Config, cache: string, key: string): Promise<boolean> {
-  if (!config.redisUrl) return true;
-  const redis = createRedis(config.redisUrl, 'client');
+  const target = redisTargetOf(config);
+  if (!target) return true;
+  const redis = createRedis(target, 'client');
   redis.on('error', () => undefined);
   try {
     // The envelope RedisCacheInvalidations reads; an origin no subscriber has.

@@ -9,8 +9,7 @@
  * meanwhile are gone, so listeners get a `reset` and clear their caches. Publishing never
  * happens on a request's read path, only after a write.
  */
-import type { Redis } from 'ioredis';
-import { closeRedis } from '../queue/redis';
+import { closeRedis, type RedisConnection } from '../queue/redis';
 import { OutageLog } from '../observability/outage-log';
 import { randomToken } from '../../kernel/ids';
 import type { Disposer } from '../../kernel/disposer';
@@ -28,8 +27,8 @@ export class RedisCacheInvalidations implements CacheInvalidations {
   private readonly origin = randomToken(12);
 
   constructor(
-    private readonly publisher: Redis,
-    private readonly createSubscriber: () => Redis,
+    private readonly publisher: RedisConnection,
+    private readonly createSubscriber: () => RedisConnection,
     private readonly channel: string,
     private readonly logger: Logger,
     private readonly subscribeTimeoutMs = 3000,

@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import { inject, injectable } from 'tsyringe';
 import { IDEMPOTENCY_TTL_SECONDS, withoutSecrets, type BeginResult, type IdempotencyStore, type StoredResponse } from './idempotency';
 import { deletedRows, type Database } from '../database/database';
 import { runWithIdempotencyKey } from './idempotency-effect';
 import { DATABASE } from '../database/tokens';
 
-/** How long a request holds its key without renewing; it renews a third of the way. */
-export const IDEMPOTENCY_LEASE_MS = 15_000;
+/**
+ * How long a request holds its key without renewing: a heartbeat renews it every second
+ * (IDEMPOTENCY_HEARTBEAT_MS), so a key whose process died is free three seconds later.
+ * Leases are measured on the database's clock, so processes' clocks need not agree.
+ */
+export const IDEMPOTENCY_LEASE_MS = 3_000;
+export const IDEMPOTENCY_HEARTBEAT_MS = 1_000;
 
 interface KeyRow {
+  /** Seconds left on the lease by the database's clock (0 when lapsed or none). */
+  lease_seconds: number | string;
   request_hash: string;
   response_status: number | null;
   response_body: unknown;
@@ -33,20 +41,23 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     await this.db('hi_idempotency_keys').where({ scope, key }).where('created_at', '<', expired).delete();
     const owner = this.newOwner();
     const inserted = await this.db('hi_idempotency_keys')
-      .insert({ scope, key, request_hash: requestHash, created_at: now, owner, locked_until: this.leaseEnd(now) })
+      .insert({ scope, key, request_hash: requestHash, created_at: now, owner, locked_until: this.leaseEnd() })
       .onConflict(['scope', 'key'])
       .ignore()
       .returning('key');
     if (inserted.length > 0) return this.started(scope, key, owner);
-    const row: KeyRow | undefined = await this.db('hi_idempotency_keys').where({ scope, key }).first();
-    if (!row) return tries > 0 ? this.begin(scope, key, requestHash, tries - 1) : { state: 'in_progress' };
+    const row: KeyRow | undefined = await this.db('hi_idempotency_keys')
+      .select('*', this.db.raw('greatest(0, extract(epoch from (locked_until - now())))::float8 as lease_seconds'))
+      .where({ scope, key })
+      .first();
+    if (!row) return tries > 0 ? this.begin(scope, key, requestHash, tries - 1) : { state: 'in_progress', retryAfterSeconds: 1 };
     if (row.request_hash !== requestHash) return { state: 'mismatch' };
     if (row.response_status !== null) {
       const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
       return { state: 'replay', response: { status: row.response_status, body } };
     }
     if (row.effect_id) return { state: 'effect', effectId: row.effect_id };
-    if (this.isHeld(row, scope, key, now)) return { state: 'in_progress' };
+    if (this.isHeld(row, scope, key)) return { state: 'in_progress', retryAfterSeconds: Number(row.lease_seconds) || 1 };
     // The attempt that held it finished without an answer or died: take the key over,
     // compare-and-swap on its owner so that of two retries at once only one runs.
     const taken = await this.db('hi_idempotency_keys')
@@ -54,10 +65,10 @@ export class KnexIdempotencyStore implements IdempotencyStore {
       .whereNull('response_status')
       .whereNull('effect_id')
       .where((q) => (row.owner === null ? q.whereNull('owner') : q.where('owner', row.owner)))
-      .update({ owner, locked_until: this.leaseEnd(now), created_at: now })
+      .update({ owner, locked_until: this.leaseEnd(), created_at: now })
       .returning('key');
     if (taken.length > 0) return this.started(scope, key, owner);
-    return tries > 0 ? this.begin(scope, key, requestHash, tries - 1) : { state: 'in_progress' };
+    return tries > 0 ? this.begin(scope, key, requestHash, tries - 1) : { state: 'in_progress', retryAfterSeconds: 1 };
   }
 
   async hold<T>(scope: string, key: string, work: () => Promise<T>): Promise<T> {
@@ -66,9 +77,9 @@ export class KnexIdempotencyStore implements IdempotencyStore {
       if (!owner) return;
       this.db('hi_idempotency_keys')
         .where({ scope, key, owner })
-        .update({ locked_until: this.leaseEnd(new Date()) })
+        .update({ locked_until: this.leaseEnd() })
         .catch(() => undefined); // a missed renewal only lets a retry run sooner
-    }, IDEMPOTENCY_LEASE_MS / 3);
+    }, IDEMPOTENCY_HEARTBEAT_MS);
     renew.unref();
     try {
       return await runWithIdempotencyKey(scope, key, work);
@@ -108,10 +119,10 @@ export class KnexIdempotencyStore implements IdempotencyStore {
   }
 
   /** Held by a live attempt: its lease runs, and if it is this process's, it is still running here. */
-  private isHeld(row: KeyRow, scope: string, key: string, now: Date): boolean {
+  private isHeld(row: KeyRow, scope: string, key: string): boolean {
     if (row.owner === null) return false;
     if (row.owner.startsWith(`${this.instance}:`)) return this.held.get(this.id(scope, key)) === row.owner;
-    return row.locked_until !== null && new Date(row.locked_until).getTime() > now.getTime();
+    return Number(row.lease_seconds) > 0;
   }
 
   private started(scope: string, key: string, owner: string): BeginResult {
@@ -123,8 +134,9 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     return `${this.instance}:${randomBytes(6).toString('hex')}`;
   }
 
-  private leaseEnd(now: Date): Date {
-    return new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
+  /** The end of a lease that starts now, by the database's clock. */
+  private leaseEnd(): Knex.Raw {
+    return this.db.raw(`now() + make_interval(secs => ?)`, [IDEMPOTENCY_LEASE_MS / 1000]);
   }
 
   private id(scope: string, key: string): string {

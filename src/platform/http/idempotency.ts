@@ -4,9 +4,10 @@
  * while the first request still runs, answers 409. Keys are scoped to the caller and
  * kept for 24 hours. Failed requests release their key so a retry can run.
  *
- * Surviving failure: a request holds its key by a lease it renews while it runs, so a key
- * whose request died (process killed, database gone) is free again once the lease lapses,
- * at once in the process that held it. What a request creates is recorded on its key in
+ * Surviving failure: a request holds its key by a short lease it renews by heartbeat while
+ * it runs, so a key whose request died (process killed, database gone) is free again within
+ * seconds, at once in the process that held it; the 409 `idempotency_key_in_use` carries
+ * `Retry-After`. What a request creates is recorded on its key in
  * the same transaction as the creation (`effect`), so a retry after a lost answer replays
  * the creation instead of running again. Secrets are never stored: `api_key` fields are
  * replaced by null in a stored response.
@@ -23,7 +24,8 @@ export type BeginResult =
   | { state: 'started' }
   | { state: 'replay'; response: StoredResponse }
   | { state: 'mismatch' }
-  | { state: 'in_progress' }
+  /** Another live attempt holds the key; its lease lapses within `retryAfterSeconds` unless renewed. */
+  | { state: 'in_progress'; retryAfterSeconds: number }
   /** The first attempt created `effectId` but its answer was lost: replay the creation. */
   | { state: 'effect'; effectId: string };
 
@@ -89,8 +91,9 @@ export const idempotencyErrors = {
     new DomainError('conflict', 'idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key', {
       param: 'Idempotency-Key',
     }),
-  inProgress: () =>
+  inProgress: (retryAfterSeconds = 1) =>
     new DomainError('conflict', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly', {
       param: 'Idempotency-Key',
+      retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
     }),
 };

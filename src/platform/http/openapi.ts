@@ -56,7 +56,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   402: 'payment_required: the organization is suspended for non-payment (pay the open invoice to restore it)',
   403: 'A valid credential that may not do this: operator_only, credential_not_permitted, or a code of the operation (license_required, integration_disabled, …)',
   404: "No such resource (resource_missing), including another organization's",
-  409: 'Conflict: idempotency_key_reused, idempotency_key_in_use, or a state conflict of the operation',
+  409: 'Conflict: idempotency_key_reused, idempotency_key_in_use (with Retry-After), or a state conflict of the operation',
   410: 'Gone: listing_closed',
   413: 'body_too_large: larger than BODY_LIMIT_BYTES',
   415: 'unsupported_media_type: bodies must be application/json',
@@ -200,7 +200,7 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       description,
       headers: {
         'Request-Id': { $ref: '#/components/headers/Request-Id' },
-        ...(status === '429' || status === '503' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+        ...(status === '409' || status === '429' || status === '503' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
       },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };

@@ -8,7 +8,7 @@
  * auth-throttle.ts).
  */
 import type { RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '../../kernel/errors';
 import type { Logger } from '../../kernel/logger';
@@ -105,7 +105,7 @@ export class RedisRateLimitStore extends FlexibleStore {
    * @param timeoutMs a slow Redis counts as unavailable rather than holding every request.
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keyPrefix: string,
     private readonly timeoutMs = 500,
   ) {

@@ -124,7 +124,7 @@ export function buildRouter(name: string, routes: RouteDefinition<any, any, any>
       if (idempotencyKey) {
         const begun = await policy.idempotency.begin(scope, idempotencyKey, requestHash(req.method, req.originalUrl, req.body));
         if (begun.state === 'mismatch') throw idempotencyErrors.mismatch();
-        if (begun.state === 'in_progress') throw idempotencyErrors.inProgress();
+        if (begun.state === 'in_progress') throw idempotencyErrors.inProgress(begun.retryAfterSeconds);
         if (begun.state === 'replay') {
           res.setHeader('Idempotent-Replayed', 'true');
           res.status(begun.response.status).json(begun.response.body);

@@ -3,13 +3,12 @@
  * every key of a queue lands in one Redis Cluster slot. Workers are started only by the
  * worker role (or explicitly by tests); the API process only produces.
  */
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../../kernel/job-queue';
 import { isAvailabilityError } from '../../kernel/availability';
 import type { Logger } from '../../kernel/logger';
-import { isRetryable, OUTAGE_AWARE_BACKOFF, retryDelay } from './retry-policy';
-import { closeRedis, onDuplicate, whenSettled } from './redis';
+import { isOwnOutage, isRetryable, OUTAGE_AWARE_BACKOFF, OUTAGE_RETRY_LIMIT, OUTAGE_RETRY_MS, retryDelay } from './retry-policy';
+import { closeRedis, onDuplicate, whenSettled, type RedisConnection } from './redis';
 
 /** Longest a request waits on a queue command. */
 const REQUEST_WAIT_MS = 1_000;
@@ -24,15 +23,15 @@ const RECONNECT_WAIT_MS = 3_000;
 interface RunningWorker {
   worker: Worker;
   /** The worker's own connection, and the copies BullMQ made of it (its blocking connection). */
-  connections: Redis[];
+  connections: RedisConnection[];
   /** Processor calls that have not returned yet. */
   inFlight: Set<Promise<unknown>>;
 }
 
 export interface BullmqOptions {
-  connection: Redis;
+  connection: RedisConnection;
   /** Worker connections need blocking commands; a factory gives each worker its own. */
-  workerConnection: () => Redis;
+  workerConnection: () => RedisConnection;
   prefix: string;
   definitions: ReadonlyMap<string, QueueDefinition>;
   logger: Logger;
@@ -170,7 +169,7 @@ export class BullmqJobQueue implements JobQueue {
       // BullMQ duplicates the connection for the worker's blocking reads (in the Worker constructor).
       onDuplicate(connection, (copy) => connections.push(copy));
       const inFlight = new Set<Promise<unknown>>();
-      const run = async (job: Job) => {
+      const run = async (job: Job, token: string | undefined) => {
         try {
           return await processor.process({
             id: job.id!,
@@ -181,13 +180,14 @@ export class BullmqJobQueue implements JobQueue {
           });
         } catch (error) {
           if (!isRetryable(error)) throw new UnrecoverableError((error as Error).message);
+          if (await this.retryUncounted(job, token, error)) throw new DelayedError();
           throw error;
         }
       };
       const worker = new Worker(
         processor.queue,
-        async (job: Job) => {
-          const running = run(job);
+        async (job: Job, token?: string) => {
+          const running = run(job, token);
           inFlight.add(running);
           try {
             return await running;
@@ -220,6 +220,23 @@ export class BullmqJobQueue implements JobQueue {
       return worker;
     });
     return started;
+  }
+
+  /**
+   * A failure caused by our own outage (the database away, Redis up): the job waits
+   * OUTAGE_RETRY_MS and runs again with its attempts untouched (see OUTAGE_RETRY_MS).
+   * BullMQ counts a start (`attemptsStarted`) but not a failure for a job moved to delayed;
+   * their difference is the uncounted tries so far. False when the move itself failed
+   * (Redis away too): then the failure counts, with the outage-aware backoff.
+   */
+  private async retryUncounted(job: Job, token: string | undefined, error: unknown): Promise<boolean> {
+    if (!isOwnOutage(error) || job.attemptsStarted - job.attemptsMade > OUTAGE_RETRY_LIMIT) return false;
+    try {
+      await job.moveToDelayed(Date.now() + OUTAGE_RETRY_MS, token);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Jobs per queue and state, as Redis holds them (for the queue_jobs metric). */

@@ -5,7 +5,7 @@
  */
 import type { BatchJob, JobContext, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome } from '../../kernel/job-queue';
 import type { Logger } from '../../kernel/logger';
-import { isRetryable, retryDelay } from './retry-policy';
+import { isOwnOutage, isRetryable, OUTAGE_RETRY_LIMIT, OUTAGE_RETRY_MS, retryDelay } from './retry-policy';
 
 interface InlineJob {
   queue: string;
@@ -14,6 +14,8 @@ interface InlineJob {
   data: object;
   attempt: number;
   maxAttempts: number;
+  /** Tries that failed on our own outage and did not count as attempts. */
+  uncountedTries: number;
   runAt: number;
   timer?: NodeJS.Timeout;
   state: 'waiting' | 'active' | 'done' | 'failed';
@@ -51,6 +53,7 @@ export class InlineJobQueue implements JobQueue {
       data: structuredClone(data),
       attempt: 1,
       maxAttempts: options.attempts ?? definition.attempts,
+      uncountedTries: 0,
       runAt: Date.now() + (options.delayMs ?? 0),
       state: 'waiting',
     };
@@ -141,15 +144,22 @@ export class InlineJobQueue implements JobQueue {
       job.state = 'done';
       job.finishedAt = Date.now();
     } catch (error) {
-      const retry = isRetryable(error) && job.attempt < job.maxAttempts;
+      // Our own outage does not spend an attempt (see OUTAGE_RETRY_MS), within a bound.
+      const uncounted = isOwnOutage(error) && job.uncountedTries < OUTAGE_RETRY_LIMIT;
+      const retry = uncounted || (isRetryable(error) && job.attempt < job.maxAttempts);
       this.logger.warn({ queue: job.queue, jobId: job.id, attempt: job.attempt, retry, err: (error as Error).message }, 'job failed');
       if (!retry) {
         job.state = 'failed';
         return;
       }
-      job.attempt += 1;
       job.state = 'waiting';
-      job.runAt = Date.now() + retryDelay(this.definition(job.queue).backoffMs, job.attempt - 1, error);
+      if (uncounted) {
+        job.uncountedTries += 1;
+        job.runAt = Date.now() + OUTAGE_RETRY_MS;
+      } else {
+        job.attempt += 1;
+        job.runAt = Date.now() + retryDelay(this.definition(job.queue).backoffMs, job.attempt - 1, error);
+      }
       this.schedule(job);
     }
   }

@@ -1,6 +1,23 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../kernel/logger';
 import { OutageLog } from '../observability/outage-log';
+
+/** A standalone Redis or a Redis Cluster: every command we use works on both. */
+export type RedisConnection = Redis | Cluster;
+
+/**
+ * Where Redis is: REDIS_URL, and with REDIS_CLUSTER=true that URL names one node of a
+ * Redis Cluster (a seed: the client discovers the others from it). Credentials and TLS
+ * (`rediss://`) in the URL apply to every node.
+ */
+export interface RedisTarget {
+  url: string;
+  cluster: boolean;
+}
+
+export function redisTargetOf(config: { redisUrl?: string | undefined; redisCluster?: boolean }): RedisTarget | undefined {
+  return config.redisUrl ? { url: config.redisUrl, cluster: config.redisCluster ?? false } : undefined;
+}
 
 /**
  * BullMQ workers need `maxRetriesPerRequest: null` (blocking commands must not give up);
@@ -16,7 +33,8 @@ import { OutageLog } from '../observability/outage-log';
  * log (watchRedis); without one the caller logs what it needs, its commands still fail with
  * the error.
  */
-export function createRedis(url: string, role: 'producer' | 'worker' | 'subscriber' | 'client' | 'request', logger?: Logger): Redis {
+export function createRedis(target: string | RedisTarget, role: 'producer' | 'worker' | 'subscriber' | 'client' | 'request', logger?: Logger): RedisConnection {
+  const { url, cluster } = typeof target === 'string' ? { url: target, cluster: false } : target;
   const options: RedisOptions = {
     maxRetriesPerRequest: role === 'producer' || role === 'client' ? 2 : role === 'request' ? 0 : null,
     enableOfflineQueue: role !== 'producer' && role !== 'request',
@@ -24,10 +42,27 @@ export function createRedis(url: string, role: 'producer' | 'worker' | 'subscrib
     lazyConnect: false,
     ...(role === 'request' ? { commandTimeout: 1000, autoResubscribe: false } : {}),
   };
-  const redis = new Redis(url, options);
+  const redis = cluster ? createCluster(url, options) : new Redis(url, options);
   if (logger) watchRedis(redis, logger.child({ redisRole: role }));
   else redis.on('error', () => undefined);
   return redis;
+}
+
+/** A cluster client seeded by the node the URL names; each node's connection gets `options` and the URL's credentials. */
+function createCluster(url: string, options: RedisOptions): Cluster {
+  const parsed = new URL(url);
+  const { enableOfflineQueue, lazyConnect, ...nodeOptions } = options;
+  const decode = (part: string) => (part ? decodeURIComponent(part) : undefined);
+  return new Cluster([{ host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || 6379) }], {
+    enableOfflineQueue,
+    lazyConnect,
+    redisOptions: {
+      ...nodeOptions,
+      username: decode(parsed.username),
+      password: decode(parsed.password),
+      ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+    },
+  });
 }
 
 /**
@@ -38,33 +73,31 @@ export function createRedis(url: string, role: 'producer' | 'worker' | 'subscrib
  * connection of ours never relies on a library's listener to keep ioredis from printing
  * "[ioredis] Unhandled error event".
  */
-export function watchRedis(redis: Redis, logger: Logger, outage = new OutageLog(logger, 'redis')): void {
+export function watchRedis(redis: RedisConnection, logger: Logger, outage = new OutageLog(logger, 'redis')): void {
   redis.on('error', (error: Error) => outage.down(error));
   redis.on('ready', () => outage.up());
-  const duplicate = redis.duplicate.bind(redis);
-  redis.duplicate = ((override?: Partial<RedisOptions>) => {
-    const copy = duplicate(override);
-    watchRedis(copy, logger, outage);
-    return copy;
-  }) as Redis['duplicate'];
+  onDuplicate(redis, (copy) => {
+    copy.on('error', (error: Error) => outage.down(error));
+    copy.on('ready', () => outage.up());
+  });
 }
 
 /** Calls `listener` with every copy `duplicate()` makes of this connection (and of its copies). */
-export function onDuplicate(redis: Redis, listener: (copy: Redis) => void): void {
-  const duplicate = redis.duplicate.bind(redis);
-  redis.duplicate = ((override?: Partial<RedisOptions>) => {
-    const copy = duplicate(override);
+export function onDuplicate(redis: RedisConnection, listener: (copy: RedisConnection) => void): void {
+  const duplicate = (redis.duplicate as (...args: unknown[]) => RedisConnection).bind(redis);
+  (redis as { duplicate: unknown }).duplicate = (...args: unknown[]) => {
+    const copy = duplicate(...args);
     onDuplicate(copy, listener);
     listener(copy);
     return copy;
-  }) as Redis['duplicate'];
+  };
 }
 
 /**
  * Resolves true once the connection is usable (`ready`) or closed for good (`end`), false if
  * it is still connecting or waiting to reconnect after `timeoutMs` (Redis away).
  */
-export function whenSettled(redis: Redis, timeoutMs: number): Promise<boolean> {
+export function whenSettled(redis: RedisConnection, timeoutMs: number): Promise<boolean> {
   const settled = () => redis.status === 'ready' || redis.status === 'end';
   if (settled()) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -81,7 +114,7 @@ export function whenSettled(redis: Redis, timeoutMs: number): Promise<boolean> {
 }
 
 /** QUIT when connected; a connection that is not (Redis away) is dropped rather than waited on. */
-export async function closeRedis(redis: Redis): Promise<void> {
+export async function closeRedis(redis: RedisConnection): Promise<void> {
   if (redis.status === 'end') return;
   if (redis.status !== 'ready') {
     redis.disconnect();

@@ -30,3 +30,19 @@ export function retryDelay(baseMs: number, attempt: number, error: unknown): num
 
 /** The name under which the BullMQ adapter registers `retryDelay` as a custom backoff. */
 export const OUTAGE_AWARE_BACKOFF = 'outage-aware';
+
+/**
+ * A job that failed because our own database or Redis was unreachable is tried again after
+ * OUTAGE_RETRY_MS without spending one of its attempts: the attempts are the budget of the
+ * counterpart (a provisioner failing transiently must still get all of its tries after our
+ * outage). So once the outage ends, every such job runs again within OUTAGE_RETRY_MS.
+ * Domain errors are the counterpart's (an upstream error names its code), never ours.
+ * OUTAGE_RETRY_LIMIT bounds the uncounted tries (an hour of them): an error wrongly taken
+ * for an outage of ours still ends in the queue's own retries.
+ */
+export const OUTAGE_RETRY_MS = 5_000;
+export const OUTAGE_RETRY_LIMIT = 720;
+
+export function isOwnOutage(error: unknown): boolean {
+  return !isDomainError(error) && !(error instanceof UnrecoverableJobError) && isAvailabilityError(error);
+}

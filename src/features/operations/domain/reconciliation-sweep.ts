@@ -17,6 +17,9 @@ export interface SweepOptions {
   batchSize: number;
 }
 
+/** Most messages per reconciler in the sweep after a data loss (a whole backlog at once). */
+export const DATA_LOSS_BATCH_SIZE = 10_000;
+
 export type SweepReport = Record<string, { found: number } & Partial<Record<RequeueOutcome | 'error', number>>>;
 
 export class ReconciliationSweep {
@@ -39,11 +42,24 @@ export class ReconciliationSweep {
     }
   }
 
-  async run(now = new Date()): Promise<SweepReport> {
-    const olderThan = new Date(now.getTime() - this.options.boundMs);
+  /**
+   * After Redis lost its data (RedisDataLossWatch): every piece of work whose effect is
+   * missing is re-enqueued now, whatever its age; what still waits or runs in Redis (written
+   * since its return) is left alone as always. Rejects when some work could not be
+   * re-enqueued (Redis flapping), so the watch tries the whole sweep again at its next check.
+   */
+  async runAfterDataLoss(now = new Date()): Promise<SweepReport> {
+    const report = await this.run(now, { boundMs: 0, batchSize: DATA_LOSS_BATCH_SIZE });
+    const failed = Object.values(report).reduce((n, counts) => n + (counts.error ?? 0), 0);
+    if (failed > 0) throw new Error(`${failed} piece(s) of work could not be re-enqueued after Redis lost its data`);
+    return report;
+  }
+
+  async run(now = new Date(), options: SweepOptions = this.options): Promise<SweepReport> {
+    const olderThan = new Date(now.getTime() - options.boundMs);
     const report: SweepReport = {};
     for (const reconciler of this.reconcilers) {
-      const stuck = await reconciler.findStuck(olderThan, this.options.batchSize);
+      const stuck = await reconciler.findStuck(olderThan, options.batchSize);
       const counts: SweepReport[string] = { found: stuck.length };
       for (const message of stuck) {
         let outcome: RequeueOutcome | 'error';
@@ -59,7 +75,7 @@ export class ReconciliationSweep {
       report[reconciler.name] = counts;
     }
     const acted = Object.values(report).some((c) => (c.added ?? 0) + (c.retried ?? 0) + (c.error ?? 0) > 0);
-    if (acted) this.logger.warn({ report, boundMs: this.options.boundMs }, 'reconciliation sweep re-enqueued work whose effect was missing');
+    if (acted) this.logger.warn({ report, boundMs: options.boundMs }, 'reconciliation sweep re-enqueued work whose effect was missing');
     else this.logger.debug({ report }, 'reconciliation sweep found nothing missing');
     return report;
   }

@@ -1,5 +1,5 @@
 /** Where data and jobs live: the embedded folder or PostgreSQL, in-process jobs or Redis, and the workers. */
-import { integer, text, url } from '../setting-kinds';
+import { flag, integer, text, url } from '../setting-kinds';
 
 export const STORAGE = {
   title: 'Storage and jobs',
@@ -14,6 +14,10 @@ export const STORAGE = {
     }),
     DATABASE_POOL_MAX: integer({ default: '10', minimum: 1, maximum: 1000, description: 'Maximum PostgreSQL connections per process.' }),
     REDIS_URL: url({ schemes: ['redis', 'rediss'], secret: true, description: 'Redis connection string. Unset: jobs run in-process.' }),
+    REDIS_CLUSTER: flag({
+      description:
+        'REDIS_URL names one node of a Redis Cluster (a seed; the others are discovered from it; its credentials and TLS apply to every node). QUEUE_PREFIX must then be a hash tag ({…}). Default: false.',
+    }),
     QUEUE_PREFIX: text({ default: '{hiring-integrations}', description: 'BullMQ key prefix; the braces are a Redis Cluster hash tag.' }),
     WORKER_CONCURRENCY: integer({ minimum: 1, maximum: 1000, description: "Overrides every queue's default concurrency from the manifest." }),
     WORKER_HTTP_PORT: integer({
