@@ -16,7 +16,7 @@ const built = existsSync(path.join(ROOT, 'dist', 'src', 'standalone', 'cli.js'))
 let compiler = true;
 try {
   // Production dependencies may pull typescript in on their own; the build also needs these dev-only ones.
-  for (const name of ['typescript', 'esbuild', '@types/node/package.json']) require.resolve(name, { paths: [ROOT] });
+  for (const name of ['typescript', 'esbuild', 'prettier', '@types/node/package.json']) require.resolve(name, { paths: [ROOT] });
 } catch {
   compiler = false;
 }

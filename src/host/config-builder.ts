@@ -1,31 +1,17 @@
 /**
  * Configuration for an embedding host, from an object instead of environment variables.
- * Every plugin setting of src/kernel/config.ts is an option named after its variable in camel
- * case (`SECRET_KEY` → `secretKey`, `REDIS_URL` → `redisUrl`), parsed and validated by the
- * same code as the standalone host's environment, so a bad value throws the same
- * ConfigError naming the setting. Settings only the standalone host reads are left out.
- * Unlike the standalone host, nothing is generated or written: `secretKey` is required.
+ * Every plugin setting is an option named after its variable in camel case (`SECRET_KEY` →
+ * `secretKey`, `REDIS_URL` → `redisUrl`; the types in ./config-options.ts are generated from
+ * the schema), parsed and validated by the same schema as the standalone host's environment,
+ * so a bad value throws the same ConfigError naming the setting. Settings only the
+ * standalone host reads are left out. Unlike the standalone host, nothing is generated or
+ * written: `secretKey` is required.
  */
-import { ConfigError, loadConfig, SETTINGS, type Config } from '../kernel/config';
+import { ConfigError, loadConfig, SETTINGS, STANDALONE_ONLY_SETTINGS, type Config } from '../kernel/config';
+import { optionName } from '../kernel/config/option-names';
+import type { SettingOptions } from './config-options';
 
-/** Read only by the standalone host (its HTTP server, process signals, embedded data folder); marked in the manifest. */
-export const STANDALONE_ONLY_SETTINGS = ['PORT', 'HOST', 'TRUST_PROXY', 'DATA_DIR', 'WORKER_HTTP_PORT', 'SHUTDOWN_TIMEOUT_SECONDS'] as const;
-
-type StandaloneOnly = (typeof STANDALONE_ONLY_SETTINGS)[number];
-type Setting = (typeof SETTINGS)[number];
-type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-type OptionName<Env extends string> = CamelCase<Lowercase<Env>>;
-type OptionValue<S> = S extends { values: readonly (infer V)[] }
-  ? V
-  : S extends { type: 'integer' }
-    ? number
-    : S extends { type: 'boolean' }
-      ? boolean
-      : string;
-
-type SettingOptions = {
-  [S in Setting as S['env'] extends StandaloneOnly ? never : OptionName<S['env']>]?: OptionValue<S>;
-};
+export { STANDALONE_ONLY_SETTINGS };
 
 export type PluginConfigOptions = Omit<SettingOptions, 'baseUrl' | 'secretKey'> & {
   /** The host's public base URL (scheme, host, port), e.g. `https://ats.example.com`. */
@@ -41,12 +27,8 @@ export type PluginConfigOptions = Omit<SettingOptions, 'baseUrl' | 'secretKey'> 
   secretKey: string | Buffer;
 };
 
-const camel = (env: string): string => env.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-
 /** option name → variable name, for every setting a host may pass. */
-const OPTION_TO_ENV = new Map<string, string>(
-  SETTINGS.filter((s) => !(STANDALONE_ONLY_SETTINGS as readonly string[]).includes(s.env)).map((s) => [camel(s.env), s.env]),
-);
+const OPTION_TO_ENV = new Map<string, string>(SETTINGS.filter((s) => !s.standaloneOnly).map((s) => [optionName(s.env), s.env]));
 
 /** Builds the plugin's configuration from an object; throws ConfigError naming the first bad setting. */
 export function defineConfig(options: PluginConfigOptions): Config {

@@ -90,7 +90,7 @@ export interface ActivateOptions {
 
 export interface PluginHost {
   contractVersion: string;
-  /** The plugin's parsed configuration (see src/kernel/config.ts). */
+  /** The plugin's parsed configuration (see src/kernel/config). */
   config: Config;
   logger: Logger;
   /** Required by the `all` and `api` roles; a worker process has no routers to mount. */

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { skipBecause } from './skip';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS_DIR = path.resolve(__dirname, '..', '..', '..', 'test-artifacts');
@@ -18,7 +19,7 @@ export function chromiumMissing(): string | undefined {
     accessSync(CHROMIUM_PATH, constants.X_OK);
     return undefined;
   } catch {
-    return `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium); no browser is downloaded`;
+    return `no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium); no browser is downloaded`;
   }
 }
 
@@ -26,8 +27,7 @@ export function chromiumMissing(): string | undefined {
 export function skipWithoutChromium(context: Mocha.Context): void {
   const reason = chromiumMissing();
   if (reason) {
-    process.stdout.write(`      ${reason}\n`);
-    context.skip();
+    skipBecause(context, reason);
   }
 }
 

@@ -1,8 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { loadConfig, type Config } from '../../src/kernel/config';
 import { uniqueQueuePrefix } from './redis';
+import { testDir } from './temp-dirs';
 
 export const TEST_OPERATOR_KEY = 'op_test_0123456789abcdef0123456789';
 export const TEST_SECRET_KEY = 'a'.repeat(64);
@@ -11,7 +9,7 @@ export const TEST_SECRET_KEY = 'a'.repeat(64);
 export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     NODE_ENV: 'test',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hi-test-')),
+    DATA_DIR: testDir('test'),
     REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: uniqueQueuePrefix(),
     SECRET_KEY: TEST_SECRET_KEY,

@@ -104,7 +104,7 @@ export function containerArgv(serviceName: string): string[] {
   return [...(service.entrypoint ?? dockerEntrypoint()), ...(service.command ?? [])];
 }
 
-/** Secrets of one test installation, in the shapes config.ts accepts. */
+/** Secrets of one test installation, in the shapes the configuration schema accepts. */
 export function testSecrets(): { POSTGRES_PASSWORD: string; SECRET_KEY: string; OPERATOR_API_KEY: string } {
   const secrets = {
     POSTGRES_PASSWORD: randomBytes(12).toString('hex'),

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { strict as assert } from 'node:assert';
 import { leakedSecrets, rememberedSecretCount, resetTestLog } from './log-capture';
 import { conformanceMismatches, recordedCount, setCurrentTest } from './openapi-conformance';
+import { removeTestDirs } from './temp-dirs';
 
 process.env.NODE_ENV = 'test';
 resetTestLog();
@@ -11,8 +12,9 @@ export const mochaHooks = {
   beforeEach(this: Mocha.Context) {
     setCurrentTest(this.currentTest?.fullTitle() ?? '');
   },
-  /** Security: no API key, candidate token or OAuth token in any log line of the whole run. */
+  /** Removes the run's temporary folders. Security: no API key, candidate token or OAuth token in any log line of the whole run. */
   afterAll(this: Mocha.Context) {
+    removeTestDirs();
     const leaks = leakedSecrets();
     assert.deepEqual(leaks, [], `credentials found in the test run's log (checked ${rememberedSecretCount()}):\n${leaks.join('\n')}`);
     // OpenAPI conformance: every response any test host sent, checked against /v1/openapi.json.

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { formatAmount, invoicePdf } from '../../src/features/billing/http/invoice-document';
 import type { Invoice } from '../../src/features/billing/domain/invoice';
+import { skipBecause } from '../helpers/skip';
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
@@ -54,8 +55,7 @@ describe('invoice PDF text, read by pdftotext', function () {
   this.timeout(30_000);
   before(function () {
     if (spawnSync('pdftotext', ['-v']).error) {
-      process.stdout.write('      skipped: pdftotext is not installed (apt-get install -y poppler-utils)\n');
-      this.skip();
+      skipBecause(this, 'pdftotext is not installed (apt-get install -y poppler-utils)');
     }
   });
 

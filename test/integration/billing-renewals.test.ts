@@ -21,6 +21,7 @@ import { settledLicense } from '../helpers/licensing';
 import { waitFor } from '../helpers/profile-flow';
 import { testLogger } from '../helpers/log-capture';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const ACTION = 'hris.employee_sync'; // 2900 a month
 const SUCCEEDS = '4242424242424242';
@@ -266,7 +267,7 @@ describe('billing: renewals, quotes and invoice numbers', function () {
   });
 
   it('with Redis, the renewal job is a BullMQ job scheduler, and a queued run renews what is due', async function () {
-    if (!t.config.redisUrl) this.skip();
+    if (!t.config.redisUrl) skipBecause(this, 'needs REDIS_URL: the BullMQ job scheduler');
     const { Queue } = await import('bullmq');
     const { default: Redis } = await import('ioredis');
     const connection = new Redis(t.config.redisUrl!, { maxRetriesPerRequest: null });

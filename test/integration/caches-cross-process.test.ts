@@ -22,6 +22,7 @@ import { BIN, freePort, startProcess, waitForHttp, type AppProcess } from '../he
 import { ADA, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { usingRedis } from '../helpers/redis';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://careers.acme.example';
 const ANSWERS = { years_experience: 7, work_authorization: true };
@@ -162,7 +163,7 @@ describe('caches: another API process refuses within 1 second of a change', func
   });
 
   it('an API key revoked with the CLI: B answers 401 invalid_api_key within 1 s', async function () {
-    if (!separateProcess) return this.skip(); // the CLI cannot run beside an embedded server
+    if (!separateProcess) skipBecause(this, 'needs DATABASE_URL and REDIS_URL: the CLI cannot run beside an embedded server');
     const read = () => request(b.baseUrl, 'GET', '/v1/organization', { auth: acme.apiKey });
     assert.equal((await read()).status, 200);
     const cli = startProcess(

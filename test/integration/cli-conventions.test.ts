@@ -5,8 +5,7 @@
  * same process, the demo only when asked, its state apart, never a dead key.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { runCli } from '../helpers/cli';
@@ -17,6 +16,8 @@ import { freePort, killAll, startProcess, waitForHttp, type AppProcess } from '.
 import { usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
 import { buildProgram } from '../../src/standalone/cli/cli';
+import { skipBecause } from '../helpers/skip';
+import { testDir } from '../helpers/temp-dirs';
 
 const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -84,7 +85,7 @@ describe('CLI conventions', function () {
   });
 
   it('reads .env from the working directory; the environment wins over it', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'hi-dotenv-'));
+    const dir = testDir('dotenv');
     writeFileSync(path.join(dir, '.env'), 'PORT=70000\nBASE_URL=ftp://files.example\n');
     const fromFile = cli(['migrate'], { DATA_DIR: path.join(dir, 'data') }, dir);
     assert.equal(fromFile.code, 2);
@@ -101,9 +102,9 @@ describe('CLI conventions', function () {
     const started: AppProcess[] = [];
 
     before(async function () {
-      if (!usingRedis() || !process.env.DATABASE_URL) this.skip();
+      if (!usingRedis() || !process.env.DATABASE_URL) skipBecause(this, 'needs DATABASE_URL and REDIS_URL: the CLI runs beside a server');
       database = await createTestDatabase();
-      dataDir = mkdtempSync(path.join(tmpdir(), 'hi-serve-'));
+      dataDir = testDir('serve');
       env = {
         ...testEnv({ DATABASE_URL: database.url, DATA_DIR: dataDir }),
         NODE_ENV: 'development',

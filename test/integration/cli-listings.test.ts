@@ -10,6 +10,7 @@ import { migrateAll } from '../../src/standalone/host/standalone-host';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { skipBecause } from '../helpers/skip';
 
 const ORG = 'org_cliListings0000000001';
 
@@ -65,8 +66,7 @@ describe('operator CLI: listing commands', function () {
 
   it('runs as a process: upsert twice, close, list --json', async function () {
     if (!database.url) {
-      this.test!.title += ' (skipped: the CLI process needs its own database connection; PGlite in memory is this process only)';
-      this.skip();
+      skipBecause(this, 'the CLI process needs its own database connection; PGlite in memory is this process only');
     }
     const env = testEnv({ DATABASE_URL: database.url });
     const cli = (...args: string[]) => runCli(args, env);

@@ -1,14 +1,13 @@
 /**
  * No Docker engine runs here, so docker/compose.yml and docker/Dockerfile are checked
  * statically: services, healthchecks, start order, that every setting the app services
- * receive is one src/kernel/config.ts reads and together they pass production validation, and
+ * receive is one the configuration schema (src/kernel/config) reads and together they pass production validation, and
  * that every command is a CLI command that exists. The API healthcheck command is run
  * for real against a real `serve` process.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
@@ -33,6 +32,7 @@ import {
   waitForHttp,
   type ComposeFile,
 } from '../helpers/processes';
+import { testDir } from '../helpers/temp-dirs';
 
 const APP_SERVICES = ['migrate', 'api', 'worker'];
 const SETTING_NAMES = new Set<string>(SETTINGS.map((s) => s.env));
@@ -80,7 +80,7 @@ describe('docker compose file and Dockerfile', function () {
   it('sets only settings the app reads, on every app service', () => {
     for (const name of APP_SERVICES) {
       const unknown = Object.keys(compose.services[name]!.environment ?? {}).filter((key) => !SETTING_NAMES.has(key));
-      assert.deepEqual(unknown, [], `${name} sets environment names src/kernel/config.ts does not read`);
+      assert.deepEqual(unknown, [], `${name} sets environment names the configuration schema does not declare`);
     }
   });
 
@@ -181,7 +181,7 @@ describe('docker compose file and Dockerfile', function () {
 
   it("the API container's healthcheck passes against a real `serve`, and fails when nothing listens", async () => {
     const port = await freePort();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'hi-compose-'));
+    const dataDir = testDir('compose');
     // Embedded mode: the same command the api container runs, on PGlite, no Redis.
     const api = startProcess('api', containerArgv('api'), {
       NODE_ENV: 'development',

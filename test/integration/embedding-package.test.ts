@@ -20,6 +20,7 @@ import { freePort, startProcess, testSecrets, waitForHttp, type AppProcess } fro
 import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
 import { requireRedis, uniqueQueuePrefix } from '../helpers/redis';
 import { request } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const run = promisify(execFile);
 const FIXTURE = path.join(PACKAGE_ROOT, 'test/fixtures/ats');
@@ -200,7 +201,7 @@ describe('embedding: the packed package in a fixture ATS', function () {
 
     before(async function () {
       requireRedis(this);
-      if (!usingPostgres()) this.skip();
+      if (!usingPostgres()) skipBecause(this, 'needs DATABASE_URL: the host runs separate processes');
       this.timeout(60_000);
       database = await createTestDatabase();
       await database.db.destroy();

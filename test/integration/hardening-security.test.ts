@@ -5,8 +5,7 @@
  * errors on the public /readyz, and a world-readable embedded data folder.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readdirSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { KnexIdempotencyStore } from '../../src/platform/http/idempotency-store';
 import { makePrivateFolder } from '../../src/platform/database/private-folder';
@@ -14,6 +13,7 @@ import { SandboxConsentTickets } from '../../src/features/sandbox-provider/stora
 import { freePort } from '../helpers/processes';
 import { browse, CookieJar, parseConsentForm, QUESTIONS } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { testDir } from '../helpers/temp-dirs';
 
 describe('hardening: security findings', function () {
   this.timeout(30_000);
@@ -211,7 +211,7 @@ describe('hardening: security findings', function () {
     });
 
     it('the embedded data folder is owner-only: folders 0700, files 0600, also those an older version left readable', () => {
-      const dir = path.join(mkdtempSync(path.join(tmpdir(), 'hi-perm-')), 'data');
+      const dir = path.join(testDir('perm'), 'data');
       mkdirSync(path.join(dir, 'pglite', 'base'), { recursive: true, mode: 0o755 });
       writeFileSync(path.join(dir, 'pglite', 'base', 'old-file'), 'x');
       chmodSync(path.join(dir, 'pglite', 'base', 'old-file'), 0o644);

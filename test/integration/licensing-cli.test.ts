@@ -1,18 +1,18 @@
 /** `catalog sync` as a real process: the shipped catalog by default, an operator's document with --file, refusals. */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabase } from '../../src/platform/database/database';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { testDir } from '../helpers/temp-dirs';
 
 describe('licensing: catalog sync CLI', function () {
   this.timeout(60_000);
   let database: TestDatabase;
   let env: Record<string, string | undefined>;
-  const dir = mkdtempSync(path.join(tmpdir(), 'hi-catalog-'));
+  const dir = testDir('catalog');
 
   const cli = (...args: string[]) => runCli(args, env);
   const query = async <T>(run: (db: ReturnType<typeof createDatabase>) => Promise<T>): Promise<T> => {

@@ -2,8 +2,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SETTINGS } from '../../src/kernel/config';
-import { STANDALONE_ONLY_SETTINGS } from '../../src/host/config-builder';
 import { PACKAGE_ROOT, validateManifest, type Manifest } from '../../src/platform/manifest/manifest';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -53,23 +51,6 @@ describe('plugin manifest', () => {
       const module = require(path.join(PACKAGE_ROOT, queue.processor));
       assert.ok(Object.keys(module).length > 0, `${queue.processor} exports a processor`);
     }
-  });
-
-  it('lists every setting the code reads, with the same type, default and secrecy', () => {
-    assert.deepEqual(
-      manifest.config.map(({ standaloneOnly: _, ...s }) => s),
-      SETTINGS.map((s) => ({ ...s })),
-    );
-    // Settings only the standalone host reads are marked, and are exactly those defineConfig leaves out.
-    assert.deepEqual(
-      manifest.config
-        .filter((s) => s.standaloneOnly)
-        .map((s) => s.env)
-        .sort(),
-      [...STANDALONE_ONLY_SETTINGS].sort(),
-    );
-    const source = readFileSync(path.join(PACKAGE_ROOT, 'src/kernel/config.ts'), 'utf8');
-    for (const setting of manifest.config) assert.ok(source.includes(`'${setting.env}'`), setting.env);
   });
 
   it('points at a migrations folder that exists, loading only compiled migrations', () => {

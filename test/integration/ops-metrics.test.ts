@@ -11,6 +11,7 @@ import { createRedis } from '../../src/platform/queue/redis';
 import { testLogger } from '../helpers/log-capture';
 import { requireRedis, uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 /** The value of one sample line, e.g. sample(text, 'x_total', { queue: 'a' }). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -72,8 +73,7 @@ describe('metrics', function () {
     it('passes promtool check metrics (Debian package prometheus)', async function () {
       const probe = spawnSync('promtool', ['--version']);
       if (probe.error) {
-        process.stdout.write('      skipped: promtool is not installed (apt-get install -y prometheus)\n');
-        return this.skip();
+        skipBecause(this, 'promtool is not installed (apt-get install -y prometheus)');
       }
       const text = (await t.request('GET', '/metrics', { auth: t.operatorKey })).text;
       const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });

@@ -29,6 +29,7 @@ import {
 } from '../helpers/processes';
 import { requireRedis, uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 describe('rate limits', function () {
   this.timeout(60_000);
@@ -281,7 +282,7 @@ describe('rate limits', function () {
 
     it('share one limit per organization and per IP through Redis', async function () {
       requireRedis(this);
-      if (!process.env.DATABASE_URL) this.skip();
+      if (!process.env.DATABASE_URL) skipBecause(this, 'needs DATABASE_URL: two API processes share one database');
       // Readiness probes are never counted; the key has its own budget.
       const statuses: number[] = [];
       for (let i = 0; i < 7; i++) statuses.push((await request(urls[i % 2]!, 'GET', '/v1/organization', { auth: apiKey })).status);

@@ -4,10 +4,7 @@
  * everything, exit 0.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { JobProcessor, QueueDefinition } from '../../src/kernel/job-queue';
 import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
 import { InlineJobQueue } from '../../src/platform/queue/inline-queue';
@@ -30,6 +27,8 @@ import {
 import { requireRedis, uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { DedicatedRedis } from '../helpers/redis-server';
 import { within } from '../helpers/deadline';
+import { skipBecause } from '../helpers/skip';
+import { testDir } from '../helpers/temp-dirs';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,7 +40,7 @@ async function processEnv(database: TestDatabase | undefined, service: 'api' | '
     return {
       env: {
         NODE_ENV: 'development',
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hi-shutdown-')),
+        DATA_DIR: testDir('shutdown'),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         OPERATOR_API_KEY: secrets.OPERATOR_API_KEY,
@@ -119,7 +118,7 @@ describe('graceful shutdown', function () {
 
   it('worker: health and metrics on WORKER_HTTP_PORT, healthcheck as compose runs it, exits 0 on SIGTERM', async function () {
     requireRedis(this);
-    if (!database) this.skip();
+    if (!database) skipBecause(this, 'needs DATABASE_URL: the worker is a separate process');
     const { env, secrets } = await processEnv(database, 'worker');
     const port = await freePort();
     const worker = startProcess('worker', containerArgv('worker'), { ...env, WORKER_HTTP_PORT: String(port), WORKER_CONCURRENCY: '3' });

@@ -11,7 +11,7 @@ import { ProviderAuthorizationError } from '../../src/features/profiles/domain/p
 import { DomainError } from '../../src/kernel/errors';
 import type { Logger } from '../../src/kernel/logger';
 import { OAuthProfileProvider } from '../../src/features/profiles/provider/oauth-profile-provider';
-import { IDENTITY_MAPPING } from '../../src/kernel/profile-mapping';
+import { IDENTITY_MAPPING } from '../../src/kernel/config/profile-mapping';
 import { rememberSecret } from '../helpers/log-capture';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;

@@ -9,6 +9,7 @@ import { AdvisoryRefreshLock } from '../../src/features/profiles/storage/advisor
 import { InProcessLock } from '../../src/features/profiles/storage/in-process-lock';
 import type { RefreshLock } from '../../src/features/profiles/domain/refresh-lock';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database';
+import { skipBecause } from '../helpers/skip';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,7 +47,7 @@ describe('profile: the refresh lock', function () {
     let database: TestDatabase;
     let second: Database;
     before(async function () {
-      if (!usingPostgres()) return this.skip();
+      if (!usingPostgres()) skipBecause(this, 'needs DATABASE_URL: a PostgreSQL advisory lock');
       database = await createTestDatabase();
       second = createDatabase({ databaseUrl: database.url!, poolMax: 4 });
     });

@@ -18,6 +18,7 @@ import { ADA, enableProfileApply, GRACE, licenseProfileApply, QUESTIONS, runConn
 import { usingRedis } from '../helpers/redis';
 import { DedicatedRedisCluster } from '../helpers/redis-cluster';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.cluster.example';
 const ANSWERS = { years_experience: 5, work_authorization: true };
@@ -31,8 +32,7 @@ describe('Redis Cluster: queues, cache invalidations, rate limits and two proces
 
   before(async function () {
     if (!usingRedis()) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs REDIS_URL (CI mode) and redis-server; embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs REDIS_URL (CI mode) and redis-server; embedded mode');
     }
     cluster = await DedicatedRedisCluster.start(3);
     const env = { REDIS_URL: cluster.url, REDIS_CLUSTER: 'true', RATE_LIMIT_PER_MINUTE: String(PER_MINUTE), ENTITLEMENT_CACHE_TTL_SECONDS: '3600' };

@@ -10,6 +10,7 @@ import { testLogger } from '../helpers/log-capture';
 import { waitFor } from '../helpers/profile-flow';
 import { usingRedis } from '../helpers/redis';
 import { DedicatedRedis } from '../helpers/redis-server';
+import { skipBecause } from '../helpers/skip';
 
 describe('Redis data-loss watch', function () {
   this.timeout(30_000);
@@ -17,8 +18,7 @@ describe('Redis data-loss watch', function () {
 
   before(async function () {
     if (!usingRedis()) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs REDIS_URL (CI mode) and redis-server; embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs REDIS_URL (CI mode) and redis-server; embedded mode');
     }
     redis = await DedicatedRedis.start();
   });

@@ -18,6 +18,7 @@ import { BIN, freePort, killAll, startProcess, waitForHttp, type AppProcess } fr
 import { ADA, licenseProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.crash.example';
 
@@ -28,9 +29,7 @@ describe('reliability: a process killed mid-flight', function () {
 
   before(function () {
     if (!usingRedis() || !process.env.DATABASE_URL) {
-      for (const test of this.test!.parent!.tests)
-        test.title += ' (skipped: needs DATABASE_URL and REDIS_URL; worker processes share PostgreSQL and Redis, embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs DATABASE_URL and REDIS_URL; worker processes share PostgreSQL and Redis, embedded mode');
     }
   });
   after(async () => {

@@ -20,6 +20,7 @@ import { DedicatedPostgres } from '../helpers/postgres-server';
 import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { usingRedis } from '../helpers/redis';
 import { request, startTestHost, type HttpResponse, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const OUTAGE_MS = 10_000;
 const ORIGIN = 'https://jobs.pg-outage.example';
@@ -51,8 +52,7 @@ describe('reliability: PostgreSQL stopped during applications and license activa
 
   before(async function () {
     if (!usingRedis() || !DedicatedPostgres.available()) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs REDIS_URL and a PostgreSQL server of its own (initdb, runuser))';
-      this.skip();
+      skipBecause(this, 'needs REDIS_URL and a PostgreSQL server of its own (initdb, runuser)');
     }
     pg = await DedicatedPostgres.start();
     t = await startTestHost({ databaseServerUrl: pg.url, env: { RECONCILE_AFTER_SECONDS: '20', RECONCILE_INTERVAL_SECONDS: '5' } });

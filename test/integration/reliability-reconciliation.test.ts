@@ -24,6 +24,7 @@ import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect,
 import { usingRedis } from '../helpers/redis';
 import { DedicatedRedis } from '../helpers/redis-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.reconcile.example';
 const ANSWERS = { years_experience: 4, work_authorization: true };
@@ -45,8 +46,7 @@ describe('reliability: the reconciliation sweep after Redis lost a backlog', fun
 
   before(async function () {
     if (!usingRedis()) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs REDIS_URL (CI mode) and redis-server; embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs REDIS_URL (CI mode) and redis-server; embedded mode');
     }
     redis = await DedicatedRedis.start();
     // The API process runs no workers; workers are separate hosts on the same database and Redis.

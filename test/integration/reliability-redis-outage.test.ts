@@ -17,6 +17,7 @@ import { ADA, ALAN, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } 
 import { usingRedis } from '../helpers/redis';
 import { DedicatedRedis } from '../helpers/redis-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.outage.example';
 const ANSWERS = { years_experience: 4, work_authorization: true };
@@ -28,8 +29,7 @@ describe('reliability: no lost work while Redis is down', function () {
 
   before(async function () {
     if (!usingRedis()) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs REDIS_URL (CI mode) and redis-server; embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs REDIS_URL (CI mode) and redis-server; embedded mode');
     }
     redis = await DedicatedRedis.start();
     t = await startTestHost({ env: { REDIS_URL: redis.url } });

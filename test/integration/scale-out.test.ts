@@ -29,6 +29,7 @@ import { ADA, ALAN, browse, CookieJar, GRACE, KATHERINE, licenseProfileApply, pa
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request } from '../helpers/test-host';
 import { ListingsStore } from '../../src/standalone/host/listings-store';
+import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.example.com';
 const CANDIDATES = [ADA, GRACE, ALAN, KATHERINE];
@@ -166,8 +167,7 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
   });
   beforeEach(function () {
     if (!services()) {
-      this.currentTest!.title += ' (skipped: needs DATABASE_URL and REDIS_URL, embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs DATABASE_URL and REDIS_URL, embedded mode');
     }
   });
   after(async () => {

@@ -15,6 +15,7 @@ import { DedicatedRedis } from '../helpers/redis-server';
 import { uniqueQueuePrefix, usingRedis } from '../helpers/redis';
 import { request, startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
+import { skipBecause } from '../helpers/skip';
 
 describe('webhooks: durable delivery under faults', function () {
   this.timeout(90_000);
@@ -22,8 +23,7 @@ describe('webhooks: durable delivery under faults', function () {
 
   before(async function () {
     if (!usingRedis() || !process.env.DATABASE_URL) {
-      for (const test of this.test!.parent!.tests) test.title += ' (skipped: needs DATABASE_URL and REDIS_URL, embedded mode)';
-      this.skip();
+      skipBecause(this, 'needs DATABASE_URL and REDIS_URL, embedded mode');
     }
     receiver = await WebhookReceiver.start();
   });

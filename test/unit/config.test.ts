@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
+import { testDir } from '../helpers/temp-dirs';
 
-const dataDir = () => mkdtempSync(path.join(tmpdir(), 'hi-config-'));
+const dataDir = () => testDir('config');
 
 describe('configuration', () => {
   it('has embedded defaults: no database URL, no Redis, a generated secret kept on disk', () => {

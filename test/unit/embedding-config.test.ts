@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ConfigError, loadConfig, SETTINGS } from '../../src/kernel/config';
 import { defineConfig, STANDALONE_ONLY_SETTINGS } from '../../src/host/config-builder';
+import { testDir } from '../helpers/temp-dirs';
 
 const SECRET = 'c'.repeat(64);
 
@@ -74,7 +75,7 @@ describe('configuration for an embedding host (defineConfig)', () => {
   });
 
   it('leaves the standalone environment as it was: no mount path, a generated secret in embedded mode', () => {
-    const config = loadConfig({ DATA_DIR: require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'hi-cfg-')) });
+    const config = loadConfig({ DATA_DIR: testDir('cfg') });
     assert.equal(config.mountPath, '');
     assert.equal(config.baseUrl, 'http://localhost:3000');
     assert.equal(config.secretKey.length, 32);

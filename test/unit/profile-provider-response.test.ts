@@ -1,6 +1,6 @@
 /** The provider's profile answer is checked before anything of it is stored (src/features/profiles/provider/profile-response.ts). */
 import { strict as assert } from 'node:assert';
-import { parseProfileMapping, ProfileMappingError } from '../../src/kernel/profile-mapping';
+import { parseProfileMapping, ProfileMappingError } from '../../src/kernel/config/profile-mapping';
 import { parseProviderProfile } from '../../src/features/profiles/provider/profile-response';
 
 const profile = (positions: unknown[], credentials: unknown[] = []) => ({

@@ -3,7 +3,7 @@
  * derived from SECRET_KEY, and the one redirect URI the sandbox accepts for it.
  */
 import type { Config } from '../../kernel/config';
-import { IDENTITY_MAPPING } from '../../kernel/profile-mapping';
+import { IDENTITY_MAPPING } from '../../kernel/config/profile-mapping';
 import type { ProviderEndpoints } from '../profiles/provider/provider-endpoints';
 import { deriveKey } from '../../platform/security/key-derivation';
 

@@ -222,7 +222,7 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       version: info.version,
       description:
         'Profile applications and integration licenses for applicant tracking systems. Every error has the body `{"error":{"code","message","param","request_id"}}`; `Request-Id` on every response matches `request_id`.',
-      license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: info.serverUrl }],
     tags: TAGS,

@@ -1,7 +1,9 @@
 /**
  * The operator CLI, `hiring-integrations <command>`, on commander. Command modules live
  * in ./commands (one per area) and register into one program. Exit codes: 0 success,
- * 1 failure (the operation could not be done), 2 usage (bad arguments or configuration).
+ * 1 failure (the operation could not be done), 2 usage (bad arguments or configuration), 75
+ * busy (the embedded server holds the data folder: stop it or use the HTTP API, then retry;
+ * EX_TEMPFAIL of sysexits.h).
  * Usage errors print the message and the command's help; runtime errors one line; never
  * a stack trace. A `.env` file in the working directory is read first (variables already
  * set in the environment win).
@@ -10,20 +12,23 @@ import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { loadConfig, ConfigError } from '../../kernel/config';
+import { ConfigError } from '../../kernel/config/config-error';
 import { isDomainError } from '../../kernel/errors';
 import { PACKAGE_ROOT } from '../../platform/manifest/manifest';
+import { BusyError } from './busy-error';
 import { UsageError } from './usage-error';
 import { COMMAND_MODULES } from './command-modules';
 import { cliContext } from './context';
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, busy: 75 } as const;
 
 const FOOTER = `
-Run "hiring-integrations <command> --help" for a command's options and examples.
+Run "hiring-integrations <command> --help" for a command's options and examples
+(in a clone of the repository: npm run cli -- <command>).
 
 --json prints exactly one JSON object on stdout (errors still go to stderr as one line).
-Exit codes: 0 success, 1 failure, 2 usage error (bad arguments or configuration).
+Exit codes: 0 success, 1 failure, 2 usage error (bad arguments or configuration),
+75 busy (the embedded server holds DATA_DIR: stop it or use the HTTP API, then retry).
 Configuration comes from the environment and from ./.env (see README.md, Configuration).`;
 
 /** Every runnable command with its options, generated, so commands added by any module appear. */
@@ -60,7 +65,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError()
     .addHelpText('after', (): string => `${overview(program)}${FOOTER}`);
-  const context = cliContext(() => loadConfig());
+  // The schema (zod) is loaded when a command needs the configuration, not for --help.
+  const context = cliContext(() => (require('../../kernel/config') as typeof import('../../kernel/config')).loadConfig()); // eslint-disable-line @typescript-eslint/no-require-imports
   for (const module of COMMAND_MODULES) module.register(program, context);
   // Every group shows its subcommands when called bare, as a usage error.
   for (const command of program.commands) command.exitOverride().showHelpAfterError();
@@ -88,6 +94,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       // commander has printed the message (and the help); only the exit code is left.
       const shown = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
       process.exitCode = shown ? EXIT.ok : EXIT.usage;
+    } else if (error instanceof BusyError) {
+      fail(EXIT.busy, `error: ${error.message}`);
     } else if (error instanceof UsageError) {
       fail(EXIT.usage, `error: ${error.message}`);
     } else if (error instanceof ConfigError) {

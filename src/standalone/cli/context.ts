@@ -5,10 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { Config } from '../../kernel/config';
-import { createDatabase, type Database } from '../../platform/database/database';
-import { UsageError } from './usage-error';
-import { embeddedServerPid } from '../host/embedded-lock';
-import { migrateAll } from '../host/standalone-host';
+import type { Database } from '../../platform/database/database';
+import { BusyError } from './busy-error';
 
 export interface CliContext {
   config(): Config;
@@ -33,9 +31,15 @@ export function cliContext(loadConfig: () => Config): CliContext {
     config: () => (config ??= loadConfig()),
     async withDatabase(run, options = {}) {
       const c = context.config();
+      // Loaded when a command opens the database, not for --help (knex, PGlite, the host's migrations).
+      const [{ embeddedServerPid }, { createDatabase }, { migrateAll }] = await Promise.all([
+        import('../host/embedded-lock'),
+        import('../../platform/database/database'),
+        import('../host/standalone-host'),
+      ]);
       if (!c.databaseUrl) {
         const pid = embeddedServerPid(c.dataDir);
-        if (pid) throw new UsageError(`the embedded server (pid ${pid}) holds ${c.dataDir}; stop it first, or use the HTTP API`);
+        if (pid) throw new BusyError(`the embedded server (pid ${pid}) holds ${c.dataDir}; stop it first, or use the HTTP API`);
       }
       const db = createDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, poolMax: 2 });
       try {

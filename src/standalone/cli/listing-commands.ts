@@ -6,13 +6,24 @@
  */
 import type { ListingQuestion } from '../../features/listings/domain/listing';
 import type { ListingFields } from '../../features/listings/domain/listing-management';
-import { questionsSchema } from '../../features/listings/domain/questions';
 import { notFound } from '../../kernel/errors';
-import { listingView } from '../../features/listings/http/listings-router';
+import type { listingView as ListingView } from '../../features/listings/http/listings-router';
 import { UsageError } from './usage-error';
 import type { ListingsStore } from '../host/listings-store';
 import type { Command } from 'commander';
-import { operatorServices } from './operator-services';
+
+/*
+ * Loaded when a listing command runs, not for --help: the listing view lives beside its
+ * router (express) and the questions schema is zod. require() keeps the helpers synchronous.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const listingView: typeof ListingView = (listing) =>
+  (require('../../features/listings/http/listings-router') as typeof import('../../features/listings/http/listings-router')).listingView(listing);
+const questionsSchema = () =>
+  (require('../../features/listings/domain/questions') as typeof import('../../features/listings/domain/questions')).questionsSchema;
+const operatorServices: typeof import('./operator-services').operatorServices = (db, config) =>
+  (require('./operator-services') as typeof import('./operator-services')).operatorServices(db, config);
+/* eslint-enable @typescript-eslint/no-require-imports */
 import { group, type CliContext, type CommandModule } from './context';
 
 export interface CommandResult {
@@ -38,7 +49,7 @@ function questionsOf(raw: string | undefined): ListingQuestion[] | undefined {
   } catch {
     throw new UsageError('--questions must be a JSON array');
   }
-  const parsed = questionsSchema.safeParse(value);
+  const parsed = questionsSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new UsageError(`--questions: ${issue.path.join('.') || 'value'}: ${issue.message}`);

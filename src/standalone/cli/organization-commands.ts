@@ -1,12 +1,19 @@
 /** `org create`, `key rotate`, `key revoke`: tenants and their API keys. */
-import { announceCacheChange } from '../../platform/caching/announce-change';
-import { API_KEYS_CACHE } from '../../features/organizations/storage/cached-api-keys';
 import type { Config } from '../../kernel/config';
-import { operatorServices } from './operator-services';
+import type { Database } from '../../platform/database/database';
 import { group, type CommandModule } from './context';
+
+/** Loaded when a command runs, not for --help (repositories, knex, ioredis). */
+async function operatorServices(db: Database, config: Config) {
+  return (await import('./operator-services')).operatorServices(db, config);
+}
 
 /** Running API processes drop a changed key from their caches within a second; say so when Redis could not tell them. */
 async function announceKeyChange(config: Config, organizationId: string): Promise<void> {
+  const [{ announceCacheChange }, { API_KEYS_CACHE }] = await Promise.all([
+    import('../../platform/caching/announce-change'),
+    import('../../features/organizations/storage/cached-api-keys'),
+  ]);
   if (!(await announceCacheChange(config, API_KEYS_CACHE, organizationId))) {
     process.stderr.write(
       `warning: Redis did not take the cache invalidation; running API processes notice the change within ${config.entitlementCacheTtlSeconds} s\n`,
@@ -24,7 +31,7 @@ export const organizationCommands: CommandModule = {
       .addHelpText('after', '\nExample:\n  $ hiring-integrations org create --name "Acme Hiring" --json\n  {"organization_id":"org_…","api_key":"hik_…"}')
       .action(async (options: { name: string; json?: boolean }) => {
         await context.withDatabase(async (db) => {
-          const { organization, key } = await operatorServices(db, context.config()).organizations.create(options.name);
+          const { organization, key } = await (await operatorServices(db, context.config())).organizations.create(options.name);
           context.print(options, `organization ${organization.id} created\nAPI key (shown once, store it now): ${key.apiKey}`, {
             organization_id: organization.id,
             api_key: key.apiKey,
@@ -41,7 +48,7 @@ export const organizationCommands: CommandModule = {
       .addHelpText('after', '\nExample:\n  $ hiring-integrations key rotate --org org_5fGh7JkL9mNp2QrS4tUv --json')
       .action(async (options: { org: string; json?: boolean }) => {
         await context.withDatabase(async (db) => {
-          const issued = await operatorServices(db, context.config()).organizations.rotateKey(options.org);
+          const issued = await (await operatorServices(db, context.config())).organizations.rotateKey(options.org);
           await announceKeyChange(context.config(), options.org);
           const expires = issued.previousKeysExpireAt!.toISOString();
           context.print(options, `new API key for ${options.org} (shown once): ${issued.apiKey}\nprevious keys keep working until ${expires}`, {
@@ -59,7 +66,7 @@ export const organizationCommands: CommandModule = {
       .addHelpText('after', '\nExample:\n  $ hiring-integrations key revoke --key hik_…')
       .action(async (options: { key: string; json?: boolean }) => {
         await context.withDatabase(async (db) => {
-          const revoked = await operatorServices(db, context.config()).organizations.revokeKey(options.key);
+          const revoked = await (await operatorServices(db, context.config())).organizations.revokeKey(options.key);
           await announceKeyChange(context.config(), revoked.organizationId);
           context.print(options, `API key ${revoked.prefix} revoked`, { prefix: revoked.prefix, revoked: true });
         });

@@ -1,6 +1,7 @@
 /** `serve`, `worker` and `migrate`: the process roles and the schema. */
 import { InvalidArgumentError, Option } from 'commander';
 import type { CommandModule } from './context';
+import { startProgress } from './start-progress';
 
 export function portNumber(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
@@ -21,7 +22,7 @@ export const serverCommands: CommandModule = {
         '\nExamples:\n  $ hiring-integrations serve\n  $ hiring-integrations serve --port 8080\n  $ REDIS_URL=redis://localhost:6379 hiring-integrations serve --no-worker',
       )
       .action(async (options: { port?: number; worker: boolean; demo?: boolean }) => {
-        context.config();
+        process.stderr.write(startProgress(context.config()));
         const { serve } = await import('../host/server');
         await serve({ port: options.port, runWorkers: options.worker, demo: options.demo });
       });

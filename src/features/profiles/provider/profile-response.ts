@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ProviderProfile } from '../domain/provider-profile';
 import { profileUserIdFor } from '../domain/profile-user-id';
-import { applyProfileMapping, IDENTITY_MAPPING, providerFieldName, type ProfileMapping } from '../../../kernel/profile-mapping';
+import { applyProfileMapping, IDENTITY_MAPPING, providerFieldName, type ProfileMapping } from './profile-mapping';
 
 /** A real calendar day (2023-02-30 is not), optionally followed by a time. */
 const isCalendarDate = (value: string) => {

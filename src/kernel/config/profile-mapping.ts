@@ -1,8 +1,9 @@
 /**
- * Where a provider keeps each profile field, for providers whose JSON differs from ours
- * (PROFILE_PROVIDER_PROFILE_MAPPING). Dotted field paths; lists name their array and,
- * relative to each item, the item's fields. Anything not named keeps our own field name,
- * so the empty mapping reads our shape. Checked once at start; a bad entry names itself.
+ * The grammar of PROFILE_PROVIDER_PROFILE_MAPPING: where a provider keeps each profile
+ * field, for providers whose JSON differs from ours. Dotted field paths; lists name their
+ * array and, relative to each item, the item's fields. Anything not named keeps our own
+ * field name, so the empty mapping reads our shape. Part of the configuration (checked once
+ * at start, a bad entry names itself); the profiles feature applies it to answers.
  */
 export type ScalarField = 'id' | 'name' | 'headline' | 'profile_url';
 export type ListField = 'skills' | 'credentials' | 'positions';
@@ -13,8 +14,8 @@ const ITEM_FIELDS = {
   positions: ['title', 'company', 'start_date', 'end_date', 'verified'],
 } as const satisfies Record<ListField, readonly string[]>;
 
-const SCALARS: readonly ScalarField[] = ['id', 'name', 'headline', 'profile_url'];
-const LISTS = Object.keys(ITEM_FIELDS) as ListField[];
+export const SCALARS: readonly ScalarField[] = ['id', 'name', 'headline', 'profile_url'];
+export const LISTS = Object.keys(ITEM_FIELDS) as ListField[];
 
 export interface ListMapping {
   path: string;
@@ -87,46 +88,4 @@ export function parseProfileMapping(input: string | Record<string, unknown>): Pr
     };
   }
   return { scalars, lists };
-}
-
-function read(value: unknown, path: string): unknown {
-  let current = value;
-  for (const key of path.split('.')) {
-    if (!current || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
-/** The provider's answer rearranged into our shape (values untouched; checking comes after). */
-export function applyProfileMapping(mapping: ProfileMapping, body: unknown): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const field of SCALARS) result[field] = read(body, mapping.scalars[field]);
-  for (const list of LISTS) {
-    const { path, fields } = mapping.lists[list];
-    const items = read(body, path);
-    result[list] = Array.isArray(items)
-      ? items.map((item) => {
-          const mapped: Record<string, unknown> = {};
-          for (const [field, itemPath] of Object.entries(fields)) {
-            const found = read(item, itemPath);
-            if (found !== undefined) mapped[field] = found;
-          }
-          return mapped;
-        })
-      : items;
-  }
-  return result;
-}
-
-/** The provider's own name for a field of our shape (`["positions", 2, "start_date"]` → `employment[2].from`). */
-export function providerFieldName(mapping: ProfileMapping, path: readonly PropertyKey[]): string {
-  const [head, index, field] = path;
-  if (typeof head !== 'string') return '(answer)';
-  if ((SCALARS as readonly string[]).includes(head)) return mapping.scalars[head as ScalarField];
-  const list = mapping.lists[head as ListField];
-  if (!list) return head;
-  if (index === undefined) return list.path;
-  if (typeof field !== 'string') return `${list.path}[${String(index)}]`;
-  return `${list.path}[${String(index)}].${list.fields[field] ?? field}`;
 }
