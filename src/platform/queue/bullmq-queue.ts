@@ -4,7 +4,6 @@
  * worker role (or explicitly by tests); the API process only produces.
  */
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { BatchJob, JobOptions, JobProcessor, JobQueue, QueueDefinition, RequeueOutcome, StoredJob } from '../../kernel/job-queue';
 import { isAvailabilityError } from '../../kernel/availability';
 import type { Logger } from '../../kernel/logger';
