@@ -201,7 +201,7 @@ export interface SettingOptions {
   profileProviderTokenAuthMethod?: 'client_secret_basic' | 'client_secret_post';
 
   /**
-   * Scopes requested from the profile provider, separated by spaces or commas (e.g. "openid profile offline_access").
+   * Scopes requested from the profile provider, separated by spaces or commas. Replaces the default list, so keep the data scopes: e.g. "openid profile skills credentials experience offline_access" (a list without them makes a scope-limiting provider return no skills).
    *
    * `PROFILE_PROVIDER_SCOPES`, default `profile skills credentials experience`.
    */

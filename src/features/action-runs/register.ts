@@ -3,6 +3,8 @@
  * (recorded before the counterpart is called, succeeded only on its acknowledgment), and
  * the runs API shows them.
  */
+import { noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../hooks/domain/connectors';
@@ -24,6 +26,12 @@ import { KnexActionRunRepository } from './storage/knex-action-run-repository';
 export const actionRunsModule: PluginModule = {
   name: 'action-runs',
   register(container) {
+    registerCandidateData(
+      container,
+      // A run keeps no recipient, body or candidate id: the action, connector, status, timings and the counterpart's reference.
+      // A counterpart's error text could still echo an address; runs are deleted with their organization.
+      noCandidateData('hi_action_runs', 'Executions of integration actions: action, connector, status, attempts and the counterpart reference'),
+    );
     container.register(ACTION_RUN_REPOSITORY, { useFactory: instanceCachingFactory((c) => new KnexActionRunRepository(c.resolve<Database>(DATABASE))) });
     container.register(ActionRunner, {
       useFactory: instanceCachingFactory(

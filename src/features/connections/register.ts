@@ -4,6 +4,8 @@
  * organization and step, the connection, the host's implementation, the deployment default
  * or (outside production only) the sandbox.
  */
+import { noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
 import { instanceCachingFactory } from 'tsyringe';
 import { CONNECTORS } from '../../connectors';
 import { smtpDeploymentDefault } from '../../connectors/smtp/deployment-default';
@@ -27,6 +29,7 @@ export const connectionsModule: PluginModule = {
   name: 'connections',
   register(container, { config, host }) {
     container.register(CONNECTOR_DEFINITIONS, { useValue: CONNECTORS });
+    registerCandidateData(container, noCandidateData('hi_connections', "Organizations' accounts at their counterparts: settings and encrypted credentials"));
     const cipher = new TokenCipher(deriveKey(config.secretKey, 'connection-credentials-encryption'));
     container.register(CONNECTION_REPOSITORY, {
       useFactory: instanceCachingFactory((c) => new KnexConnectionRepository(c.resolve<Database>(DATABASE), cipher)),

@@ -9,6 +9,10 @@
  * correct key, so guessing costs the guesser a minute and no key lookup. Used by every
  * credential check: the API, the job dashboard, the hook endpoint and /metrics.
  *
+ * An attempt refused only because others from this process are still being judged waits for
+ * one of them to settle and tries again: a burst of correct keys gives its points back and
+ * goes through, while a burst of wrong keys keeps them spent and meets the 429.
+ *
  * Failing closed: when the shared store cannot answer, counting continues in this
  * process's memory rather than stopping, so an outage never makes guessing unlimited.
  */
@@ -29,6 +33,8 @@ const SETTLED: AuthenticationAttempt = { failed: () => undefined, release: async
 
 export class AuthenticationThrottle {
   private readonly fallback = new MemoryRateLimitStore();
+  /** Attempts of this process still being judged, per subject: each resolves when it is settled. */
+  private readonly judging = new Map<string, Set<Promise<void>>>();
 
   constructor(
     private readonly store: RateLimitStore,
@@ -70,21 +76,44 @@ export class AuthenticationThrottle {
   async begin(ip: string, token: string | undefined): Promise<AuthenticationAttempt> {
     if (this.budget.points === 0) return SETTLED;
     const subjects = this.subjects(ip, token);
-    const { store, decisions } = await this.take(subjects);
-    const spent = decisions.find((d) => !d.allowed);
-    if (spent) {
+    for (;;) {
+      const { store, decisions } = await this.take(subjects);
+      const spent = decisions.find((d) => !d.allowed);
+      if (!spent) return this.hold(store, subjects);
       await this.giveBack(store, subjects);
-      throw tooManyRequests(spent);
+      const pending = subjects.flatMap((subject) => [...(this.judging.get(subject) ?? [])]);
+      if (pending.length === 0) throw tooManyRequests(spent);
+      await Promise.race(pending);
+    }
+  }
+
+  /** The attempt that holds points until it is settled, known to later attempts meanwhile. */
+  private hold(store: RateLimitStore, subjects: string[]): AuthenticationAttempt {
+    let settle!: () => void;
+    const settledPromise = new Promise<void>((resolve) => (settle = resolve));
+    for (const subject of subjects) {
+      let set = this.judging.get(subject);
+      if (!set) this.judging.set(subject, (set = new Set()));
+      set.add(settledPromise);
     }
     let settled = false;
+    const finish = () => {
+      settled = true;
+      for (const subject of subjects) {
+        const set = this.judging.get(subject);
+        set?.delete(settledPromise);
+        if (set?.size === 0) this.judging.delete(subject);
+      }
+      settle();
+    };
     return {
       failed: () => {
-        settled = true;
+        if (!settled) finish();
       },
       release: async () => {
         if (settled) return;
-        settled = true;
         await this.giveBack(store, subjects);
+        finish();
       },
     };
   }

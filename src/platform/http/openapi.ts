@@ -47,6 +47,11 @@ const TAGS: { name: string; description: string }[] = [
       'Invoices (JSON, and a printable HTML or PDF document), the upcoming invoice, quotes, the billing account and sandbox payment method; operator calls across organizations and test clocks.',
   },
   {
+    name: 'connections',
+    description:
+      "The organization's connections to its own accounts (SMTP, …) with encrypted credentials and a real test round trip, and the action runs that go through them: attempts, the counterpart's reference, stable error codes.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

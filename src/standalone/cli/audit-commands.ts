@@ -1,17 +1,24 @@
 /** `audit list` and `audit verify`: the audit trail read from the database, and its hash chains checked row by row. */
 import { UsageError } from './usage-error';
-import { verifyChain } from '../../features/audit/domain/audit-chain';
-import { DEPLOYMENT_CHAIN, type AuditEvent } from '../../features/audit/domain/audit-event';
-import { KnexAuditRepository } from '../../features/audit/storage/audit-repository';
-import { auditEventView } from '../../features/audit/http/audit-router';
+import type { AuditEvent } from '../../features/audit/domain/audit-event';
 import { group, type CommandModule } from './context';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+/** Loaded when a command runs, not for --help: the view is the router's (express, zod). */
+const audit = () => ({
+  ...(require('../../features/audit/domain/audit-chain') as typeof import('../../features/audit/domain/audit-chain')),
+  ...(require('../../features/audit/domain/audit-event') as typeof import('../../features/audit/domain/audit-event')),
+  ...(require('../../features/audit/storage/audit-repository') as typeof import('../../features/audit/storage/audit-repository')),
+  ...(require('../../features/audit/http/audit-router') as typeof import('../../features/audit/http/audit-router')),
+});
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const line = (e: AuditEvent) => `${e.at.toISOString()}  #${e.sequence}  ${e.actorType}:${e.actor}  ${e.action}  ${e.method} ${e.target} → ${e.status}`;
 
 export const auditCommands: CommandModule = {
   register(program, context) {
-    const audit = group(program, 'audit', 'The audit trail: who changed what, hash-chained per organization');
-    audit
+    const trail = group(program, 'audit', 'The audit trail: who changed what, hash-chained per organization');
+    trail
       .command('list')
       .description('Audit events, newest first')
       .option('--org <id>', 'one organization (default: every chain)')
@@ -21,17 +28,19 @@ export const auditCommands: CommandModule = {
       .action(async (options: { org?: string; action?: string; limit: string; json?: boolean }) => {
         const limit = Number(options.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be an integer from 1 to 1000');
+        const { KnexAuditRepository, auditEventView } = audit();
         await context.withDatabase(async (db) => {
           const page = await new KnexAuditRepository(db).list({ organizationId: options.org, action: options.action, limit });
           context.print(options, page.data.map(line).join('\n') || 'No audit events.', { data: page.data.map(auditEventView) });
         });
       });
-    audit
+    trail
       .command('verify')
       .description("Recomputes every chain's hashes: reports a changed, removed or inserted event (exit status 1)")
       .option('--org <id>', 'one organization (default: every chain)')
       .option('--json', 'print {"ok","chains","problems"}')
       .action(async (options: { org?: string; json?: boolean }) => {
+        const { KnexAuditRepository, verifyChain, DEPLOYMENT_CHAIN } = audit();
         await context.withDatabase(async (db) => {
           const repository = new KnexAuditRepository(db);
           const chains = options.org ? [options.org] : await repository.chains();

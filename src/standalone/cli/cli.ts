@@ -29,7 +29,7 @@ Run "hiring-integrations <command> --help" for a command's options and examples
 --json prints exactly one JSON object on stdout (errors still go to stderr as one line).
 Exit codes: 0 success, 1 failure, 2 usage error (bad arguments or configuration),
 75 busy (the embedded server holds DATA_DIR: stop it or use the HTTP API, then retry).
-Configuration comes from the environment and from ./.env (see README.md, Configuration).`;
+Configuration comes from the environment and from ./.env (see docs/configuration.md).`;
 
 /** Every runnable command with its options, generated, so commands added by any module appear. */
 function overview(program: Command): string {

@@ -61,7 +61,7 @@ export class ProviderDirectory {
       tokenUrl: endpoint('token_endpoint', this.settings.tokenUrl),
       profileUrl: endpoint('userinfo_endpoint', this.settings.profileUrl),
       // Optional (RFC 8414 §2): erasure revokes tokens where the provider offers it.
-      revocationUrl: typeof revocation === 'string' && /^https?:\/\//.test(revocation) ? revocation : undefined,
+      ...(typeof revocation === 'string' && /^https?:\/\//.test(revocation) && { revocationUrl: revocation }),
     };
     return this.resolved;
   }

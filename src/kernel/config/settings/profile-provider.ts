@@ -29,7 +29,8 @@ export const PROFILE_PROVIDER = {
     PROFILE_PROVIDER_SCOPES: text({
       default: 'profile skills credentials experience',
       parse: scopeList,
-      description: 'Scopes requested from the profile provider, separated by spaces or commas (e.g. "openid profile offline_access").',
+      description:
+        'Scopes requested from the profile provider, separated by spaces or commas. Replaces the default list, so keep the data scopes: e.g. "openid profile skills credentials experience offline_access" (a list without them makes a scope-limiting provider return no skills).',
     }),
     PROFILE_PROVIDER_SCOPE_DELIMITER: choice(['space', 'comma', 'plus'], {
       default: 'space',
