@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import { newId } from '../../src/kernel/ids';
 import type { Database } from '../../src/platform/database/database';
 import { settledLicense } from '../helpers/licensing';
-import { ADA, enableProfileApply, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { ADA, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { rememberSecret } from '../helpers/log-capture';
 
@@ -32,8 +32,11 @@ async function dump(db: Database): Promise<string> {
   ).rows;
   const out: Record<string, unknown> = {};
   for (const { table_name } of tables) {
-    // Connect sessions and idempotency records are per-request bookkeeping, not tenant data.
-    if (['hi_oauth_sessions', 'hi_idempotency_keys'].includes(table_name) || table_name.includes('knex_migrations')) continue;
+    // Connect sessions and idempotency records are per-request bookkeeping, not tenant data;
+    // the audit trail records the caller's own attempt in the caller's chain (B's rows are
+    // still compared, through dumpOf, since hi_audit_events has an organization_id).
+    const bookkeeping = ['hi_oauth_sessions', 'hi_idempotency_keys', 'hi_audit_events', 'hi_audit_heads'];
+    if (bookkeeping.includes(table_name) || table_name.includes('knex_migrations')) continue;
     out[table_name] = await db(table_name).select().orderByRaw('1');
   }
   return JSON.stringify(out);
@@ -67,12 +70,17 @@ describe('tenant isolation: another organization’s ids', function () {
     invoiceId: '',
     connectionId: '',
     runId: '',
+    exportId: '',
+    erasureId: '',
+    holdId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
   /** Catalog identifiers in paths: B's, shared by everyone. */
   // external_id: the ATS's own listing ids are per organization; A upserting B's creates A's own.
-  const GLOBAL: Record<string, string> = { action_key: B_ACTION, package_slug: B_PACKAGE, external_id: 'b-req-1' };
+  // profile_user_id: the provider's id of a person; asking about a candidate only B knows (Grace)
+  // answers from A's own records (none) and must leave B's untouched.
+  const GLOBAL: Record<string, string> = { action_key: B_ACTION, package_slug: B_PACKAGE, external_id: 'b-req-1', profile_user_id: GRACE.id };
   /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */
   let fixtures: Record<string, { other: string; missing: string }>;
 
@@ -169,6 +177,24 @@ describe('tenant isolation: another organization’s ids', function () {
         "B's action run",
       )
     ).id;
+    // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
+    const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
+    assert.equal(grace.result?.message.type, 'profile-apply:authorized');
+    const erasure = await t.request('POST', `/v1/candidates/${GRACE.id}/erasure`, { auth: b.apiKey, body: {} });
+    assert.equal(erasure.status, 202, erasure.text);
+    b.erasureId = erasure.body.id;
+    const exported = await t.request('POST', `/v1/candidates/${ADA.id}/exports`, { auth: b.apiKey, body: {} });
+    assert.equal(exported.status, 202, exported.text);
+    b.exportId = exported.body.id;
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_candidate_erasures').where({ id: b.erasureId }).whereNot({ status: 'pending' })).length === 1 &&
+        (await t.database.db('hi_candidate_exports').where({ id: b.exportId }).whereNot({ status: 'pending' })).length === 1,
+      "B's erasure and export done",
+    );
+    const hold = await t.request('POST', `/v1/candidates/${ADA.id}/legal_holds`, { auth: b.apiKey, body: { reason: 'litigation' } });
+    assert.equal(hold.status, 201, hold.text);
+    b.holdId = hold.body.id;
     // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
     // was created) goes to the receiver that answers 404 and settles before anything is compared.
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
@@ -186,6 +212,10 @@ describe('tenant isolation: another organization’s ids', function () {
       event_id: { other: b.eventId, missing: newId('evt') },
       connection_id: { other: b.connectionId, missing: newId('conn') },
       run_id: { other: b.runId, missing: newId('run') },
+      // B's data-rights requests (under Grace's path for A: B's ids are 404 whoever they name).
+      export_id: { other: b.exportId, missing: newId('cex') },
+      erasure_id: { other: b.erasureId, missing: newId('cer') },
+      hold_id: { other: b.holdId, missing: newId('hold') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -223,17 +253,22 @@ describe('tenant isolation: another organization’s ids', function () {
     b.invoiceId,
     b.connectionId,
     b.runId,
+    b.exportId,
+    b.erasureId,
+    b.holdId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
-    return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      if (name in GLOBAL) return GLOBAL[name]!;
-      // The caller's own organization in a path that names one (public listing pages): the listing is B's.
-      if (name === 'organization_id' && operation.pathParams.includes('listing_id')) return a.organizationId;
-      const fixture = fixtures[name];
-      assert.ok(fixture, `no fixture for path parameter {${name}} of ${operation.method} ${operation.path}: add one of organization B's`);
-      return encodeURIComponent(fixture[pick]);
-    });
+    return (
+      operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        if (name in GLOBAL) return GLOBAL[name]!;
+        // The caller's own organization in a path that names one (public listing pages): the listing is B's.
+        if (name === 'organization_id' && operation.pathParams.includes('listing_id')) return a.organizationId;
+        const fixture = fixtures[name];
+        assert.ok(fixture, `no fixture for path parameter {${name}} of ${operation.method} ${operation.path}: add one of organization B's`);
+        return encodeURIComponent(fixture[pick]);
+      }) + (operation.path.endsWith('/download') ? `?expires=${Math.floor(Date.now() / 1000) + 600}&signature=${'A'.repeat(43)}` : '')
+    );
   }
 
   it('covers every operation that takes an id in its path', () => {
