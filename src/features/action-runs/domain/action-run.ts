@@ -57,24 +57,23 @@ export interface RunFilter {
   startingAfter?: string;
 }
 
+/** How the latest attempt of a run ended, and the run's status after it. */
+export interface AttemptResult {
+  status: ActionRunStatus;
+  outcome: RunAttempt['outcome'];
+  reference?: string;
+  answer?: Record<string, unknown>;
+  errorCode?: string;
+  errorMessage?: string;
+}
+
 export interface ActionRunRepository {
   /**
    * Inserts the run of (organization, idempotency key) if there is none; unless it already
    * succeeded, records a new pending attempt on it. Answers the run as it now stands.
    */
   startAttempt(start: RunStart, at: Date): Promise<ActionRun>;
-  finishAttempt(
-    run: ActionRun,
-    result: {
-      status: ActionRunStatus;
-      outcome: RunAttempt['outcome'];
-      reference?: string;
-      answer?: Record<string, unknown>;
-      errorCode?: string;
-      errorMessage?: string;
-    },
-    at: Date,
-  ): Promise<ActionRun>;
+  finishAttempt(run: ActionRun, result: AttemptResult, at: Date): Promise<ActionRun>;
   find(organizationId: string, id: string): Promise<ActionRun | undefined>;
   list(organizationId: string, filter: RunFilter): Promise<{ data: ActionRun[]; hasMore: boolean }>;
 }

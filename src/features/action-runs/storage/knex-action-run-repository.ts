@@ -2,7 +2,7 @@
 import { newId } from '../../../kernel/ids';
 import type { Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
-import type { ActionRun, ActionRunRepository, ActionRunStatus, RunAttempt, RunFilter, RunStart } from '../domain/action-run';
+import type { ActionRun, ActionRunRepository, ActionRunStatus, AttemptResult, RunAttempt, RunFilter, RunStart } from '../domain/action-run';
 
 interface AttemptJson {
   number: number;
@@ -119,18 +119,7 @@ export class KnexActionRunRepository implements ActionRunRepository {
     });
   }
 
-  async finishAttempt(
-    run: ActionRun,
-    result: {
-      status: ActionRunStatus;
-      outcome: RunAttempt['outcome'];
-      reference?: string;
-      answer?: Record<string, unknown>;
-      errorCode?: string;
-      errorMessage?: string;
-    },
-    at: Date,
-  ): Promise<ActionRun> {
+  async finishAttempt(run: ActionRun, result: AttemptResult, at: Date): Promise<ActionRun> {
     const attempts = run.attempts.map((a, i) =>
       i === run.attempts.length - 1 ? { ...a, endedAt: at, outcome: result.outcome, errorCode: result.errorCode ?? null } : a,
     );
