@@ -16,6 +16,8 @@ export interface PortsByKind {
   hris: HrisConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
+/** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris'];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };

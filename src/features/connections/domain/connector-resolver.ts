@@ -8,7 +8,7 @@
  */
 import { DomainError } from '../../../kernel/errors';
 import type { Connection, ConnectionRepository } from './connection';
-import type { ConnectorDefinition, ConnectorKind, PortsByKind } from './connector-definition';
+import { CONNECTOR_KINDS, type ConnectorDefinition, type ConnectorKind, type PortsByKind } from './connector-definition';
 
 export interface ResolvedPort<K extends ConnectorKind> {
   port: PortsByKind[K];
@@ -77,8 +77,7 @@ export class ConnectorResolver {
 
   /** The kinds a step of the organization can go through now. */
   async availableKinds(organizationId: string | undefined): Promise<Set<string>> {
-    const kinds: ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris'];
-    const found = await Promise.all(kinds.map(async (kind) => ((await this.availability(organizationId, kind)) ? kind : undefined)));
+    const found = await Promise.all(CONNECTOR_KINDS.map(async (kind) => ((await this.availability(organizationId, kind)) ? kind : undefined)));
     return new Set(found.filter((k): k is ConnectorKind => k !== undefined));
   }
 
