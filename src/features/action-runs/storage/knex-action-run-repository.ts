@@ -2,6 +2,7 @@
 import { newId } from '../../../kernel/ids';
 import type { Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
+import { scrubContactDetails } from '../../privacy/domain/contact-scrubber';
 import type { ActionRun, ActionRunRepository, ActionRunStatus, AttemptResult, RunAttempt, RunFilter, RunStart } from '../domain/action-run';
 
 interface AttemptJson {
@@ -131,7 +132,8 @@ export class KnexActionRunRepository implements ActionRunRepository {
       reference: result.reference ?? run.reference,
       result: result.answer ?? run.result,
       errorCode: result.status === 'succeeded' ? null : (result.errorCode ?? null),
-      errorMessage: result.status === 'succeeded' ? null : (result.errorMessage ?? null),
+      // A counterpart's text may name the recipient (SMTP 550 <ann@…>): kept without contact details.
+      errorMessage: result.status === 'succeeded' ? null : scrubContactDetails(result.errorMessage ?? null),
       updatedAt: at,
       completedAt: done ? at : null,
     };
