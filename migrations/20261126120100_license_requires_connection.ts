@@ -10,7 +10,9 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('missing_connections');
   });
   await knex.raw('alter table hi_licenses drop constraint hi_licenses_status');
-  await knex.raw("alter table hi_licenses add constraint hi_licenses_status check (status in ('requires_connection', 'provisioning', 'active', 'failed', 'deactivated'))");
+  await knex.raw(
+    "alter table hi_licenses add constraint hi_licenses_status check (status in ('requires_connection', 'provisioning', 'active', 'failed', 'deactivated'))",
+  );
   await knex.raw('drop index hi_licenses_one_live');
   await knex.raw(
     "create unique index hi_licenses_one_live on hi_licenses (organization_id, action_key, source) where status in ('requires_connection', 'provisioning', 'active')",

@@ -54,7 +54,7 @@ describe('connections: email reminders over a real SMTP server', function () {
     rememberSecret(PASSWORD);
     rememberSecret(WRONG);
     smtp = await startSmtpServer({ username: 'acme-mailer', password: PASSWORD });
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } });
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0', CATALOG_SELLS_UNRUNNABLE_ACTIONS: 'false' } });
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
     await activateLicense(t, acme.apiKey, 'notifications.interview_reminder');
@@ -242,7 +242,12 @@ describe('connections: email reminders over a real SMTP server', function () {
     const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
     assert.equal(tested.body.ok, true, tested.text);
     assert.equal(tested.body.connection.status, 'verified');
-    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'available', missing: [], purchasable: true, reason: null });
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), {
+      status: 'available',
+      missing: [],
+      purchasable: true,
+      reason: null,
+    });
     await fire(acme.organizationId, 'int_ok', 'ada@example.com');
     const row = await settledReminder(acme.organizationId, 'int_ok');
     assert.equal(row.status, 'sent');

@@ -74,7 +74,8 @@ export const actionRunsModule: PluginModule = {
   routers: [
     {
       name: 'action-runs',
-      create: (container, kit) => kit.build('action-runs', actionRunRoutes(container.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY), container.resolve(RunRetries))),
+      create: (container, kit) =>
+        kit.build('action-runs', actionRunRoutes(container.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY), container.resolve(RunRetries))),
     },
   ],
 };

@@ -52,7 +52,12 @@ export const catalogView = (
       // Added by the hooks module (issue 5): whether this installation has a hook handler for the action.
       const registered = hookHandlersOf(a.key);
       const handlers = registered.map((h) => ({ name: h.name, hook: h.hook }));
-      return { ...actionView(a), has_hook_handler: handlers.length > 0, hook_handlers: handlers, ...availabilityOf(registered, availableKinds, BUILT_IN_ACTIONS.has(a.key)) };
+      return {
+        ...actionView(a),
+        has_hook_handler: handlers.length > 0,
+        hook_handlers: handlers,
+        ...availabilityOf(registered, availableKinds, BUILT_IN_ACTIONS.has(a.key)),
+      };
     }),
   })),
 });

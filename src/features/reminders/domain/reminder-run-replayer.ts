@@ -9,7 +9,13 @@ import { CLOCK, type Clock } from '../../../kernel/clock';
 import { JOB_QUEUE, type JobQueue } from '../../../kernel/job-queue';
 import type { ActionRun } from '../../action-runs/domain/action-run';
 import type { RunReplayer } from '../../action-runs/domain/run-retries';
-import { INTERVIEW_REMINDER_REPOSITORY, INTERVIEW_REMINDERS_QUEUE, REMINDER_ACTIONS, type InterviewReminderRepository, type ReminderJob } from './interview-reminders';
+import {
+  INTERVIEW_REMINDER_REPOSITORY,
+  INTERVIEW_REMINDERS_QUEUE,
+  REMINDER_ACTIONS,
+  type InterviewReminderRepository,
+  type ReminderJob,
+} from './interview-reminders';
 
 /** Far enough ahead that the finished job of this id is always added again. */
 const ANY_TIME = new Date('9999-01-01T00:00:00Z');
