@@ -54,7 +54,7 @@ describe('connections: email reminders over a real SMTP server', function () {
     rememberSecret(PASSWORD);
     rememberSecret(WRONG);
     smtp = await startSmtpServer({ username: 'acme-mailer', password: PASSWORD });
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } });
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0', CATALOG_SELLS_UNRUNNABLE_ACTIONS: 'false' } });
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
     await activateLicense(t, acme.apiKey, 'notifications.interview_reminder');
@@ -133,8 +133,98 @@ describe('connections: email reminders over a real SMTP server', function () {
     assert.equal(failed.body.data.length, 1, failed.text);
     assert.equal(failed.body.data[0].error.code, 'connection_missing');
     // The catalog says so, naming what is missing; an action this build has no handler for is not available.
-    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'requires_connection', missing: ['email'] });
-    assert.deepEqual(await availability(acme.apiKey, 'background_checks.run_check'), { status: 'not_available', missing: [] });
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), {
+      status: 'requires_connection',
+      missing: ['email'],
+      purchasable: true,
+      reason: 'connection_missing',
+    });
+    assert.deepEqual(await availability(acme.apiKey, 'background_checks.run_check'), {
+      status: 'not_available',
+      missing: [],
+      purchasable: false,
+      reason: 'no_handler',
+    });
+    // The runs API filters on the hook whose handler performed the step.
+    const byHook = await runs(acme.apiKey, '?hook=interview.scheduled');
+    assert.deepEqual(
+      byHook.body.data.map((r: { id: string }) => r.id),
+      [failed.body.data[0].id],
+    );
+    assert.equal(byHook.body.data[0].hook, 'interview.scheduled');
+    assert.equal((await runs(acme.apiKey, '?hook=interview.canceled')).body.data.length, 0);
+  });
+
+  it('no selling air: an action (or a package holding one) this build cannot run is refused 409, quotes too', async () => {
+    const action = await t.request('POST', '/v1/integrations/licenses/background_checks.run_check/activate', { auth: globex.apiKey });
+    assert.equal(action.status, 409, action.text);
+    assert.equal(action.body.error.code, 'action_not_available');
+    const pkg = await t.request('POST', '/v1/integrations/packages/schools/subscribe', { auth: globex.apiKey });
+    assert.equal(pkg.status, 409, pkg.text);
+    assert.equal(pkg.body.error.code, 'package_not_available');
+    assert.ok(pkg.body.error.actions.includes('hris.volunteer_management'), pkg.text);
+    assert.ok(!pkg.body.error.actions.includes('profile.accept_application'), 'the built-in action is runnable');
+    const quote = await t.request('GET', '/v1/billing/quote?activate=background_checks.run_check', { auth: globex.apiKey });
+    assert.equal(quote.status, 409, quote.text);
+    assert.equal(quote.body.error.code, 'action_not_available');
+    // An unknown action is still a 404, and nothing was bought.
+    assert.equal((await t.request('POST', '/v1/integrations/licenses/nothing.at_all/activate', { auth: globex.apiKey })).status, 404);
+    const licenses = await t.request('GET', '/v1/integrations/licenses', { auth: globex.apiKey });
+    assert.equal(licenses.body.data.length, 0, licenses.text);
+  });
+
+  it('a license bought while its connection fails waits in requires_connection, unbilled; verifying the connection activates it', async () => {
+    const initech = await t.createOrganization('Initech');
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: initech.apiKey,
+      body: {
+        connector: 'smtp',
+        settings: { host: 'localhost', port: smtp.port, security: 'starttls', from_email: 'jobs@initech.example', tls_ca: smtp.certificate },
+        credentials: { username: 'acme-mailer', password: WRONG },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: initech.apiKey });
+    assert.equal(tested.body.code, 'connection_auth_failed');
+    const bought = await t.request('POST', '/v1/integrations/licenses/notifications.interview_reminder/activate', { auth: initech.apiKey });
+    assert.equal(bought.status, 202, bought.text);
+    assert.equal(bought.body.status, 'requires_connection');
+    assert.deepEqual(bought.body.missing_connections, ['email']);
+    const actionLines = async () =>
+      (await t.request('GET', '/v1/billing/invoices/upcoming', { auth: initech.apiKey })).body.lines.filter(
+        (l: { key: string | null; amount: number }) => l.key === 'notifications.interview_reminder' && l.amount > 0,
+      );
+    assert.deepEqual(await actionLines(), [], 'not charged before it can run');
+    // Buying it again answers the waiting license; the hook is not run for it.
+    const again = await t.request('POST', '/v1/integrations/licenses/notifications.interview_reminder/activate', { auth: initech.apiKey });
+    assert.equal(again.body.id, bought.body.id);
+    const waiting = await t.request('GET', '/v1/integrations/licenses?status=requires_connection', { auth: initech.apiKey });
+    assert.deepEqual(
+      waiting.body.data.map((l: { id: string }) => l.id),
+      [bought.body.id],
+    );
+    await t.request('PATCH', `/v1/integrations/connections/${created.body.id}`, {
+      auth: initech.apiKey,
+      body: { credentials: { username: 'acme-mailer', password: PASSWORD } },
+    });
+    const fixed = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: initech.apiKey });
+    assert.equal(fixed.body.ok, true, fixed.text);
+    const active = await waitFor(async () => {
+      const license = (await t.request('GET', '/v1/integrations/licenses', { auth: initech.apiKey })).body.data[0];
+      return license?.status === 'active' ? license : undefined;
+    }, 'the license to become active');
+    assert.deepEqual(active.missing_connections, []);
+    await waitFor(
+      async () => t.host.hooks.recent.find((e) => e.hook === 'license.activated' && (e.payload as any).license_id === bought.body.id),
+      'license.activated',
+    );
+    const lines = await waitFor(async () => {
+      const found = await actionLines();
+      return found.length > 0 ? found : undefined;
+    }, 'billing from activation');
+    // Charged from the activation: the remaining time of the period, then the next period in advance.
+    const proration = lines.find((l: { proration: boolean }) => l.proration);
+    assert.ok(proration && proration.amount < 900, JSON.stringify(lines));
   });
 
   it('rotated credentials verify; the reminder arrives once, and its run holds the queue id the server answered', async () => {
@@ -152,7 +242,12 @@ describe('connections: email reminders over a real SMTP server', function () {
     const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
     assert.equal(tested.body.ok, true, tested.text);
     assert.equal(tested.body.connection.status, 'verified');
-    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), { status: 'available', missing: [] });
+    assert.deepEqual(await availability(acme.apiKey, 'notifications.interview_reminder'), {
+      status: 'available',
+      missing: [],
+      purchasable: true,
+      reason: null,
+    });
     await fire(acme.organizationId, 'int_ok', 'ada@example.com');
     const row = await settledReminder(acme.organizationId, 'int_ok');
     assert.equal(row.status, 'sent');
@@ -179,6 +274,34 @@ describe('connections: email reminders over a real SMTP server', function () {
       async () => t.host.hooks.recent.find((e) => e.hook === 'action_run.succeeded' && (e.payload as any).run_id === succeeded[0].id),
       'action_run.succeeded',
     );
+  });
+
+  it('the failed run is retried once the connection is fixed: one more attempt on the same run, delivered once; a succeeded run is 409', async () => {
+    const [failed] = (await runs(acme.apiKey, '?status=failed')).body.data;
+    assert.equal(failed.error.code, 'connection_missing');
+    const before = smtp.received.length;
+    const retried = await t.request('POST', `/v1/integrations/runs/${failed.id}/retry`, { auth: acme.apiKey });
+    assert.equal(retried.status, 202, retried.text);
+    assert.equal(retried.body.id, failed.id);
+    const again = await t.request('POST', `/v1/integrations/runs/${failed.id}/retry`, { auth: acme.apiKey });
+    assert.ok([202, 409].includes(again.status), again.text);
+    const row = await waitFor(async () => {
+      const r = await reminder(acme.organizationId, 'int_wrong');
+      return r?.status === 'sent' ? r : undefined;
+    }, 'the retried reminder to be sent');
+    assert.equal(row.delivery_id, failed.id);
+    assert.equal(smtp.received.length, before + 1, 'delivered once');
+    const run = (await t.request('GET', `/v1/integrations/runs/${failed.id}`, { auth: acme.apiKey })).body;
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.connector, 'smtp');
+    assert.deepEqual(
+      run.attempts.map((a: { outcome: string }) => a.outcome),
+      ['permanent_error', 'succeeded'],
+    );
+    const done = await t.request('POST', `/v1/integrations/runs/${failed.id}/retry`, { auth: acme.apiKey });
+    assert.equal(done.status, 409);
+    assert.equal(done.body.error.code, 'run_succeeded');
+    assert.equal((await t.request('POST', `/v1/integrations/runs/${failed.id}/retry`, { auth: globex.apiKey })).status, 404);
   });
 
   it('a server answering 451 is retried with backoff, then the message is delivered once', async () => {

@@ -9,6 +9,7 @@ import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../hooks/domain/connectors';
 import { CLOCK, type Clock } from '../../kernel/clock';
+import { HOOK_REGISTRY, type HookRegistry } from '../hooks/domain/hook-registry';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
 import { LOGGER, type Logger } from '../../kernel/logger';
 import { PrometheusRunMetrics } from './metrics/prometheus-run-metrics';
@@ -20,6 +21,7 @@ import { CONNECTOR_RESOLVER } from '../connections/register';
 import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from './domain/action-run';
 import { ActionRunner } from './domain/action-runner';
 import { RunRecordingConnectors } from './domain/run-recording-connectors';
+import { RUN_REPLAYER, RunRetries, type RunReplayer } from './domain/run-retries';
 import { actionRunRoutes } from './http/action-runs-router';
 import { KnexActionRunRepository } from './storage/knex-action-run-repository';
 
@@ -46,7 +48,24 @@ export const actionRunsModule: PluginModule = {
       ),
     });
     container.register(RunRecordingConnectors, {
-      useFactory: instanceCachingFactory((c) => new RunRecordingConnectors(c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER), c.resolve(ActionRunner))),
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new RunRecordingConnectors(c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER), c.resolve(ActionRunner), (action, step) => {
+            if (!c.isRegistered(HOOK_REGISTRY)) return null;
+            const handlers = c.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action);
+            return (handlers.find((h) => h.steps.includes(step)) ?? handlers[0])?.hook ?? null;
+          }),
+      ),
+    });
+    container.register(RunRetries, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new RunRetries(
+            c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY),
+            () => (c.isRegistered(RUN_REPLAYER) ? c.resolveAll<RunReplayer>(RUN_REPLAYER) : []),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
     });
     for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
       container.register(token, { useToken: RunRecordingConnectors });
@@ -55,7 +74,8 @@ export const actionRunsModule: PluginModule = {
   routers: [
     {
       name: 'action-runs',
-      create: (container, kit) => kit.build('action-runs', actionRunRoutes(container.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY))),
+      create: (container, kit) =>
+        kit.build('action-runs', actionRunRoutes(container.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY), container.resolve(RunRetries))),
     },
   ],
 };

@@ -86,7 +86,8 @@ export const billingModule: PluginModule = {
     // siblings) still reaches the ledger at once.
     const stopListening = container.resolve(LicenseChanges).onChange(async (change) => {
       const organizationId = 'license' in change ? change.license.organizationId : change.subscription.organizationId;
-      if (change.event === 'license.failed' || change.event === 'license.deactivated' || change.event === 'subscription.canceled')
+      // license.activated: one that waited for a connection (requires_connection) is billed from this instant.
+      if (['license.activated', 'license.failed', 'license.deactivated', 'subscription.canceled'].includes(change.event))
         await billing.licenseChanged(organizationId);
     });
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;

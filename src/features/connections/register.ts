@@ -18,6 +18,7 @@ import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { CONNECTION_REPOSITORY, type ConnectionRepository } from './domain/connection';
 import { ConnectionService } from './domain/connection-service';
+import { LicenseService } from '../licensing/domain/license-service';
 import { CONNECTOR_DEFINITIONS } from './domain/connector-definition';
 import { ConnectorResolver, type DeploymentDefault } from './domain/connector-resolver';
 import { connectionRoutes } from './http/connections-router';
@@ -36,7 +37,14 @@ export const connectionsModule: PluginModule = {
     });
     container.register(ConnectionService, {
       useFactory: instanceCachingFactory(
-        (c) => new ConnectionService(c.resolve<ConnectionRepository>(CONNECTION_REPOSITORY), CONNECTORS, () => c.resolve<Clock>(CLOCK).now()),
+        (c) =>
+          new ConnectionService(
+            c.resolve<ConnectionRepository>(CONNECTION_REPOSITORY),
+            CONNECTORS,
+            () => c.resolve<Clock>(CLOCK).now(),
+            // No selling air: a license bought before its connection existed becomes active now.
+            (organizationId) => (c.isRegistered(LicenseService) ? c.resolve(LicenseService).connectionsChanged(organizationId) : Promise.resolve()),
+          ),
       ),
     });
     const production = config.env === 'production';

@@ -4,6 +4,8 @@
  * interview reminders and their queue (the connectors handlers send through are the
  * action-runs feature's).
  */
+import { RUN_REPLAYER } from '../action-runs/domain/run-retries';
+import { ReminderRunReplayer } from '../reminders/domain/reminder-run-replayer';
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { InterviewReminderProcessor } from '../reminders/jobs/interview-reminder';
 import { EntitlementCache, ENTITLEMENT_CACHE_OPTIONS, type EntitlementCacheOptions } from '../licensing/domain/entitlement-cache';
@@ -81,6 +83,8 @@ export const hooksModule: PluginModule = {
     container.register(REMINDER_OPTIONS, { useValue: { leadMinutes: config.reminderLeadMinutes } });
     container.registerSingleton(InterviewReminders);
     container.registerSingleton(ReminderDelivery);
+    // A failed reminder run can be retried from the runs API.
+    container.register(RUN_REPLAYER, { useFactory: instanceCachingFactory((c) => c.resolve(ReminderRunReplayer)) });
   },
   hooks: [...HOOK_HANDLERS],
   processors: (container) => [container.resolve(InterviewReminderProcessor)],

@@ -10,6 +10,7 @@ import { PACKAGE_REPOSITORY } from './domain/package';
 import { PackageService } from './domain/package-service';
 import { HOOK_REGISTRY, type HookRegistry } from '../hooks/domain/hook-registry';
 import { ENTITLEMENTS } from './domain/entitlements';
+import { RUNNABLE_ACTIONS, runnableActions } from './domain/runnable-actions';
 import { LicenseChanges } from './domain/license-changes';
 import { LicenseProvisioning } from './domain/license-provisioning';
 import { LicenseService } from './domain/license-service';
@@ -54,6 +55,20 @@ export const licensingModule: PluginModule = {
       }),
     });
 
+    // No selling air: what the hook handlers registered (read when asked: the registry is built after this module).
+    container.register(RUNNABLE_ACTIONS, {
+      useFactory: instanceCachingFactory((c) => {
+        const registry = () => (c.isRegistered(HOOK_REGISTRY) ? c.resolve<HookRegistry>(HOOK_REGISTRY) : undefined);
+        const runnable = runnableActions(
+          () => registry()?.handledActions() ?? new Set<string>(),
+          (action) => (registry()?.handlersFor(action) ?? []).flatMap((h) => h.steps),
+          async (organizationId) =>
+            c.isRegistered(CONNECTOR_RESOLVER) ? c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).availableKinds(organizationId) : new Set<string>(),
+        );
+        // A rehearsal setting (refused in production) sells the whole catalog.
+        return config.catalogSellsUnrunnableActions ? { ...runnable, canRun: () => true } : runnable;
+      }),
+    });
     container.registerSingleton(CatalogService);
     container.registerSingleton(PackageService);
     container.registerSingleton(LicenseChanges);

@@ -27,6 +27,10 @@ export const errorSchema = z
       application_id: z.string().optional().meta({ description: 'duplicate_application: the existing application' }),
       action_key: z.string().optional().meta({ description: 'license_required: the action whose license is missing' }),
       listing_id: z.string().optional().meta({ description: 'listing_exists: the listing that already has this external_id' }),
+      actions: z
+        .array(z.string())
+        .optional()
+        .meta({ description: 'action_not_available, package_not_available: the actions this installation cannot perform' }),
       request_id: z.string().meta({ example: 'req_4f9a2b7c8d1e0f3a5b6c' }),
     }),
   })

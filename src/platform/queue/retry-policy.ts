@@ -24,6 +24,9 @@ export const OUTAGE_BACKOFF_CAP_MS = 60_000;
  */
 export function retryDelay(baseMs: number, attempt: number, error: unknown): number {
   const scheduled = backoffDelay(baseMs, attempt);
+  // A counterpart that said when to come back (429/503 `Retry-After`, carried as retryAfterSeconds) is not asked sooner.
+  const asked = isDomainError(error) && error.kind === 'upstream' ? Number(error.details.retryAfterSeconds) : NaN;
+  if (Number.isFinite(asked) && asked > 0) return Math.max(scheduled, Math.min(asked, 86_400) * 1000);
   if (!isAvailabilityError(error)) return scheduled;
   return Math.max(scheduled, Math.min(OUTAGE_BACKOFF_CAP_MS, backoffDelay(OUTAGE_BACKOFF_MS, attempt)));
 }

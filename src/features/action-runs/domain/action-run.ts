@@ -20,6 +20,8 @@ export interface ActionRun {
   organizationId: string;
   idempotencyKey: string;
   action: string;
+  /** The hook whose handler performs the step (interview.scheduled, …); null when unknown. */
+  hook: string | null;
   /** The connector port the step used: email, sms, video_meetings, esign, hris. */
   step: string;
   /** Which implementation ran it: smtp, host, sandbox, … */
@@ -42,6 +44,7 @@ export interface RunStart {
   organizationId: string;
   idempotencyKey: string;
   action: string;
+  hook?: string | null;
   step: string;
   connector: string;
   connectionId: string | null;
@@ -50,6 +53,7 @@ export interface RunStart {
 
 export interface RunFilter {
   action?: string;
+  hook?: string;
   status?: ActionRunStatus;
   createdGte?: Date;
   createdLt?: Date;
@@ -76,6 +80,10 @@ export interface ActionRunRepository {
   finishAttempt(run: ActionRun, result: AttemptResult, at: Date): Promise<ActionRun>;
   find(organizationId: string, id: string): Promise<ActionRun | undefined>;
   list(organizationId: string, filter: RunFilter): Promise<{ data: ActionRun[]; hasMore: boolean }>;
+  /** A failed run an organization asked to retry: `failed` → `retrying`; undefined when it was no longer failed. */
+  reopen(organizationId: string, id: string, at: Date): Promise<ActionRun | undefined>;
+  /** Undoes `reopen` when the step could not be queued again: `retrying` (no new attempt yet) → `failed`. */
+  restoreFailed(organizationId: string, id: string, at: Date): Promise<void>;
 }
 
 export const ACTION_RUN_REPOSITORY = Symbol('ActionRunRepository');

@@ -30,6 +30,8 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
   constructor(
     private readonly resolver: ConnectorResolver,
     private readonly runner: ActionRunner,
+    /** The hook whose handler declares this step for the action (the hook registry), for the runs API's `hook` filter. */
+    private readonly hookOf: (action: string, step: string) => string | null = () => null,
   ) {}
 
   async sendEmail(m: EmailMessage): Promise<Delivery> {
@@ -78,7 +80,13 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
     base: DeliveryBase,
     step: (port: PortsByKind[K]) => Promise<{ reference: string; answer?: Record<string, unknown> }>,
   ): Promise<{ delivery: Delivery; answer: Record<string, unknown> }> {
-    const start = { organizationId: base.organizationId, idempotencyKey: base.idempotencyKey, action: base.actionKey, step: kind };
+    const start = {
+      organizationId: base.organizationId,
+      idempotencyKey: base.idempotencyKey,
+      action: base.actionKey,
+      hook: this.hookOf(base.actionKey, kind),
+      step: kind,
+    };
     let resolved: ResolvedPort<K>;
     try {
       resolved = await this.resolver.resolve(base.organizationId, kind, base.actionKey);

@@ -9,6 +9,7 @@ export const actionRunSchema = z
     id: z.string().meta({ example: 'run_Q2vZr1LkP0aYwE3cJx8f' }),
     object: z.literal('action_run'),
     action: z.string().meta({ example: 'notifications.interview_reminder' }),
+    hook: z.string().nullable().meta({ description: 'The hook whose handler performed the step', example: 'interview.scheduled' }),
     step: z.string().meta({ description: 'The port used: email, sms, video_meetings, esign, hris', example: 'email' }),
     connector: z.string().meta({ description: 'What performed it: smtp, host, sandbox, none (nothing could)', example: 'smtp' }),
     connection_id: z.string().nullable(),

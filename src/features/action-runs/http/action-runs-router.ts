@@ -3,6 +3,7 @@ import { invalid, notFound } from '../../../kernel/errors';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
 import type { ActionRun, ActionRunRepository } from '../domain/action-run';
+import type { RunRetries } from '../domain/run-retries';
 import { actionRunListSchema, actionRunSchema, RUN_STATUSES } from './action-run-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
@@ -12,6 +13,7 @@ export function runView(run: ActionRun): z.output<typeof actionRunSchema> {
     id: run.id,
     object: 'action_run',
     action: run.action,
+    hook: run.hook,
     step: run.step,
     connector: run.connector,
     connection_id: run.connectionId,
@@ -38,19 +40,20 @@ const listQuery = z
     limit: z.coerce.number().int().min(1).max(100).default(10),
     starting_after: z.string().max(100).optional(),
     action: z.string().max(100).optional(),
+    hook: z.string().max(100).optional(),
     status: z.enum(RUN_STATUSES).optional(),
     'created[gte]': timestamp.optional(),
     'created[lt]': timestamp.optional(),
   })
   .strict();
 
-export function actionRunRoutes(runs: ActionRunRepository): RouteDefinition<any, any, any>[] {
+export function actionRunRoutes(runs: ActionRunRepository, retries: RunRetries): RouteDefinition<any, any, any>[] {
   return [
     defineRoute({
       method: 'get',
       path: '/',
       operationId: 'listActionRuns',
-      summary: "The organization's action runs, newest first (filters: action, status, created[gte], created[lt]; cursor: limit, starting_after)",
+      summary: "The organization's action runs, newest first (filters: action, hook, status, created[gte], created[lt]; cursor: limit, starting_after)",
       tags: ['connections'],
       auth: ['organization'],
       query: listQuery,
@@ -63,6 +66,7 @@ export function actionRunRoutes(runs: ActionRunRepository): RouteDefinition<any,
           limit: query.limit,
           ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
           ...(query.action ? { action: query.action } : {}),
+          ...(query.hook ? { hook: query.hook } : {}),
           ...(query.status ? { status: query.status } : {}),
           ...(gte ? { createdGte: gte } : {}),
           ...(lt ? { createdLt: lt } : {}),
@@ -84,6 +88,21 @@ export function actionRunRoutes(runs: ActionRunRepository): RouteDefinition<any,
         if (!run) throw notFound('action run', params.run_id);
         return runView(run);
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:run_id/retry',
+      operationId: 'retryActionRun',
+      summary:
+        'Retry a failed run: 202 with the run, now retrying (one more attempt on the same run); a run already retrying answers as it stands; a succeeded run 409 run_succeeded',
+      tags: ['connections'],
+      auth: ['organization'],
+      params: z.object({ run_id: z.string().max(100) }),
+      status: 202,
+      response: actionRunSchema,
+      // run_succeeded, run_not_retryable.
+      errors: [409],
+      handler: async ({ principal, params }) => runView(await retries.retry(orgId(principal), params.run_id)),
     }),
   ];
 }

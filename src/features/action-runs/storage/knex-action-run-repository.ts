@@ -18,6 +18,7 @@ interface RunRow {
   organization_id: string;
   idempotency_key: string;
   action: string;
+  hook: string | null;
   step: string;
   connector: string;
   connection_id: string | null;
@@ -38,6 +39,7 @@ const fromRow = (row: RunRow): ActionRun => ({
   organizationId: row.organization_id,
   idempotencyKey: row.idempotency_key,
   action: row.action,
+  hook: row.hook ?? null,
   step: row.step,
   connector: row.connector,
   connectionId: row.connection_id,
@@ -78,6 +80,7 @@ export class KnexActionRunRepository implements ActionRunRepository {
           organization_id: start.organizationId,
           idempotency_key: start.idempotencyKey,
           action: start.action,
+          hook: start.hook ?? null,
           step: start.step,
           connector: start.connector,
           connection_id: start.connectionId,
@@ -157,10 +160,25 @@ export class KnexActionRunRepository implements ActionRunRepository {
     return row ? fromRow(row) : undefined;
   }
 
+  async reopen(organizationId: string, id: string, at: Date): Promise<ActionRun | undefined> {
+    const [row] = await this.db<RunRow>('hi_action_runs')
+      .where({ organization_id: organizationId, id, status: 'failed' })
+      .update({ status: 'retrying', completed_at: null, retry_requested_at: at, updated_at: at } as never)
+      .returning('*');
+    return row ? fromRow(row as RunRow) : undefined;
+  }
+
+  async restoreFailed(organizationId: string, id: string, at: Date): Promise<void> {
+    await this.db('hi_action_runs')
+      .where({ organization_id: organizationId, id, status: 'retrying' })
+      .update({ status: 'failed', completed_at: at, updated_at: at });
+  }
+
   /** Newest first; the cursor is a run id of the previous page. */
   async list(organizationId: string, filter: RunFilter): Promise<{ data: ActionRun[]; hasMore: boolean }> {
     let query = this.db<RunRow>('hi_action_runs').where({ organization_id: organizationId });
     if (filter.action) query = query.where({ action: filter.action });
+    if (filter.hook) query = query.where({ hook: filter.hook });
     if (filter.status) query = query.where({ status: filter.status });
     if (filter.createdGte) query = query.where('created_at', '>=', filter.createdGte);
     if (filter.createdLt) query = query.where('created_at', '<', filter.createdLt);

@@ -10,6 +10,7 @@ import type { License } from '../../licensing/domain/license';
 import { SubscriptionService } from '../../licensing/domain/subscription-service';
 import { BillingQuotes } from './billing-quotes';
 import { BillingService } from './billing-service';
+import { Purchasability } from './purchasability';
 import { PAYMENT_STANDING, paymentRequired, type PaymentStanding } from './payment-standing';
 import type { BillingChange } from './quote';
 import { invalid, notFound } from '../../../kernel/errors';
@@ -25,6 +26,7 @@ export class BillingCheckout {
     @inject(BillingService) private readonly billing: BillingService,
     @inject(BillingQuotes) private readonly quotes: BillingQuotes,
     @inject(PAYMENT_STANDING) private readonly standing: PaymentStanding,
+    @inject(Purchasability) private readonly purchasability: Purchasability,
   ) {}
 
   async activate(organizationId: string, actionKey: string, quoteId?: string): Promise<Activation> {
@@ -81,6 +83,7 @@ export class BillingCheckout {
 
   private async admit(organizationId: string, change: BillingChange, quoteId: string | undefined) {
     if (await this.standing.isSuspended(organizationId)) throw paymentRequired();
+    await this.purchasability.require(change);
     return quoteId ? this.quotes.requireQuote(organizationId, quoteId, change) : undefined;
   }
 }

@@ -18,6 +18,7 @@ import { BILLING_REPOSITORY, type BillingRepository } from './ports';
 import { applyChange as proposeChange } from './proposed-change';
 import { QUOTE_TTL_SECONDS, sameChange, type BillingChange, type Quote } from './quote';
 import { basisOf } from './quote-basis';
+import { Purchasability } from './purchasability';
 
 export interface UpcomingInvoice {
   organizationId: string;
@@ -40,10 +41,12 @@ export class BillingQuotes {
     @inject(BillingPreviewService) private readonly preview: BillingPreviewService,
     @inject(BILLING_OPTIONS) private readonly options: BillingOptions,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(Purchasability) private readonly purchasability: Purchasability,
   ) {}
 
   /** What the change would be charged now, frozen as a quote the change may pass. */
   async quote(organizationId: string, request: BillingChange): Promise<Quote> {
+    await this.purchasability.require(request);
     await this.billing.tick(organizationId);
     const account = await this.billing.account(organizationId);
     const fee = (await this.catalog.platformFee()).amount;

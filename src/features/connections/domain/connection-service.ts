@@ -46,6 +46,8 @@ export class ConnectionService {
     private readonly repository: ConnectionRepository,
     readonly definitions: readonly ConnectorDefinition[],
     private readonly now: () => Date,
+    /** Told when a connection was verified: licenses waiting for it (requires_connection) move on. */
+    private readonly onVerified: (organizationId: string) => Promise<unknown> = async () => undefined,
   ) {}
 
   definition(key: string): ConnectorDefinition {
@@ -148,6 +150,7 @@ export class ConnectionService {
       updatedAt: connection.updatedAt,
     };
     await this.repository.update(tested);
+    if (outcome.ok) await this.onVerified(organizationId);
     return { connection: tested, outcome };
   }
 }

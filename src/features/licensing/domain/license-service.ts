@@ -15,6 +15,7 @@ import type { License, LicenseStatus } from './license';
 import { LicenseChanges, licenseEventMessage } from './license-changes';
 import { LICENSE_REPOSITORY, type LicenseRepository } from './ports';
 import { deprovisionMessage, provisionMessage } from './provisioning-messages';
+import { RUNNABLE_ACTIONS, type RunnableActions } from './runnable-actions';
 
 export interface Activation {
   license: License;
@@ -30,27 +31,48 @@ export class LicenseService implements Entitlements {
     @inject(LicenseChanges) private readonly changes: LicenseChanges,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(RUNNABLE_ACTIONS) private readonly runnable: RunnableActions,
   ) {}
 
   async activate(organizationId: string, actionKey: string): Promise<Activation> {
     await this.catalog.requireAction(actionKey);
     const existing = await this.licenses.findLive(organizationId, actionKey, 'a_la_carte');
     if (existing) return { license: existing, created: false };
+    // No selling air: without a connection its steps need, the license waits (unbilled) until one is verified.
+    const missing = await this.runnable.missingConnections(organizationId, actionKey);
     const license: License = {
       id: newId('lic'),
       organizationId,
       actionKey,
       source: { type: 'a_la_carte' },
-      status: 'provisioning',
+      status: missing.length > 0 ? 'requires_connection' : 'provisioning',
       failureReason: null,
+      missingConnections: missing,
       createdAt: this.clock.now(),
       activatedAt: null,
       failedAt: null,
       deactivatedAt: null,
     };
-    const result = await this.licenses.create(license, [provisionMessage(license.id)]);
-    if (result.created) this.outbox.nudge();
+    const result = await this.licenses.create(license, missing.length > 0 ? [] : [provisionMessage(license.id)]);
+    if (result.created && missing.length === 0) this.outbox.nudge();
     return { license: result.value, created: result.created };
+  }
+
+  /**
+   * An organization's connections changed (one was verified): each license waiting for a
+   * connection whose action can now run moves on to provisioning (then `active`,
+   * `license.activated`, and billing from that instant). Answers the licenses it moved.
+   */
+  async connectionsChanged(organizationId: string): Promise<License[]> {
+    const waiting = (await this.licenses.listLive(organizationId)).filter((l) => l.status === 'requires_connection');
+    const moved: License[] = [];
+    for (const license of waiting) {
+      if ((await this.runnable.missingConnections(organizationId, license.actionKey)).length > 0) continue;
+      const next = await this.licenses.transition(license.id, { event: 'connection_ready', at: this.clock.now() }, [provisionMessage(license.id)]);
+      if (next) moved.push(next);
+    }
+    if (moved.length > 0) this.outbox.nudge();
+    return moved;
   }
 
   /**

@@ -3,15 +3,18 @@
  * action again makes a new license, so each license's history reads in one direction.
  *
  *   (none) ──activate──▶ provisioning ──provisioned──▶ active ──deactivate──▶ deactivated
- *                             │  └──────────deactivate──────────────────────▶ deactivated
- *                             └──provisioning_failed──▶ failed
+ *     │                       │  └──────────deactivate──────────────────────▶ deactivated
+ *     │                       └──provisioning_failed──▶ failed
+ *     └─activate, a connection missing─▶ requires_connection ──connection_ready──▶ provisioning
+ *                                               └──deactivate──▶ deactivated
  */
 import { conflict } from '../../../kernel/errors';
 import type { LicenseStatus } from './license';
 
-export type LicenseEvent = 'provisioned' | 'provisioning_failed' | 'deactivate';
+export type LicenseEvent = 'connection_ready' | 'provisioned' | 'provisioning_failed' | 'deactivate';
 
 const TRANSITIONS: Record<LicenseStatus, Partial<Record<LicenseEvent, LicenseStatus>>> = {
+  requires_connection: { connection_ready: 'provisioning', deactivate: 'deactivated' },
   provisioning: { provisioned: 'active', provisioning_failed: 'failed', deactivate: 'deactivated' },
   active: { deactivate: 'deactivated' },
   failed: {},

@@ -1,8 +1,11 @@
 /** An organization's right to one action, bought à la carte or through a package. */
-export type LicenseStatus = 'provisioning' | 'active' | 'failed' | 'deactivated';
+export type LicenseStatus = 'requires_connection' | 'provisioning' | 'active' | 'failed' | 'deactivated';
 
-/** States in which a license counts: it is held (and billed), or about to be. */
-export const LIVE_LICENSE_STATUSES: readonly LicenseStatus[] = ['provisioning', 'active'];
+/**
+ * States in which a license is held: one per organization, action and source. Billing
+ * counts `provisioning` and `active` only: a license waiting for a connection is not charged.
+ */
+export const LIVE_LICENSE_STATUSES: readonly LicenseStatus[] = ['requires_connection', 'provisioning', 'active'];
 
 export type LicenseSource = { type: 'a_la_carte' } | { type: 'package'; packageSlug: string; subscriptionId: string };
 
@@ -13,6 +16,8 @@ export interface License {
   source: LicenseSource;
   status: LicenseStatus;
   failureReason: string | null;
+  /** requires_connection: the connector kinds (email, sms, …) its action still needs a verified connection for. */
+  missingConnections: string[];
   createdAt: Date;
   activatedAt: Date | null;
   failedAt: Date | null;

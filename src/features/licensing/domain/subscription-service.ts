@@ -55,6 +55,7 @@ export class SubscriptionService {
       source: { type: 'package', packageSlug: pkg.slug, subscriptionId: subscription.id },
       status: 'provisioning',
       failureReason: null,
+      missingConnections: [],
       createdAt: now,
       activatedAt: null,
       failedAt: null,

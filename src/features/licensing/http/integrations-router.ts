@@ -84,7 +84,7 @@ const updatePackageBody = z
   .strict();
 
 const licensesQuery = z
-  .object({ status: z.enum(['provisioning', 'active', 'failed', 'deactivated']).optional(), action_key: z.string().max(200).optional() })
+  .object({ status: z.enum(['requires_connection', 'provisioning', 'active', 'failed', 'deactivated']).optional(), action_key: z.string().max(200).optional() })
   .strict();
 
 /** A quote from the billing preview: the change is charged exactly what it showed. */

@@ -30,6 +30,11 @@ export const catalogSchema = z
                 missing: z
                   .array(z.string())
                   .meta({ description: 'requires_connection: the connector kinds with no verified connection (or deployment default)' }),
+                purchasable: z.boolean().meta({ description: 'false for not_available: activating it (or a package holding it) answers 409' }),
+                reason: z
+                  .enum(['no_handler', 'connection_missing'])
+                  .nullable()
+                  .meta({ description: 'Why it is not available: no_handler (this build cannot perform it), connection_missing (see missing)' }),
               })
               .meta({
                 description:
@@ -68,7 +73,12 @@ export const licenseSchema = z
     source: z.enum(['a_la_carte', 'package']),
     package: z.string().nullable(),
     subscription_id: z.string().nullable(),
-    status: z.enum(['provisioning', 'active', 'failed', 'deactivated']),
+    status: z.enum(['requires_connection', 'provisioning', 'active', 'failed', 'deactivated']).meta({
+      description: 'requires_connection: bought while a connector its action needs is not connected; not billed until it becomes active',
+    }),
+    missing_connections: z
+      .array(z.string())
+      .meta({ description: 'requires_connection: the connector kinds (email, sms, …) still missing a verified connection', example: [] }),
     failure_reason: z.string().nullable(),
     created_at: nullableDateTime,
     activated_at: nullableDateTime,
@@ -86,6 +96,7 @@ export const licenseSchema = z
       package: null,
       subscription_id: null,
       status: 'provisioning',
+      missing_connections: [],
       failure_reason: null,
       created_at: '2026-11-24T09:30:00.000Z',
       activated_at: null,

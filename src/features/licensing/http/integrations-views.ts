@@ -1,5 +1,6 @@
 /** JSON shapes of the integrations API (snake_case, ISO dates, money in integer minor units). */
 import type { Catalog, CatalogAction } from '../domain/catalog';
+import { BUILT_IN_ACTIONS } from '../domain/runnable-actions';
 import type { Package } from '../domain/package';
 import type { License } from '../domain/license';
 import type { SubscriptionWithLicenses } from '../domain/subscription';
@@ -19,11 +20,19 @@ export const actionView = (a: CatalogAction) => ({ key: a.key, name: a.name, des
 export type HookHandlersOf = (actionKey: string) => readonly { name: string; hook: string; steps?: readonly string[] }[];
 
 /** Whether an action can run: a handler, and every connector kind its steps need resolving (`availableKinds`). */
-export function availabilityOf(handlers: readonly { steps?: readonly string[] }[], availableKinds: ReadonlySet<string> | undefined) {
+export function availabilityOf(handlers: readonly { steps?: readonly string[] }[], availableKinds: ReadonlySet<string> | undefined, builtIn = false) {
   const steps = [...new Set(handlers.flatMap((h) => h.steps ?? []))];
-  if (handlers.length === 0) return { steps, availability: { status: 'not_available' as const, missing: [] } };
+  if (handlers.length === 0 && !builtIn) {
+    return { steps, availability: { status: 'not_available' as const, missing: [], purchasable: false, reason: 'no_handler' as const } };
+  }
   const missing = availableKinds ? steps.filter((kind) => !availableKinds.has(kind)) : [];
-  return { steps, availability: { status: missing.length > 0 ? ('requires_connection' as const) : ('available' as const), missing } };
+  return {
+    steps,
+    availability:
+      missing.length > 0
+        ? { status: 'requires_connection' as const, missing, purchasable: true, reason: 'connection_missing' as const }
+        : { status: 'available' as const, missing, purchasable: true, reason: null },
+  };
 }
 
 /** The catalog; the router adds the billing rules. */
@@ -43,7 +52,12 @@ export const catalogView = (
       // Added by the hooks module (issue 5): whether this installation has a hook handler for the action.
       const registered = hookHandlersOf(a.key);
       const handlers = registered.map((h) => ({ name: h.name, hook: h.hook }));
-      return { ...actionView(a), has_hook_handler: handlers.length > 0, hook_handlers: handlers, ...availabilityOf(registered, availableKinds) };
+      return {
+        ...actionView(a),
+        has_hook_handler: handlers.length > 0,
+        hook_handlers: handlers,
+        ...availabilityOf(registered, availableKinds, BUILT_IN_ACTIONS.has(a.key)),
+      };
     }),
   })),
 });
@@ -71,6 +85,7 @@ export const licenseView = (l: License): z.output<typeof licenseSchema> => ({
   package: l.source.type === 'package' ? l.source.packageSlug : null,
   subscription_id: l.source.type === 'package' ? l.source.subscriptionId : null,
   status: l.status,
+  missing_connections: l.missingConnections,
   failure_reason: l.failureReason,
   created_at: iso(l.createdAt),
   activated_at: iso(l.activatedAt),

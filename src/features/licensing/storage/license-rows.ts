@@ -3,6 +3,7 @@ import type { License, LicenseStatus } from '../domain/license';
 import { sourceKey } from '../domain/license';
 import type { Subscription, SubscriptionStatus } from '../domain/subscription';
 import { money } from '../../../kernel/money';
+import { fromJson } from '../../../platform/database/json-column';
 
 export interface LicenseRow {
   id: string;
@@ -12,6 +13,7 @@ export interface LicenseRow {
   subscription_id: string | null;
   status: LicenseStatus;
   failure_reason: string | null;
+  missing_connections?: unknown;
   created_at: Date;
   activated_at: Date | null;
   failed_at: Date | null;
@@ -44,6 +46,7 @@ export const licenseFromRow = (row: LicenseRow): License => ({
   source: row.subscription_id ? { type: 'package', packageSlug: row.source, subscriptionId: row.subscription_id } : { type: 'a_la_carte' },
   status: row.status,
   failureReason: row.failure_reason,
+  missingConnections: row.missing_connections == null ? [] : fromJson<string[]>(row.missing_connections),
   createdAt: new Date(row.created_at),
   activatedAt: date(row.activated_at),
   failedAt: date(row.failed_at),
@@ -58,6 +61,7 @@ export const licenseToRow = (license: License): Omit<LicenseRow, 'updated_at'> &
   subscription_id: license.source.type === 'package' ? license.source.subscriptionId : null,
   status: license.status,
   failure_reason: license.failureReason,
+  missing_connections: license.missingConnections.length > 0 ? JSON.stringify(license.missingConnections) : null,
   created_at: license.createdAt,
   activated_at: license.activatedAt,
   failed_at: license.failedAt,
@@ -101,5 +105,6 @@ export function licenseTransitionColumns(status: LicenseStatus, at: Date, failur
   if (status === 'active') columns.activated_at = at;
   if (status === 'failed') Object.assign(columns, { failed_at: at, failure_reason: failureReason ?? 'provisioning failed' });
   if (status === 'deactivated') columns.deactivated_at = at;
+  if (status !== 'requires_connection') columns.missing_connections = null;
   return columns;
 }

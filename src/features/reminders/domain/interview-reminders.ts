@@ -71,6 +71,8 @@ export interface InterviewReminderRepository {
     change: { status: Exclude<ReminderStatus, 'scheduled'>; reason: string | null; deliveryId?: string; at: Date },
   ): Promise<boolean>;
   listScheduled(organizationId: string, channel: ReminderChannel): Promise<InterviewReminder[]>;
+  /** A failed reminder whose run an organization retries: `failed` → `scheduled` under the same job id. */
+  reopenFailed(organizationId: string, jobId: string, at: Date): Promise<InterviewReminder | undefined>;
 }
 
 export interface ReminderOptions {

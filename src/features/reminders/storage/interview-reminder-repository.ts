@@ -79,6 +79,14 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
     return updated > 0;
   }
 
+  async reopenFailed(organizationId: string, jobId: string, at: Date): Promise<InterviewReminder | undefined> {
+    const [row] = await this.db<Row>('hi_interview_reminders')
+      .where({ organization_id: organizationId, job_id: jobId, status: 'failed' })
+      .update({ status: 'scheduled', reason: null, updated_at: at })
+      .returning('*');
+    return row ? toDomain(row as Row) : undefined;
+  }
+
   async listScheduled(organizationId: string, channel: ReminderChannel): Promise<InterviewReminder[]> {
     const rows = await this.db<Row>('hi_interview_reminders').where({ organization_id: organizationId, channel, status: 'scheduled' });
     return rows.map(toDomain);
