@@ -102,7 +102,8 @@ export async function startSmppServer(account: { systemId: string; password: str
         esm_class: smpp.ESM_CLASS.MC_DELIVERY_RECEIPT,
         short_message: `id:${messageId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611251200 done date:2611251201 stat:${stat} err:000 text:`,
       }),
-    sendInbound: (from, to, text) => deliver({ source_addr: from.replace(/^\+/, ''), source_addr_ton: 1, destination_addr: to.replace(/^\+/, ''), short_message: text }),
+    sendInbound: (from, to, text) =>
+      deliver({ source_addr: from.replace(/^\+/, ''), source_addr_ton: 1, destination_addr: to.replace(/^\+/, ''), short_message: text }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of server.sessions) s.destroy();

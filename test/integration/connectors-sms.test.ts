@@ -54,8 +54,12 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     rememberSecret(PASSWORD);
     rememberSecret(WRONG);
     rememberSecret(AUTH_TOKEN);
-    [smsc, prism] = await Promise.all([startSmppServer({ systemId: 'acme', password: PASSWORD }), startPrism(TWILIO_SPEC)]);
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } });
+    // Prism (a separate Node process) starts while the host does.
+    [smsc, prism, t] = await Promise.all([
+      startSmppServer({ systemId: 'acme', password: PASSWORD }),
+      startPrism(TWILIO_SPEC),
+      startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } }),
+    ]);
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
     await activateLicense(t, acme.apiKey, 'sms.interview_reminder');
@@ -69,7 +73,11 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
   it('SMPP: a refused bind fails the connection test with connection_auth_failed; the right password verifies', async () => {
     const created = await t.request('POST', '/v1/integrations/connections', {
       auth: acme.apiKey,
-      body: { connector: 'smpp', settings: { host: '127.0.0.1', port: smsc.port, source_addr: 'AcmeHiring' }, credentials: { system_id: 'acme', password: WRONG } },
+      body: {
+        connector: 'smpp',
+        settings: { host: '127.0.0.1', port: smsc.port, source_addr: 'AcmeHiring' },
+        credentials: { system_id: 'acme', password: WRONG },
+      },
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.kind, 'sms');
@@ -85,7 +93,10 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     });
     assert.equal(tooLong.status, 400, tooLong.text);
     assert.equal(tooLong.body.error.param, 'credentials.password');
-    await t.request('PATCH', `/v1/integrations/connections/${smppConnection}`, { auth: acme.apiKey, body: { credentials: { system_id: 'acme', password: PASSWORD } } });
+    await t.request('PATCH', `/v1/integrations/connections/${smppConnection}`, {
+      auth: acme.apiKey,
+      body: { credentials: { system_id: 'acme', password: PASSWORD } },
+    });
     const ok = await t.request('POST', `/v1/integrations/connections/${smppConnection}/test`, { auth: acme.apiKey });
     assert.equal(ok.body.ok, true, ok.text);
     assert.equal(ok.body.connection.status, 'verified');

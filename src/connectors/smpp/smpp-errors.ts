@@ -31,7 +31,8 @@ export function classifySubmitStatus(status: number): ClassifiedSmppError {
 export function classifySocketError(error: unknown): ClassifiedSmppError {
   const e = error as { code?: string; message?: string };
   const detail = String(e?.message ?? error).slice(0, 300);
-  if (/certificate|self[- ]signed|altname|ssl/i.test(detail)) return { code: 'connection_tls_failed', message: `TLS with the SMSC failed: ${detail}`, transient: false };
+  if (/certificate|self[- ]signed|altname|ssl/i.test(detail))
+    return { code: 'connection_tls_failed', message: `TLS with the SMSC failed: ${detail}`, transient: false };
   return { code: 'connection_unreachable', message: `The SMSC could not be reached: ${detail}`, transient: true };
 }
 

@@ -37,7 +37,8 @@ export class SmppSession {
     const session = await this.session();
     return withTimeout(
       new Promise<smpp.PDU>((resolve, reject) => {
-        const onClose = () => reject(new SmppError({ code: 'connection_unreachable', message: `The SMSC closed the session before answering ${command}`, transient: true }));
+        const onClose = () =>
+          reject(new SmppError({ code: 'connection_unreachable', message: `The SMSC closed the session before answering ${command}`, transient: true }));
         session.once('close', onClose);
         const sent = session[command](options, (pdu: smpp.PDU) => {
           session.off('close', onClose);
@@ -92,7 +93,11 @@ export class SmppSession {
         });
         session.once(this.settings.tls ? 'secureConnect' : 'connect', () => {
           session.bind_transceiver(
-            { system_id: this.credentials.system_id, password: this.credentials.password, ...(this.settings.system_type ? { system_type: this.settings.system_type } : {}) },
+            {
+              system_id: this.credentials.system_id,
+              password: this.credentials.password,
+              ...(this.settings.system_type ? { system_type: this.settings.system_type } : {}),
+            },
             (pdu: smpp.PDU) => {
               settled = true;
               if (pdu.command_status === smpp.ESME_ROK) return resolve(session);
@@ -110,7 +115,11 @@ export class SmppSession {
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SmppError({ code: 'counterpart_unavailable', message: `The SMSC did not answer ${what} within ${TIMEOUT_MS / 1000} s`, transient: true })), TIMEOUT_MS);
+    timer = setTimeout(
+      () =>
+        reject(new SmppError({ code: 'counterpart_unavailable', message: `The SMSC did not answer ${what} within ${TIMEOUT_MS / 1000} s`, transient: true })),
+      TIMEOUT_MS,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
