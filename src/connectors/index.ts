@@ -1,5 +1,7 @@
 /** Every connector this build offers. Adding one: its folder under src/connectors/ and one line here. */
 import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
+import { smppConnector } from './smpp';
 import { smtpConnector } from './smtp';
+import { twilioConnector } from './twilio';
 
-export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector];
+export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, twilioConnector, smppConnector];

@@ -70,7 +70,7 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
     return (
       await this.perform(kind, base, async (port) => {
         const sent = await send(port);
-        return { reference: sent.reference ?? sent.deliveryId };
+        return { reference: sent.reference ?? sent.deliveryId, ...(sent.details ? { answer: sent.details } : {}) };
       })
     ).delivery;
   }

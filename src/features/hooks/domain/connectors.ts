@@ -36,6 +36,8 @@ export interface Delivery {
   reference?: string;
   /** false when a test-mode sandbox answered: nothing left the machine. */
   livemode?: boolean;
+  /** What the counterpart answered besides the reference (SMS: encoding, segments), kept on the run; never candidate data. */
+  details?: Record<string, unknown>;
 }
 
 export interface NotificationConnector {

@@ -1,0 +1,29 @@
+/** The `smpp` connector: an SMSC speaking SMPP 3.4 (bind_transceiver, submit_sm, delivery receipts) fills the sms port. */
+import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
+import { smppCredentials, smppSettings, type SmppCredentials, type SmppSettings } from './settings';
+import { SmppSmsConnector } from './smpp-client';
+import { SmppError } from './smpp-errors';
+import { SmppSession } from './smpp-session';
+
+export const smppConnector: ConnectorDefinition<'sms', SmppSettings, SmppCredentials> = {
+  key: 'smpp',
+  kind: 'sms',
+  description: 'SMS through an SMSC over SMPP 3.4 (bind_transceiver, delivery receipts, enquire_link keepalive)',
+  settings: smppSettings,
+  credentials: smppCredentials,
+  async test(settings, credentials) {
+    // Bind with the credentials, one enquire_link round trip, unbind: nothing is sent.
+    const session = new SmppSession(settings, credentials);
+    try {
+      const pdu = await session.request('enquire_link', {});
+      if (pdu.command_status !== 0) return { ok: false, code: 'connection_protocol_error', message: `enquire_link answered ${pdu.command_status}` };
+      return { ok: true, detail: `${settings.host}:${settings.port} accepted the bind as ${credentials.system_id}` };
+    } catch (error) {
+      if (error instanceof SmppError) return { ok: false, code: error.classified.code, message: error.classified.message };
+      return { ok: false, code: 'connection_protocol_error', message: String((error as Error)?.message ?? error).slice(0, 300) };
+    } finally {
+      session.close();
+    }
+  },
+  open: (settings, credentials) => new SmppSmsConnector(settings, credentials),
+};

@@ -1,0 +1,192 @@
+/**
+ * SMS connectors end to end, through the API and the reminder jobs, against counterparts
+ * we did not write: an SMSC (the `smpp` package's own server) and Prism answering from
+ * Twilio's published OpenAPI description (test/fixtures/twilio/). A refused bind fails the
+ * connection test with connection_auth_failed; `sms.interview_reminder` goes hook → job →
+ * submit_sm and its run holds the SMSC's message_id, the encoding and the segment count; a
+ * throttled SMSC is retried and the message delivered once; Twilio answers a Message SID.
+ */
+import { strict as assert } from 'node:assert';
+import path from 'node:path';
+import * as smpp from 'smpp';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
+import { activateLicense } from '../helpers/hooks';
+import { rememberSecret } from '../helpers/log-capture';
+import { startPrism, type PrismServer } from '../helpers/prism';
+import { waitFor } from '../helpers/profile-flow';
+import { startSmppServer, type TestSmppServer } from '../helpers/smpp-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const PASSWORD = 'pa55wrd';
+const WRONG = 'wr0ngpw';
+const AUTH_TOKEN = 'twilio-auth-token-0123456789abcdef';
+const TWILIO_SPEC = path.join(PACKAGE_ROOT, 'test/fixtures/twilio/twilio_api_v2010.messages.json');
+
+describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
+  this.timeout(60_000);
+  let t: TestHost;
+  let smsc: TestSmppServer;
+  let prism: PrismServer;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  let smppConnection: string;
+
+  const fire = (organizationId: string, id: string, name: string, phone: string) =>
+    t.request('POST', '/host/v1/hooks/interview.scheduled', {
+      auth: t.operatorKey,
+      body: {
+        organization_id: organizationId,
+        payload: { interview_id: id, candidate: { name, phone }, starts_at: new Date(Date.now() + 500).toISOString(), title: 'Onsite interview' },
+      },
+    });
+  const settledReminder = (organizationId: string, interviewId: string) =>
+    waitFor(async () => {
+      const row = await t.database.db('hi_interview_reminders').where({ organization_id: organizationId, interview_id: interviewId, channel: 'sms' }).first();
+      return row && row.status !== 'scheduled' ? row : undefined;
+    }, `the SMS reminder of ${interviewId} to settle`);
+  const run = async (apiKey: string, id: string) => (await t.request('GET', `/v1/integrations/runs/${id}`, { auth: apiKey })).body;
+  const storedResult = async (id: string) => {
+    const row = await t.database.db('hi_action_runs').where({ id }).first();
+    return typeof row.result === 'string' ? JSON.parse(row.result) : row.result;
+  };
+
+  before(async () => {
+    rememberSecret(PASSWORD);
+    rememberSecret(WRONG);
+    rememberSecret(AUTH_TOKEN);
+    // Prism (a separate Node process) starts while the host does.
+    [smsc, prism, t] = await Promise.all([
+      startSmppServer({ systemId: 'acme', password: PASSWORD }),
+      startPrism(TWILIO_SPEC),
+      startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } }),
+    ]);
+    acme = await t.createOrganization('Acme');
+    globex = await t.createOrganization('Globex');
+    await activateLicense(t, acme.apiKey, 'sms.interview_reminder');
+    await activateLicense(t, globex.apiKey, 'sms.interview_reminder');
+  });
+  after(async () => {
+    await t?.close();
+    await Promise.all([smsc?.close(), prism?.stop()]);
+  });
+
+  it('SMPP: a refused bind fails the connection test with connection_auth_failed; the right password verifies', async () => {
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: {
+        connector: 'smpp',
+        settings: { host: '127.0.0.1', port: smsc.port, source_addr: 'AcmeHiring' },
+        credentials: { system_id: 'acme', password: WRONG },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.kind, 'sms');
+    smppConnection = created.body.id;
+    const failed = await t.request('POST', `/v1/integrations/connections/${smppConnection}/test`, { auth: acme.apiKey });
+    assert.equal(failed.status, 200, failed.text);
+    assert.equal(failed.body.ok, false);
+    assert.equal(failed.body.code, 'connection_auth_failed');
+    assert.ok(!failed.text.includes(WRONG));
+    const tooLong = await t.request('PATCH', `/v1/integrations/connections/${smppConnection}`, {
+      auth: acme.apiKey,
+      body: { credentials: { system_id: 'acme', password: 'longer-than-eight' } },
+    });
+    assert.equal(tooLong.status, 400, tooLong.text);
+    assert.equal(tooLong.body.error.param, 'credentials.password');
+    await t.request('PATCH', `/v1/integrations/connections/${smppConnection}`, {
+      auth: acme.apiKey,
+      body: { credentials: { system_id: 'acme', password: PASSWORD } },
+    });
+    const ok = await t.request('POST', `/v1/integrations/connections/${smppConnection}/test`, { auth: acme.apiKey });
+    assert.equal(ok.body.ok, true, ok.text);
+    assert.equal(ok.body.connection.status, 'verified');
+    assert.deepEqual(
+      smsc.binds.map((b) => b.ok),
+      [false, true],
+    );
+    assert.equal(smsc.received.length, 0, 'a connection test sends nothing');
+  });
+
+  it('SMPP: sms.interview_reminder goes hook → job → submit_sm; the run holds the message_id, GSM-7 and one segment', async () => {
+    assert.equal((await fire(acme.organizationId, 'int_smpp', 'Ada Lovelace', '+4915112345678')).status, 200);
+    const row = await settledReminder(acme.organizationId, 'int_smpp');
+    assert.equal(row.status, 'sent', JSON.stringify(row));
+    assert.equal(smsc.received.length, 1);
+    const sms = smsc.received[0]!;
+    assert.equal(sms.to, '4915112345678');
+    assert.equal(sms.from, 'AcmeHiring');
+    assert.equal(sms.registeredDelivery, 1, 'a delivery receipt is asked for');
+    assert.equal(sms.dataCoding, smpp.ENCODING.SMSC_DEFAULT);
+    assert.match(sms.text, /Hello Ada Lovelace, a reminder: "Onsite interview" starts at/);
+    const r = await run(acme.apiKey, row.delivery_id);
+    assert.equal(r.status, 'succeeded');
+    assert.equal(r.connector, 'smpp');
+    assert.equal(r.reference, sms.messageId);
+    assert.deepEqual(await storedResult(r.id), { encoding: 'GSM-7', segments: 1, delivery_status: 'accepted' });
+  });
+
+  it('SMPP: text outside GSM-7 goes as UCS-2; a throttled SMSC is retried and the message delivered once', async () => {
+    smsc.failNextSubmit(smpp.ESME_RTHROTTLED);
+    const before = smsc.received.length;
+    await fire(acme.organizationId, 'int_ucs2', 'Łukasz Żółć', '+48601234567');
+    const row = await settledReminder(acme.organizationId, 'int_ucs2');
+    assert.equal(row.status, 'sent', JSON.stringify(row));
+    assert.equal(smsc.received.length, before + 1);
+    const sms = smsc.received.at(-1)!;
+    assert.equal(sms.dataCoding, smpp.ENCODING.UCS2);
+    assert.match(sms.text, /Łukasz Żółć/);
+    const r = await run(acme.apiKey, row.delivery_id);
+    assert.deepEqual(
+      r.attempts.map((a: { outcome: string }) => a.outcome),
+      ['transient_error', 'succeeded'],
+    );
+    assert.equal(r.attempts[0].error_code, 'counterpart_unavailable');
+    const stored = await storedResult(r.id);
+    assert.equal(stored.encoding, 'UCS-2');
+    assert.equal(stored.segments, 2, 'the UCS-2 reminder is longer than 70 units');
+  });
+
+  it('SMPP: an invalid destination fails the run at once with recipient_invalid', async () => {
+    smsc.failNextSubmit(smpp.ESME_RINVDSTADR);
+    await fire(acme.organizationId, 'int_baddest', 'Ada Lovelace', '+4915100000000');
+    const row = await settledReminder(acme.organizationId, 'int_baddest');
+    assert.equal(row.status, 'failed');
+    assert.equal(row.reason, 'recipient_invalid');
+  });
+
+  it("Twilio (Prism over Twilio's description): the test fetches the account; the reminder's run holds the Message SID", async () => {
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: globex.apiKey,
+      body: {
+        connector: 'twilio',
+        settings: {
+          account_sid: 'ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+          from: '+14155552345',
+          status_callback_url: 'https://hiring.example/v1/sms/twilio/status',
+          api_base_url: prism.url,
+        },
+        credentials: { auth_token: AUTH_TOKEN },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const both = await t.request('PATCH', `/v1/integrations/connections/${created.body.id}`, {
+      auth: globex.apiKey,
+      body: { settings: { account_sid: 'ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', api_base_url: prism.url } },
+    });
+    assert.equal(both.status, 400, 'a sender is required');
+    const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: globex.apiKey });
+    assert.equal(tested.body.ok, true, tested.text);
+    await fire(globex.organizationId, 'int_twilio', 'Grace Hopper', '+14155550100');
+    const row = await settledReminder(globex.organizationId, 'int_twilio');
+    assert.equal(row.status, 'sent', JSON.stringify(row));
+    const r = await run(globex.apiKey, row.delivery_id);
+    assert.equal(r.connector, 'twilio');
+    assert.match(r.reference, /^SM[0-9a-f]{32}$/);
+    assert.deepEqual(await storedResult(r.id), { encoding: 'GSM-7', segments: 1, delivery_status: 'queued' });
+  });
+
+  it("another organization's SMS connection answers 404", async () => {
+    assert.equal((await t.request('GET', `/v1/integrations/connections/${smppConnection}`, { auth: globex.apiKey })).status, 404);
+    assert.equal((await t.request('POST', `/v1/integrations/connections/${smppConnection}/test`, { auth: globex.apiKey })).status, 404);
+  });
+});
