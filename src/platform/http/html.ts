@@ -1,10 +1,9 @@
 /** Small server-rendered pages (OAuth popup, sandbox consent): escaping, nonces, headers. */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { escapeHtml } from '../../kernel/html-escape';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml };
 
 /** JSON that is safe inside a <script> element: no `</script>`, no HTML comment openers, no line separators. */
 export function jsonForScript(value: unknown): string {
