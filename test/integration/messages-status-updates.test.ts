@@ -71,7 +71,11 @@ describe('status updates: email in the candidate’s language with a working one
   it('DKIM half configured or with a key that is not one: the connection test names it', async () => {
     const refused = await t.request('POST', '/v1/integrations/connections', {
       auth: globex.apiKey,
-      body: { connector: 'smtp', settings: { host: 'localhost', port: smtp.port, from_email: 'a@globex.example', dkim_domain: 'globex.example' }, credentials: {} },
+      body: {
+        connector: 'smtp',
+        settings: { host: 'localhost', port: smtp.port, from_email: 'a@globex.example', dkim_domain: 'globex.example' },
+        credentials: {},
+      },
     });
     assert.equal(refused.status, 400, refused.text);
     assert.equal(refused.body.error.param, 'settings.dkim_selector');
@@ -110,7 +114,11 @@ describe('status updates: email in the candidate’s language with a working one
     assert.match(String(mail.parsed.html), /<html lang="es-MX" dir="ltr">/);
     assert.match(String(mail.parsed.html), /Trae tu &lt;b&gt;portátil&lt;\/b&gt;/, 'the note is escaped in HTML');
     assert.match(String(mail.parsed.html), /recibes este mensaje porque enviaste una candidatura a Acme/i);
-    const header = (key: string) => mail.parsed.headerLines.find((h) => h.key === key)?.line.replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, '');
+    const header = (key: string) =>
+      mail.parsed.headerLines
+        .find((h) => h.key === key)
+        ?.line.replace(/^[^:]+:\s*/, '')
+        .replace(/\r?\n\s+/g, '');
     assert.equal(header('list-unsubscribe-post'), 'List-Unsubscribe=One-Click');
     const listUnsubscribe = /^<(.+)>$/.exec(header('list-unsubscribe') ?? '')?.[1] ?? '';
     assert.match(listUnsubscribe, new RegExp(`^${t.baseUrl}/v1/messages/unsubscribe\\?token=`));
@@ -143,11 +151,22 @@ describe('status updates: email in the candidate’s language with a working one
     assert.match(html, /<html lang="es-MX" dir="ltr">/);
     assert.match(html, /<form method="post"[^>]*><button class="primary" type="submit">Darme de baja<\/button><\/form>/);
     assert.match(html, /l\*\*\*@example\.com/, 'the address, masked');
-    assert.equal(await t.database.db('hi_message_unsubscribes').count({ n: '*' }).first().then((r: any) => Number(r.n)), 0);
+    assert.equal(
+      await t.database
+        .db('hi_message_unsubscribes')
+        .count({ n: '*' })
+        .first()
+        .then((r: any) => Number(r.n)),
+      0,
+    );
     const [base, token] = unsubscribeUrl.split('?token=') as [string, string];
     const tampered = `${base}?token=${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}x`;
     for (const url of [tampered, `${base}?token=`, `${base}?token=${token.split('.')[0]}`]) {
-      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      const refused = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
       assert.equal(refused.status, 400, url);
       assert.equal(refused.headers.get('x-error-code'), 'link_invalid');
       assert.match(await refused.text(), /This link does not work/);

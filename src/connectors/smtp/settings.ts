@@ -48,7 +48,12 @@ export const smtpCredentials = z
     ...dkimKey,
   })
   .strict()
-  .or(z.object({ ...dkimKey }).strict().meta({ description: 'No AUTH (a relay that trusts the sender by address)' }));
+  .or(
+    z
+      .object({ ...dkimKey })
+      .strict()
+      .meta({ description: 'No AUTH (a relay that trusts the sender by address)' }),
+  );
 
 export type SmtpSettings = z.output<typeof smtpSettings>;
 export type SmtpCredentials = z.output<typeof smtpCredentials>;

@@ -37,9 +37,17 @@ export const statusUpdatesModule: PluginModule = {
             ? 'Status update emails sent to the candidate: name, address, language, stage and the run that sent it'
             : 'Addresses that unsubscribed from status updates (erasure removes the opt-out with the address)',
         table,
-        where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn(column, s.emails.map((e) => e.toLowerCase())),
+        where: (q, s) =>
+          q.where({ organization_id: s.organizationId }).whereIn(
+            column,
+            s.emails.map((e) => e.toLowerCase()),
+          ),
       });
-    registerCandidateData(container, candidateStore(byAddress('hi_status_updates', 'recipient_email')), candidateStore(byAddress('hi_message_unsubscribes', 'email')));
+    registerCandidateData(
+      container,
+      candidateStore(byAddress('hi_status_updates', 'recipient_email')),
+      candidateStore(byAddress('hi_message_unsubscribes', 'email')),
+    );
   },
   hooks: [
     {

@@ -36,7 +36,12 @@ const SHELL_CSS =
   'button.primary{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}button:focus-visible,a:focus-visible{outline:3px solid var(--ring);outline-offset:2px}.muted{color:var(--muted)}ul{padding-left:1.2rem}';
 
 /** `language`: the page's BCP 47 tag and direction (pages in the reader's language, e.g. an unsubscribe page). */
-export function pageShell(title: string, body: string, nonce: string, language: { tag: string; direction: 'ltr' | 'rtl' } = { tag: 'en', direction: 'ltr' }): string {
+export function pageShell(
+  title: string,
+  body: string,
+  nonce: string,
+  language: { tag: string; direction: 'ltr' | 'rtl' } = { tag: 'en', direction: 'ltr' },
+): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language.tag)}" dir="${language.direction}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">${SHELL_CSS}</style>

@@ -1,6 +1,8 @@
 /** The pages behind links in messages (HTML, no API key: a signed token), for /v1/openapi.json. */
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
-const tokenQuery = [{ name: 'token', in: 'query', required: true, description: 'The signed token from the message', schema: { type: 'string', maxLength: 2000 } }];
+const tokenQuery = [
+  { name: 'token', in: 'query', required: true, description: 'The signed token from the message', schema: { type: 'string', maxLength: 2000 } },
+];
 const linkErrors = {
   '400': html('link_invalid: the token was changed or cut short (code also in X-Error-Code)'),
   '404': html('link_not_found: the record behind the link was erased'),
@@ -9,7 +11,8 @@ const linkErrors = {
 
 export const MESSAGE_LINK_TAG = {
   name: 'message links',
-  description: 'Pages behind the links of the messages the plugin sends (unsubscribe, call sheet confirmation): HTML in the recipient’s language, authorized by a signed token.',
+  description:
+    'Pages behind the links of the messages the plugin sends (unsubscribe, call sheet confirmation): HTML in the recipient’s language, authorized by a signed token.',
 };
 
 export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
@@ -30,7 +33,9 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       parameters: tokenQuery,
       requestBody: {
         required: false,
-        content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } } },
+        content: {
+          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } },
+        },
       },
       responses: { '200': html('Unsubscribed'), ...linkErrors },
     },

@@ -43,6 +43,10 @@ export function isTimeZone(zone: string): boolean {
 export function formatMoment(at: Date, language: MessageLanguage, timeZone?: string, style: 'full' | 'time' | 'date' = 'full'): string {
   const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
   const options: Intl.DateTimeFormatOptions =
-    style === 'time' ? { timeStyle: 'short', timeZone: zone } : style === 'date' ? { dateStyle: 'full', timeZone: zone } : { dateStyle: 'full', timeStyle: 'short', timeZone: zone };
+    style === 'time'
+      ? { timeStyle: 'short', timeZone: zone }
+      : style === 'date'
+        ? { dateStyle: 'full', timeZone: zone }
+        : { dateStyle: 'full', timeStyle: 'short', timeZone: zone };
   return `${new Intl.DateTimeFormat(language.tag, options).format(at)}${style === 'date' ? '' : ` (${zone})`}`;
 }

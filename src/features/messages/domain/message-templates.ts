@@ -25,7 +25,12 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
     },
     call_sheet: {
       subject: 'Call sheet: {production}, {date}',
-      lines: ['Hello {name},', 'your call time for {production} is {call_time}.', 'Location: {location}', 'Your call sheet is attached. Please confirm that you received it.'],
+      lines: [
+        'Hello {name},',
+        'your call time for {production} is {call_time}.',
+        'Location: {location}',
+        'Your call sheet is attached. Please confirm that you received it.',
+      ],
     },
     call_sheet_reminder: {
       subject: 'Please confirm: {production}, {date}',
@@ -42,7 +47,12 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
     },
     call_sheet: {
       subject: 'Hoja de llamada: {production}, {date}',
-      lines: ['Hola {name}:', 'tu hora de llamada para {production} es {call_time}.', 'Lugar: {location}', 'Adjuntamos tu hoja de llamada. Confirma que la has recibido.'],
+      lines: [
+        'Hola {name}:',
+        'tu hora de llamada para {production} es {call_time}.',
+        'Lugar: {location}',
+        'Adjuntamos tu hoja de llamada. Confirma que la has recibido.',
+      ],
     },
     call_sheet_reminder: {
       subject: 'Confirma, por favor: {production}, {date}',
@@ -55,15 +65,28 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
     interview_reminder: { subject: 'Rappel : {title}', lines: ['Bonjour {name},', 'un rappel : « {title} » commence le {when}.', 'Lieu : {location}'] },
     status_update: {
       subject: 'Votre candidature : {stage}',
-      lines: ['Bonjour {name},', ['votre candidature pour {job} est passée à l’étape : {stage}.', 'votre candidature est passée à l’étape : {stage}.'], '{note}'],
+      lines: [
+        'Bonjour {name},',
+        ['votre candidature pour {job} est passée à l’étape : {stage}.', 'votre candidature est passée à l’étape : {stage}.'],
+        '{note}',
+      ],
     },
     call_sheet: {
       subject: 'Feuille de service : {production}, {date}',
-      lines: ['Bonjour {name},', 'votre heure de convocation pour {production} est {call_time}.', 'Lieu : {location}', 'Votre feuille de service est jointe. Merci de confirmer sa réception.'],
+      lines: [
+        'Bonjour {name},',
+        'votre heure de convocation pour {production} est {call_time}.',
+        'Lieu : {location}',
+        'Votre feuille de service est jointe. Merci de confirmer sa réception.',
+      ],
     },
     call_sheet_reminder: {
       subject: 'Merci de confirmer : {production}, {date}',
-      lines: ['Bonjour {name},', 'nous n’avons pas encore votre confirmation : votre heure de convocation pour {production} est {call_time}.', 'Lieu : {location}'],
+      lines: [
+        'Bonjour {name},',
+        'nous n’avons pas encore votre confirmation : votre heure de convocation pour {production} est {call_time}.',
+        'Lieu : {location}',
+      ],
     },
     links: { unsubscribe: 'Ne plus recevoir les mises à jour', confirm: 'Confirmer mon heure de convocation', call_sheet: 'Votre feuille de service' },
     footer_unsubscribe: 'Vous recevez ce message parce que vous avez postulé chez {organization}.',
@@ -76,7 +99,12 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
     },
     call_sheet: {
       subject: 'Dispo: {production}, {date}',
-      lines: ['Hallo {name},', 'Ihre Drehzeit für {production} ist {call_time}.', 'Ort: {location}', 'Ihre Dispo ist angehängt. Bitte bestätigen Sie den Empfang.'],
+      lines: [
+        'Hallo {name},',
+        'Ihre Drehzeit für {production} ist {call_time}.',
+        'Ort: {location}',
+        'Ihre Dispo ist angehängt. Bitte bestätigen Sie den Empfang.',
+      ],
     },
     call_sheet_reminder: {
       subject: 'Bitte bestätigen: {production}, {date}',
@@ -93,7 +121,12 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
     },
     call_sheet: {
       subject: 'Ordem do dia: {production}, {date}',
-      lines: ['Olá {name},', 'o seu horário de chamada para {production} é {call_time}.', 'Local: {location}', 'A sua ordem do dia segue em anexo. Confirme que a recebeu.'],
+      lines: [
+        'Olá {name},',
+        'o seu horário de chamada para {production} é {call_time}.',
+        'Local: {location}',
+        'A sua ordem do dia segue em anexo. Confirme que a recebeu.',
+      ],
     },
     call_sheet_reminder: {
       subject: 'Confirme, por favor: {production}, {date}',

@@ -47,7 +47,12 @@ function lines(template: readonly (string | readonly string[])[], params: Messag
   });
 }
 
-export function renderMessage(kind: MessageKind, requestedLanguage: string | MessageLanguage | undefined, params: MessageParams, options: RenderOptions = {}): RenderedMessage {
+export function renderMessage(
+  kind: MessageKind,
+  requestedLanguage: string | MessageLanguage | undefined,
+  params: MessageParams,
+  options: RenderOptions = {},
+): RenderedMessage {
   const language = typeof requestedLanguage === 'object' ? requestedLanguage : messageLanguage(requestedLanguage);
   const strings = TEMPLATES[language.locale];
   const template = strings[kind];

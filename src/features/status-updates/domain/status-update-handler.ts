@@ -10,7 +10,7 @@ import { StatusUpdates } from './status-updates';
   hook: 'application.stage_changed',
   action: STATUS_UPDATE_ACTION,
   steps: ['email'],
-  description: "Emails the candidate that their application moved to another stage, in their language, once per change, with a one-click unsubscribe",
+  description: 'Emails the candidate that their application moved to another stage, in their language, once per change, with a one-click unsubscribe',
 })
 export class StatusUpdateHandler implements GatedHookHandler {
   constructor(

@@ -94,7 +94,8 @@ export class StatusUpdates {
       runId = delivery.deliveryId;
     } catch (error) {
       // A refusal (no connection, a rejected recipient) is final for this change; trouble upstream stays pending for the host's retry.
-      if (isDomainError(error) && error.kind !== 'upstream') await this.updates.settle(update.id, { status: 'failed', reason: error.code, at: this.clock.now() });
+      if (isDomainError(error) && error.kind !== 'upstream')
+        await this.updates.settle(update.id, { status: 'failed', reason: error.code, at: this.clock.now() });
       throw error;
     }
     await this.updates.settle(update.id, { status: 'sent', reason: null, runId, at: this.clock.now() });
