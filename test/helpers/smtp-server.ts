@@ -17,6 +17,8 @@ export interface ReceivedMail {
   envelope: { from: string; to: string[] };
   queueId: string;
   parsed: ParsedMail;
+  /** The message as it arrived (DKIM verification reads these bytes). */
+  raw: Buffer;
 }
 
 export interface TestSmtpServer {
@@ -82,12 +84,14 @@ export async function startSmtpServer(options: { username?: string; password?: s
           return callback(Object.assign(new Error(failures.message), { responseCode: failures.responseCode }));
         }
         const queueId = randomBytes(6).toString('hex').toUpperCase();
-        simpleParser(Buffer.concat(chunks))
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw)
           .then((parsed) => {
             received.push({
               envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
               queueId,
               parsed,
+              raw,
             });
             callback(null, `Ok: queued as ${queueId}`);
           })

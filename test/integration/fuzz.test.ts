@@ -167,6 +167,8 @@ describe('fuzzing every endpoint', function () {
     { method: 'GET', path: '/sandbox/v1/profile' },
     { method: 'GET', path: '/sandbox/profiles/usr_sbx7Ada2Lovelace' },
     { method: 'GET', path: '/widgets/profile-apply.js' },
+    { method: 'GET', path: '/v1/messages/unsubscribe' },
+    { method: 'POST', path: '/v1/messages/unsubscribe', form: true },
   ];
   const oauthQuery = fc.dictionary(
     fc.oneof(
@@ -186,6 +188,7 @@ describe('fuzzing every endpoint', function () {
         'code_challenge',
         'code_challenge_method',
         'scope',
+        'token',
       ),
     ),
     fc.oneof(text, fc.constantFrom('S256', 'plain', 'code', 'token', 'https://jobs.example.com', 'http://127.0.0.1', 'javascript:alert(1)', 'access_denied')),
@@ -228,7 +231,15 @@ describe('fuzzing every endpoint', function () {
   it('the host hook endpoint never answers 5xx and never writes a row when it rejects', async () => {
     const hooks = fc.oneof(
       text.map(encodeURIComponent),
-      fc.constantFrom('interview.scheduled', 'interview.rescheduled', 'interview.canceled', 'offer.created', 'candidate.hired', 'nothing.happened'),
+      fc.constantFrom(
+        'interview.scheduled',
+        'interview.rescheduled',
+        'interview.canceled',
+        'offer.created',
+        'candidate.hired',
+        'application.stage_changed',
+        'nothing.happened',
+      ),
     );
     const organization = fc.oneof(text, fc.constant((await t.request('GET', '/v1/organization', { auth: orgKey })).body.id as string));
     const payload = fc.oneof(

@@ -3,6 +3,7 @@ import type { ConnectorDefinition } from '../../features/connections/domain/conn
 import { smtpCredentials, smtpSettings, type SmtpCredentials, type SmtpSettings } from './settings';
 import { SmtpNotificationConnector, smtpTransport } from './smtp-client';
 import { classifySmtpError } from './smtp-errors';
+import { dkimProblem } from './dkim';
 
 export const smtpConnector: ConnectorDefinition<'email', SmtpSettings, SmtpCredentials> = {
   key: 'smtp',
@@ -11,6 +12,8 @@ export const smtpConnector: ConnectorDefinition<'email', SmtpSettings, SmtpCrede
   settings: smtpSettings,
   credentials: smtpCredentials,
   async test(settings, credentials) {
+    const dkim = dkimProblem(settings, credentials);
+    if (dkim) return { ok: false, ...dkim };
     // verify(): connect, EHLO, STARTTLS when asked, AUTH when credentials are given; no message.
     const transport = smtpTransport(settings, credentials, { pool: false });
     try {

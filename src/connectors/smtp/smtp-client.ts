@@ -16,6 +16,10 @@ const TIMEOUT_MS = 15_000;
 export function smtpTransport(settings: SmtpSettings, credentials: SmtpCredentials, options: { pool?: boolean } = {}): Transporter {
   const auth = 'username' in credentials ? { user: credentials.username, pass: credentials.password } : undefined;
   const pool = options.pool ?? settings.pool;
+  const dkim =
+    settings.dkim_domain && settings.dkim_selector && credentials.dkim_private_key
+      ? { dkim: { domainName: settings.dkim_domain, keySelector: settings.dkim_selector, privateKey: credentials.dkim_private_key } }
+      : {};
   const base = {
     host: settings.host,
     port: settings.port,
@@ -27,6 +31,7 @@ export function smtpTransport(settings: SmtpSettings, credentials: SmtpCredentia
     connectionTimeout: TIMEOUT_MS,
     greetingTimeout: TIMEOUT_MS,
     socketTimeout: TIMEOUT_MS,
+    ...dkim,
   };
   return pool ? createTransport({ ...base, pool: true, maxConnections: 5 }) : createTransport(base);
 }
@@ -59,6 +64,9 @@ export class SmtpNotificationConnector implements NotificationConnector {
         text: m.text,
         ...(m.html ? { html: m.html } : {}),
         messageId,
+        ...(m.attachments?.length
+          ? { attachments: m.attachments.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType })) }
+          : {}),
         headers: { ...(m.language ? { 'Content-Language': m.language } : {}), ...(m.headers ?? {}) },
       });
     } catch (error) {

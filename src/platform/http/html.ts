@@ -1,10 +1,9 @@
 /** Small server-rendered pages (OAuth popup, sandbox consent): escaping, nonces, headers. */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { escapeHtml } from '../../kernel/html-escape';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml };
 
 /** JSON that is safe inside a <script> element: no `</script>`, no HTML comment openers, no line separators. */
 export function jsonForScript(value: unknown): string {
@@ -36,9 +35,15 @@ const SHELL_CSS =
   'a{color:var(--accent)}button{font:inherit;padding:.5rem 1rem;margin:.25rem 0;border-radius:6px;border:1px solid var(--line);background:var(--btn);color:var(--fg);cursor:pointer;display:block;width:100%;min-height:44px}' +
   'button.primary{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}button:focus-visible,a:focus-visible{outline:3px solid var(--ring);outline-offset:2px}.muted{color:var(--muted)}ul{padding-left:1.2rem}';
 
-export function pageShell(title: string, body: string, nonce: string): string {
+/** `language`: the page's BCP 47 tag and direction (pages in the reader's language, e.g. an unsubscribe page). */
+export function pageShell(
+  title: string,
+  body: string,
+  nonce: string,
+  language: { tag: string; direction: 'ltr' | 'rtl' } = { tag: 'en', direction: 'ltr' },
+): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title>
+<html lang="${escapeHtml(language.tag)}" dir="${language.direction}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">${SHELL_CSS}</style>
 </head><body><main>${body}</main></body></html>`;
 }

@@ -4,6 +4,7 @@
  * script, the job dashboard, and the standalone host's hook endpoint.
  */
 import { z } from 'zod';
+import { MESSAGE_LINK_SURFACES, MESSAGE_LINK_TAG } from './openapi-message-links';
 
 type Convert = (schema: z.ZodType, io: 'input' | 'output') => object;
 
@@ -17,6 +18,7 @@ export const SURFACE_TAGS = [
     name: 'standalone host',
     description: 'Endpoints of the reference host (`hiring-integrations serve`), not of the plugin: an ATS embedding the plugin fires hooks in-process.',
   },
+  MESSAGE_LINK_TAG,
 ];
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -83,6 +85,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
     },
   ];
   return {
+    ...MESSAGE_LINK_SURFACES,
     '/v1/connect/profile': {
       get: {
         operationId: 'startConnect',

@@ -22,6 +22,13 @@ export interface EmailMessage extends DeliveryBase {
   /** BCP 47 language of the message (Content-Language). */
   language?: string;
   headers?: Record<string, string>;
+  attachments?: readonly EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 export interface SmsMessage extends DeliveryBase {

@@ -10,6 +10,12 @@ export const person = z.object({
   name: z.string().min(1).max(200),
   email: z.email().max(320).optional(),
   phone: e164.optional(),
+  /** BCP 47 tag of the language messages to this person are written in (en, es, fr, de, pt, ar; others fall back to English). */
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'expected a BCP 47 language tag such as en or pt-BR')
+    .max(35)
+    .optional(),
 });
 
 export const interviewScheduled = z.object({

@@ -32,7 +32,12 @@ export class InterviewReminderHookHandler implements GatedHookHandler {
     if (this.channel === 'email' && !candidate.email) throw invalid('invalid_payload', 'candidate.email: required for an email reminder', 'candidate.email');
     if (this.channel === 'sms' && !candidate.phone) throw invalid('invalid_payload', 'candidate.phone: required for an SMS reminder', 'candidate.phone');
     return this.reminders.schedule(organizationId, this.channel, interview.interview_id, new Date(interview.starts_at), {
-      candidate: { name: candidate.name, ...(candidate.email ? { email: candidate.email } : {}), ...(candidate.phone ? { phone: candidate.phone } : {}) },
+      candidate: {
+        name: candidate.name,
+        ...(candidate.email ? { email: candidate.email } : {}),
+        ...(candidate.phone ? { phone: candidate.phone } : {}),
+        ...(candidate.language ? { language: candidate.language } : {}),
+      },
       title: interview.title,
       ...(interview.timezone ? { timezone: interview.timezone } : {}),
       ...(interview.location ? { location: interview.location } : {}),

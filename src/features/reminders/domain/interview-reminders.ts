@@ -24,6 +24,8 @@ import { LOGGER, type Logger } from '../../../kernel/logger';
 import { NOTIFICATION_CONNECTOR, SMS_CONNECTOR, type Delivery, type NotificationConnector, type SmsConnector } from '../../hooks/domain/connectors';
 import { HookGate } from '../../hooks/domain/hook-gate';
 import type { HookHandlerReport } from '../../hooks/domain/hook-handler';
+import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
+import { renderMessage } from '../../messages/domain/render-message';
 
 export const INTERVIEW_REMINDERS_QUEUE = 'interview-reminders';
 
@@ -37,7 +39,7 @@ export const REMINDER_ACTIONS: Readonly<Record<ReminderChannel, string>> = {
 export type ReminderStatus = 'scheduled' | 'sent' | 'canceled' | 'skipped' | 'failed';
 
 export interface ReminderDetails {
-  candidate: { name: string; email?: string; phone?: string };
+  candidate: { name: string; email?: string; phone?: string; language?: string };
   title: string;
   timezone?: string;
   location?: string;
@@ -237,7 +239,6 @@ export class ReminderDelivery {
       this.logger.info({ organizationId, interviewId, channel, action, reason: 'license_inactive' }, 'interview reminder skipped');
       return 'unlicensed';
     }
-    const text = reminderText(reminder);
     const candidate = reminder.details.candidate;
     let delivery: Delivery;
     try {
@@ -248,10 +249,9 @@ export class ReminderDelivery {
               actionKey: action,
               idempotencyKey: jobId,
               to: { name: candidate.name, email: candidate.email! },
-              subject: `Reminder: ${reminder.details.title}`,
-              text,
+              ...reminderEmail(reminder),
             })
-          : await this.sms.sendSms({ organizationId, actionKey: action, idempotencyKey: jobId, to: candidate.phone!, text });
+          : await this.sms.sendSms({ organizationId, actionKey: action, idempotencyKey: jobId, to: candidate.phone!, text: reminderText(reminder) });
     } catch (error) {
       // Transient trouble retries with the queue's backoff; a refusal (no connection, bad
       // credentials, a rejected recipient) fails the reminder: never `sent` when nothing left.
@@ -293,4 +293,11 @@ export function reminderText(reminder: InterviewReminder): string {
   return [`Hello ${candidate.name}, a reminder: "${title}" starts at ${when}${timezone ? ` (${timezone})` : ''}.`, location ? `Where: ${location}.` : '']
     .filter(Boolean)
     .join(' ');
+}
+
+/** The email reminder in the candidate's language, the time in the interview's time zone. */
+export function reminderEmail(reminder: InterviewReminder) {
+  const { candidate, title, timezone, location } = reminder.details;
+  const language = messageLanguage(candidate.language);
+  return renderMessage('interview_reminder', language, { name: candidate.name, title, when: formatMoment(reminder.startsAt, language, timezone), location });
 }

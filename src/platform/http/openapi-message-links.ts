@@ -1,0 +1,43 @@
+/** The pages behind links in messages (HTML, no API key: a signed token), for /v1/openapi.json. */
+const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+const tokenQuery = [
+  { name: 'token', in: 'query', required: true, description: 'The signed token from the message', schema: { type: 'string', maxLength: 2000 } },
+];
+const linkErrors = {
+  '400': html('link_invalid: the token was changed or cut short (code also in X-Error-Code)'),
+  '404': html('link_not_found: the record behind the link was erased'),
+  '429': html('Too many requests from this network (Retry-After)'),
+};
+
+export const MESSAGE_LINK_TAG = {
+  name: 'message links',
+  description:
+    'Pages behind the links of the messages the plugin sends (unsubscribe, call sheet confirmation): HTML in the recipient’s language, authorized by a signed token.',
+};
+
+export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
+  '/v1/messages/unsubscribe': {
+    get: {
+      operationId: 'showUnsubscribe',
+      summary: 'The unsubscribe page of a status update: one button; opening it changes nothing (mail scanners open links)',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: { '200': html('The page, in the recipient’s language (or “already unsubscribed”)'), ...linkErrors },
+    },
+    post: {
+      operationId: 'unsubscribe',
+      summary: 'Unsubscribes the address from status updates: the page’s button or a mail client’s RFC 8058 one-click POST; idempotent',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: false,
+        content: {
+          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } },
+        },
+      },
+      responses: { '200': html('Unsubscribed'), ...linkErrors },
+    },
+  },
+};
