@@ -50,12 +50,24 @@ export interface MeetingRequest extends DeliveryBase {
   title: string;
   startsAt: Date;
   durationMinutes: number;
-  attendees: { name: string; email?: string }[];
+  /** `host` (interviewers: moderators where the provider has them) or `guest` (default). */
+  attendees: { name: string; email?: string; role?: 'host' | 'guest' }[];
+}
+
+/** One participant's own link (Jitsi: it carries the participant's token). */
+export interface MeetingParticipantLink {
+  name: string;
+  email?: string;
+  role: 'host' | 'guest';
+  joinUrl: string;
 }
 
 export interface Meeting extends Delivery {
   meetingId: string;
+  /** The room's address, without anyone's token. */
   joinUrl: string;
+  /** Per-participant links, from the call that created the meeting (not kept in the run: they name people). */
+  participants?: MeetingParticipantLink[];
 }
 
 export interface VideoMeetingConnector {
