@@ -1,7 +1,8 @@
 /** Every connector this build offers. Adding one: its folder under src/connectors/ and one line here. */
 import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
+import { caldavConnector } from './caldav';
 import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
 import { smtpConnector } from './smtp';
 
-export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, jitsiConnector, meetingUrlTemplateConnector];
+export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, jitsiConnector, meetingUrlTemplateConnector, caldavConnector];

@@ -58,6 +58,7 @@ export class SmtpNotificationConnector implements NotificationConnector {
         subject: m.subject,
         text: m.text,
         ...(m.html ? { html: m.html } : {}),
+        ...(m.calendar ? { icalEvent: { method: m.calendar.method, filename: 'invite.ics', content: m.calendar.content } } : {}),
         messageId,
         headers: { ...(m.language ? { 'Content-Language': m.language } : {}), ...(m.headers ?? {}) },
       });

@@ -22,6 +22,8 @@ export interface EmailMessage extends DeliveryBase {
   /** BCP 47 language of the message (Content-Language). */
   language?: string;
   headers?: Record<string, string>;
+  /** An iTIP message (RFC 6047): sent as a text/calendar part with this METHOD, so mail clients offer "Add to calendar". */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
 
 export interface SmsMessage extends DeliveryBase {
