@@ -1,7 +1,17 @@
 /** Every connector this build offers. Adding one: its folder under src/connectors/ and one line here. */
 import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
+import { caldavConnector } from './caldav';
+import { jitsiConnector } from './jitsi';
+import { meetingUrlTemplateConnector } from './meeting-url-template';
 import { smppConnector } from './smpp';
 import { smtpConnector } from './smtp';
 import { twilioConnector } from './twilio';
 
-export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, twilioConnector, smppConnector];
+export const CONNECTORS: readonly ConnectorDefinition[] = [
+  smtpConnector,
+  twilioConnector,
+  smppConnector,
+  jitsiConnector,
+  meetingUrlTemplateConnector,
+  caldavConnector,
+];

@@ -43,11 +43,14 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
   }
 
   async createMeeting(r: MeetingRequest): Promise<Meeting> {
+    // Participant links name people and carry tokens: they pass through from the call, never into the run.
+    let participants: Meeting['participants'];
     const { delivery, answer } = await this.perform('video_meetings', r, async (port) => {
       const meeting = await port.createMeeting(r);
+      participants = meeting.participants;
       return { reference: meeting.meetingId, answer: { meetingId: meeting.meetingId, joinUrl: meeting.joinUrl } };
     });
-    return { ...delivery, meetingId: String(answer.meetingId), joinUrl: String(answer.joinUrl) };
+    return { ...delivery, meetingId: String(answer.meetingId), joinUrl: String(answer.joinUrl), ...(participants ? { participants } : {}) };
   }
 
   async sendForSignature(r: SignatureRequest): Promise<Envelope> {

@@ -51,9 +51,19 @@ export class VideoMeetingLinkHandler implements GatedHookHandler {
       title: interview.title,
       startsAt: new Date(interview.starts_at),
       durationMinutes: interview.duration_minutes,
-      attendees: [interview.candidate, ...interview.interviewers].map((p) => ({ name: p.name, ...(p.email ? { email: p.email } : {}) })),
+      attendees: [
+        { name: interview.candidate.name, ...(interview.candidate.email ? { email: interview.candidate.email } : {}), role: 'guest' as const },
+        ...interview.interviewers.map((p) => ({ name: p.name, ...(p.email ? { email: p.email } : {}), role: 'host' as const })),
+      ],
     });
-    const result = { interview_id: interview.interview_id, meeting_id: meeting.meetingId, join_url: meeting.joinUrl };
+    const result = {
+      interview_id: interview.interview_id,
+      meeting_id: meeting.meetingId,
+      join_url: meeting.joinUrl,
+      ...(meeting.participants
+        ? { participants: meeting.participants.map((p) => ({ name: p.name, email: p.email ?? null, role: p.role, join_url: p.joinUrl })) }
+        : {}),
+    };
     await announce(this.events, this.logger, 'interview.meeting_link_created', organizationId, result, `${organizationId}-${interview.interview_id}`);
     return result;
   }

@@ -23,6 +23,8 @@ export interface EmailMessage extends DeliveryBase {
   language?: string;
   headers?: Record<string, string>;
   attachments?: readonly EmailAttachment[];
+  /** An iTIP message (RFC 6047): sent as a text/calendar part with this METHOD, so mail clients offer "Add to calendar". */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
 
 export interface EmailAttachment {
@@ -59,12 +61,24 @@ export interface MeetingRequest extends DeliveryBase {
   title: string;
   startsAt: Date;
   durationMinutes: number;
-  attendees: { name: string; email?: string }[];
+  /** `host` (interviewers: moderators where the provider has them) or `guest` (default). */
+  attendees: { name: string; email?: string; role?: 'host' | 'guest' }[];
+}
+
+/** One participant's own link (Jitsi: it carries the participant's token). */
+export interface MeetingParticipantLink {
+  name: string;
+  email?: string;
+  role: 'host' | 'guest';
+  joinUrl: string;
 }
 
 export interface Meeting extends Delivery {
   meetingId: string;
+  /** The room's address, without anyone's token. */
   joinUrl: string;
+  /** Per-participant links, from the call that created the meeting (not kept in the run: they name people). */
+  participants?: MeetingParticipantLink[];
 }
 
 export interface VideoMeetingConnector {

@@ -1,0 +1,24 @@
+/** The `caldav` connector: any CalDAV server (Nextcloud, iCloud, Fastmail, Radicale, Xandikos…) fills the calendar port. */
+import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
+import { CaldavCalendarConnector } from './caldav-calendar';
+import { classifyCaldavError } from './caldav-errors';
+import { caldavCredentials, caldavSettings, type CaldavCredentials, type CaldavSettings } from './settings';
+
+export const caldavConnector: ConnectorDefinition<'calendar', CaldavSettings, CaldavCredentials> = {
+  key: 'caldav',
+  kind: 'calendar',
+  description: 'A calendar on any CalDAV server: busy times, the events the plugin writes, incremental sync',
+  settings: caldavSettings,
+  credentials: caldavCredentials,
+  async test(settings, credentials) {
+    // Discovery and the calendar's properties: proves the address, the credentials and the calendar.
+    try {
+      const calendar = await new CaldavCalendarConnector(settings, credentials).discover();
+      return { ok: true, detail: `found the calendar ${calendar.url}${calendar.syncToken ? ' (incremental sync)' : ''}` };
+    } catch (error) {
+      const { code, message } = classifyCaldavError(error);
+      return { ok: false, code: code === 'counterpart_unavailable' ? 'connection_unreachable' : code, message };
+    }
+  },
+  open: (settings, credentials) => new CaldavCalendarConnector(settings, credentials),
+};
