@@ -1,0 +1,36 @@
+/**
+ * Checks what an applicant presents against a listing's requirements: each credential is
+ * examined by its source (a VC-JWT's proof, or nothing for a self-reported one), then the
+ * pure matcher decides every requirement. Nothing is stored here: the caller keeps the
+ * result where it belongs (an application, a compliance record).
+ */
+import type { CredentialRequirement, ListingRequirementsStore } from '../../listings/domain/credential-requirements';
+import type { CredentialExaminer, PresentedInput } from './credential-examiner';
+import { matchRequirements, type CheckSummary } from './match-requirements';
+import type { PresentedCredential } from './presented-credential';
+
+export interface CheckResult extends CheckSummary {
+  credentials: PresentedCredential[];
+}
+
+export class CredentialCheckService {
+  constructor(
+    private readonly requirements: ListingRequirementsStore,
+    private readonly examiners: { vcJwt: CredentialExaminer; selfReported: CredentialExaminer },
+    private readonly now: () => Date,
+  ) {}
+
+  async examineAll(inputs: PresentedInput[]): Promise<PresentedCredential[]> {
+    const now = this.now();
+    return Promise.all(inputs.map((input) => (input.format === 'vc+jwt' ? this.examiners.vcJwt : this.examiners.selfReported).examine(input, now)));
+  }
+
+  async check(requirements: CredentialRequirement[], inputs: PresentedInput[]): Promise<CheckResult> {
+    const credentials = await this.examineAll(inputs);
+    return { ...matchRequirements(requirements, credentials, this.now()), credentials };
+  }
+
+  async checkForListing(organizationId: string, listingId: string, inputs: PresentedInput[]): Promise<CheckResult> {
+    return this.check(await this.requirements.get(organizationId, listingId), inputs);
+  }
+}
