@@ -6,7 +6,8 @@
  * listing answers 404.
  */
 import { strict as assert } from 'node:assert';
-import { ADA, enableProfileApply, runConnect } from '../helpers/profile-flow';
+import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
+import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { LocalIssuerServer, openBadge, signVcJwt } from '../helpers/credential-issuer';
 
@@ -154,6 +155,37 @@ describe('credential requirements and checks API', function () {
     assert.deepEqual([by.cka.status, by.cka.reason], ['unverified', 'issuer_untrusted']);
     assert.equal(check.body.status, 'not_met');
     assert.equal((await as('GET', `/v1/credential-checks/applications/${applied.body.application_id}`, undefined, globex.apiKey)).status, 404);
+  });
+
+  it('the verification actions: credentials.presented is checked for a licensed organization and published as credential_check.completed', async () => {
+    const fire = (organizationId: string, payload: object) =>
+      t.request('POST', '/host/v1/hooks/credentials.presented', { auth: t.operatorKey, body: { organization_id: organizationId, payload } });
+    const availability = async () =>
+      (await as('GET', '/v1/integrations/catalog')).body.groups
+        .flatMap((g: { actions: any[] }) => g.actions)
+        .find((a: { key: string }) => a.key === 'background_checks.license_verification').availability;
+    const payload = { check_id: 'chk_1', listing_id: listingId, candidate_id: 'cand-7', credentials: [{ format: 'vc+jwt', credential: await license(365) }] };
+    const unlicensed = await fire(acme.organizationId, payload);
+    assert.equal(unlicensed.status, 200, unlicensed.text);
+    assert.deepEqual(unlicensed.body.handled, []);
+    await activateLicense(t, acme.apiKey, 'background_checks.license_verification');
+    assert.deepEqual(await availability(), { status: 'available', missing: [] });
+    const fired = await fire(acme.organizationId, payload);
+    assert.deepEqual(fired.body.handled, ['license-verification-check'], fired.text);
+    const outcome = fired.body.outcomes.find((o: { handler: string }) => o.handler === 'license-verification-check');
+    assert.deepEqual([outcome.result.status, outcome.result.requirements[0].status], ['met', 'met']);
+    await fire(acme.organizationId, payload);
+    const events = await waitFor(async () => {
+      const list = (await as('GET', '/v1/events?type=credential_check.completed')).body.data;
+      return list.length ? list : undefined;
+    }, 'credential_check.completed');
+    assert.equal(events.length, 1, 'fired twice, published once');
+    assert.deepEqual([events[0].data.check_id, events[0].data.candidate_id, events[0].data.status], ['chk_1', 'cand-7', 'met']);
+    const foreign = await fire(acme.organizationId, { ...payload, check_id: 'chk_2', listing_id: 'listing_HNKlZK814ei1Ofqzhm8C' });
+    assert.equal(foreign.status, 200, foreign.text);
+    assert.deepEqual(foreign.body.handled, [], 'an unknown listing is skipped with its reason, never a crash');
+    const refused = await fire(acme.organizationId, { check_id: 'chk 3', listing_id: listingId, credentials: 'nope' });
+    assert.deepEqual(refused.body.handled, []);
   });
 
   it("another organization's listing answers 404, as an unknown one; bad bodies are 400", async () => {

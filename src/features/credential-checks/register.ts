@@ -27,8 +27,11 @@ export const credentialChecksModule: PluginModule = {
         const fetcher = c.resolve<DocumentFetcher>(DOCUMENT_FETCHER);
         const vcJwt = new VcJwtExaminer(new DidResolver(fetcher), fetcher);
         const self = { examine: async (input: PresentedInput) => selfReported(input as Extract<PresentedInput, { format: 'self_reported' }>) };
-        return new CredentialCheckService(c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE), { vcJwt, selfReported: self }, () =>
-          c.resolve<Clock>(CLOCK).now(),
+        return new CredentialCheckService(
+          c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
+          c.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
+          { vcJwt, selfReported: self },
+          () => c.resolve<Clock>(CLOCK).now(),
         );
       }),
     });
@@ -41,7 +44,6 @@ export const credentialChecksModule: PluginModule = {
           'credential-checks',
           credentialCheckRoutes({
             checks: container.resolve(CredentialCheckService),
-            listings: container.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
             applications: container.resolve(ApplicationReader),
             now: () => container.resolve<Clock>(CLOCK).now(),
           }),

@@ -5,6 +5,9 @@
  * result where it belongs (an application, a compliance record).
  */
 import type { CredentialRequirement, ListingRequirementsStore } from '../../listings/domain/credential-requirements';
+import type { ListingsDirectory } from '../../listings/domain/listing';
+import { isListingId } from '../../listings/domain/listing-id';
+import { notFound } from '../../../kernel/errors';
 import type { CredentialExaminer, PresentedInput } from './credential-examiner';
 import { matchRequirements, type CheckSummary } from './match-requirements';
 import type { PresentedCredential } from './presented-credential';
@@ -16,6 +19,7 @@ export interface CheckResult extends CheckSummary {
 export class CredentialCheckService {
   constructor(
     private readonly requirements: ListingRequirementsStore,
+    private readonly listings: ListingsDirectory,
     private readonly examiners: { vcJwt: CredentialExaminer; selfReported: CredentialExaminer },
     private readonly now: () => Date,
   ) {}
@@ -30,7 +34,10 @@ export class CredentialCheckService {
     return { ...matchRequirements(requirements, credentials, this.now()), credentials };
   }
 
+  /** Another organization's listing is not found, exactly as an unknown one. */
   async checkForListing(organizationId: string, listingId: string, inputs: PresentedInput[]): Promise<CheckResult> {
-    return this.check(await this.requirements.get(organizationId, listingId), inputs);
+    const listing = isListingId(listingId) ? await this.listings.get(listingId) : undefined;
+    if (!listing || listing.organizationId !== organizationId) throw notFound('listing', listingId);
+    return this.check(await this.requirements.get(organizationId, listing.id), inputs);
   }
 }

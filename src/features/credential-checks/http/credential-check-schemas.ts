@@ -1,32 +1,10 @@
 import { z } from 'zod';
-
-const MAX_CREDENTIALS = 20;
-
-const presented = z.discriminatedUnion('format', [
-  z
-    .object({
-      format: z.literal('vc+jwt'),
-      credential: z
-        .string()
-        .min(1)
-        .max(64 * 1024)
-        .meta({ description: 'A VC-JWT (VC Data Model 2.0 secured with JOSE, or the v1.1 vc claim form); Open Badges 3.0 credentials included' }),
-    })
-    .strict(),
-  z
-    .object({
-      format: z.literal('self_reported'),
-      title: z.string().trim().min(1).max(200),
-      issuer: z.string().trim().min(1).max(300),
-      valid_until: z.iso.datetime({ offset: true }).nullable().optional(),
-    })
-    .strict(),
-]);
+import { presentedCredentialsSchema } from '../domain/presented-input-schema';
 
 export const createCheckBody = z
   .object({
     listing_id: z.string().min(1).max(100),
-    credentials: z.array(presented).max(MAX_CREDENTIALS),
+    credentials: presentedCredentialsSchema,
   })
   .strict();
 

@@ -1,9 +1,6 @@
 /** Mounted at /v1/credential-checks: what an applicant presents, checked against a listing's requirements. */
-import { notFound } from '../../../kernel/errors';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
-import type { ListingsDirectory } from '../../listings/domain/listing';
-import { isListingId } from '../../listings/domain/listing-id';
 import type { CredentialCheckService } from '../domain/credential-check-service';
 import type { PresentedInput } from '../domain/credential-examiner';
 import type { CheckResult } from '../domain/credential-check-service';
@@ -37,7 +34,6 @@ function checkView(listingId: string, applicationId: string | null, result: Chec
 
 export function credentialCheckRoutes(deps: {
   checks: CredentialCheckService;
-  listings: ListingsDirectory;
   applications: ApplicationReader;
   now: () => Date;
 }): RouteDefinition<any, any, any>[] {
@@ -54,11 +50,8 @@ export function credentialCheckRoutes(deps: {
       response: credentialCheckSchema,
       errors: [404],
       handler: async ({ principal, body }): Promise<z.output<typeof credentialCheckSchema>> => {
-        const organizationId = orgId(principal);
-        const listing = isListingId(body.listing_id) ? await deps.listings.get(body.listing_id) : undefined;
-        if (!listing || listing.organizationId !== organizationId) throw notFound('listing', body.listing_id);
-        const result = await deps.checks.checkForListing(organizationId, listing.id, body.credentials as PresentedInput[]);
-        return checkView(listing.id, null, result, deps.now());
+        const result = await deps.checks.checkForListing(orgId(principal), body.listing_id, body.credentials as PresentedInput[]);
+        return checkView(body.listing_id, null, result, deps.now());
       },
     }),
     defineRoute({

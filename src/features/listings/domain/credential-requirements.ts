@@ -20,7 +20,11 @@ export const credentialRequirementSchema = z
       .trim()
       .min(1)
       .max(200)
-      .meta({ description: "The type the credential must carry (a VC `type` entry or an Open Badges achievement's `achievementType`; compared without case. A self-reported credential matches by its title)", example: 'License' }),
+      .meta({
+        description:
+          "The type the credential must carry (a VC `type` entry or an Open Badges achievement's `achievementType`; compared without case. A self-reported credential matches by its title)",
+        example: 'License',
+      }),
     issuers: z
       .array(z.string().min(1).max(500))
       .max(50)
