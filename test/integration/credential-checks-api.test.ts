@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
 import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { LocalIssuerServer, openBadge, signVcJwt } from '../helpers/credential-issuer';
+import { didKeyIssuer, LocalIssuerServer, openBadge, signVcJwt } from '../helpers/credential-issuer';
 
 const ORIGIN = 'https://careers.credentials.example';
 const DAY = 86_400_000;
@@ -155,6 +155,30 @@ describe('credential requirements and checks API', function () {
     assert.deepEqual([by.cka.status, by.cka.reason], ['unverified', 'issuer_untrusted']);
     assert.equal(check.body.status, 'not_met');
     assert.equal((await as('GET', `/v1/credential-checks/applications/${applied.body.application_id}`, undefined, globex.apiKey)).status, 404);
+  });
+
+  it("an organization's trust list per credential type applies to requirements that name no issuers", async () => {
+    const open = await as('POST', '/v1/listings', { title: 'Any board', requirements: [{ key: 'lic', label: 'A license', credential_type: 'License' }] });
+    const stranger = await didKeyIssuer();
+    const strangers = await signVcJwt(stranger, openBadge(stranger, { achievementType: 'License', name: 'RN', validFrom: new Date(Date.now() - DAY) }));
+    const check = async () =>
+      (await as('POST', '/v1/credential-checks', { listing_id: open.body.id, credentials: [{ format: 'vc+jwt', credential: strangers }] })).body
+        .requirements[0];
+    assert.equal((await check()).status, 'met', 'no trust list: any issuer whose proof checks out');
+    const put = await as('PUT', '/v1/credential-trust/license', { issuers: [board.issuer.did] });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.body.issuers, [board.issuer.did]);
+    assert.deepEqual([(await check()).status, (await check()).reason], ['unverified', 'issuer_untrusted'], 'types compare without case');
+    assert.deepEqual(
+      (await as('GET', '/v1/credential-trust')).body.data.map((l: { credential_type: string }) => l.credential_type),
+      ['license'],
+    );
+    assert.equal((await as('GET', '/v1/credential-trust/LICENSE')).status, 200);
+    assert.equal((await as('GET', '/v1/credential-trust/License', undefined, globex.apiKey)).status, 404, "another organization's list is not seen");
+    assert.equal((await as('PUT', '/v1/credential-trust/License', { issuers: [] })).status, 400);
+    assert.equal((await as('DELETE', '/v1/credential-trust/License')).status, 200);
+    assert.equal((await as('DELETE', '/v1/credential-trust/License')).status, 404);
+    assert.equal((await check()).status, 'met');
   });
 
   it('the verification actions: credentials.presented is checked for a licensed organization and published as credential_check.completed', async () => {

@@ -11,6 +11,13 @@ import { CredentialCheckService } from './domain/credential-check-service';
 import { ApplicationReader } from '../applications/domain/application-reader';
 import type { PresentedInput } from './domain/credential-examiner';
 import { credentialCheckRoutes } from './http/credential-checks-router';
+import { trustListRoutes } from './http/trust-lists-router';
+import { KnexTrustedIssuers } from './storage/knex-trusted-issuers';
+import { TRUSTED_ISSUERS_STORE, type TrustedIssuersStore } from './domain/trusted-issuers';
+import { noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
@@ -20,6 +27,10 @@ export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
 export const credentialChecksModule: PluginModule = {
   name: 'credential-checks',
   register(container, { config }) {
+    registerCandidateData(container, noCandidateData('hi_trusted_issuers', "Organizations' trust lists: the issuers accepted per credential type"));
+    container.register<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE, {
+      useFactory: instanceCachingFactory((c) => new KnexTrustedIssuers(c.resolve<Database>(DATABASE))),
+    });
     // Outside production a loopback host answers over http: tests serve did:web documents and status lists locally.
     container.register<DocumentFetcher>(DOCUMENT_FETCHER, { useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production' }) });
     container.register(CredentialCheckService, {
@@ -30,6 +41,7 @@ export const credentialChecksModule: PluginModule = {
         return new CredentialCheckService(
           c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
           c.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
+          c.resolve<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE),
           { vcJwt, selfReported: self },
           () => c.resolve<Clock>(CLOCK).now(),
         );
@@ -47,6 +59,14 @@ export const credentialChecksModule: PluginModule = {
             applications: container.resolve(ApplicationReader),
             now: () => container.resolve<Clock>(CLOCK).now(),
           }),
+        ),
+    },
+    {
+      name: 'credential-trust',
+      create: (container, kit) =>
+        kit.build(
+          'credential-trust',
+          trustListRoutes(container.resolve<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE), () => container.resolve<Clock>(CLOCK).now()),
         ),
     },
   ],

@@ -11,6 +11,7 @@ import { notFound } from '../../../kernel/errors';
 import type { CredentialExaminer, PresentedInput } from './credential-examiner';
 import { matchRequirements, type CheckSummary } from './match-requirements';
 import type { PresentedCredential } from './presented-credential';
+import { trustKey, type TrustedIssuersStore } from './trusted-issuers';
 
 export interface CheckResult extends CheckSummary {
   credentials: PresentedCredential[];
@@ -20,6 +21,7 @@ export class CredentialCheckService {
   constructor(
     private readonly requirements: ListingRequirementsStore,
     private readonly listings: ListingsDirectory,
+    private readonly trust: TrustedIssuersStore,
     private readonly examiners: { vcJwt: CredentialExaminer; selfReported: CredentialExaminer },
     private readonly now: () => Date,
   ) {}
@@ -38,6 +40,13 @@ export class CredentialCheckService {
   async checkForListing(organizationId: string, listingId: string, inputs: PresentedInput[]): Promise<CheckResult> {
     const listing = isListingId(listingId) ? await this.listings.get(listingId) : undefined;
     if (!listing || listing.organizationId !== organizationId) throw notFound('listing', listingId);
-    return this.check(await this.requirements.get(organizationId, listing.id), inputs);
+    return this.check(await this.withTrustLists(organizationId, await this.requirements.get(organizationId, listing.id)), inputs);
+  }
+
+  /** A requirement naming no issuers takes the organization's trust list for its type, when there is one. */
+  private async withTrustLists(organizationId: string, requirements: CredentialRequirement[]): Promise<CredentialRequirement[]> {
+    if (requirements.every((r) => r.issuers.length > 0)) return requirements;
+    const lists = new Map((await this.trust.list(organizationId)).map((l) => [trustKey(l.credentialType), l.issuers]));
+    return requirements.map((r) => (r.issuers.length > 0 ? r : { ...r, issuers: lists.get(trustKey(r.credential_type)) ?? [] }));
   }
 }

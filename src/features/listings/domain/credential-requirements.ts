@@ -15,16 +15,11 @@ export const credentialRequirementSchema = z
       .regex(/^[a-z][a-z0-9_]{0,62}$/, 'lowercase letters, digits and _, starting with a letter')
       .meta({ example: 'rn_license' }),
     label: z.string().trim().min(1).max(200).meta({ example: 'RN license from a state board' }),
-    credential_type: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .meta({
-        description:
-          "The type the credential must carry (a VC `type` entry or an Open Badges achievement's `achievementType`; compared without case. A self-reported credential matches by its title)",
-        example: 'License',
-      }),
+    credential_type: z.string().trim().min(1).max(200).meta({
+      description:
+        "The type the credential must carry (a VC `type` entry or an Open Badges achievement's `achievementType`; compared without case. A self-reported credential matches by its title)",
+      example: 'License',
+    }),
     issuers: z
       .array(z.string().min(1).max(500))
       .max(50)
