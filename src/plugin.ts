@@ -23,6 +23,7 @@ import { HOOK_DISPATCHER, hooksModule, registerHookDispatch } from './features/h
 import { webhooksModule } from './features/webhooks/register';
 import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
+import { credentialChecksModule } from './features/credential-checks/register';
 import { listingsModule } from './features/listings/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { cachingModule } from './composition/caching';
@@ -75,6 +76,7 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   statusUpdatesModule,
   listingsModule,
+  credentialChecksModule,
   reconciliationModule,
   privacyModule,
   auditModule,

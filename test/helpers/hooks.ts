@@ -11,6 +11,14 @@ export const GATED_ACTIONS = [
   'hris.employee_sync',
 ];
 
+/** Actions whose handlers need no connector: the credential checks on `credentials.presented` (tested in credential-checks-api). */
+export const CREDENTIAL_CHECK_ACTIONS = [
+  'background_checks.credentialing',
+  'background_checks.license_verification',
+  'background_checks.food_handler_verification',
+  'background_checks.union_verification',
+];
+
 export async function activateLicense(t: TestHost, apiKey: string, action: string): Promise<any> {
   const response = await t.request('POST', `/v1/integrations/licenses/${action}/activate`, { auth: apiKey });
   assert.ok(response.status === 202 || response.status === 200, response.text);

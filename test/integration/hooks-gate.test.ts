@@ -6,7 +6,7 @@
  * activation and deactivation in this process.
  */
 import { strict as assert } from 'node:assert';
-import { activateLicense, GATED_ACTIONS } from '../helpers/hooks';
+import { activateLicense, CREDENTIAL_CHECK_ACTIONS, GATED_ACTIONS } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const inThreeHours = () => new Date(Date.now() + 3 * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -135,7 +135,7 @@ describe('hooks: license gate over the operator endpoint', function () {
       .filter((a: any) => a.has_hook_handler)
       .map((a: any) => a.key)
       .sort();
-    assert.deepEqual(withHandler, [...GATED_ACTIONS].sort());
+    assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');
     assert.deepEqual(reminder.hook_handlers.map((h: any) => h.name).sort(), [
       'interview-reminder',

@@ -33,6 +33,8 @@ describe('profile apply: public listing and CORS', () => {
       title: 'Compression Engineer',
       organization: { id: org.organizationId, name: 'Hooli' },
       questions: QUESTIONS,
+      // What will be checked of the candidate's credentials (none for this listing; see credential-checks-api).
+      requirements: [],
       profile_apply: { button_text: 'Apply with Hooli profile', theme: 'auto' },
     });
   });

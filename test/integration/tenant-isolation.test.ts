@@ -80,7 +80,15 @@ describe('tenant isolation: another organization’s ids', function () {
   // external_id: the ATS's own listing ids are per organization; A upserting B's creates A's own.
   // profile_user_id: the provider's id of a person; asking about a candidate only B knows (Grace)
   // answers from A's own records (none) and must leave B's untouched.
-  const GLOBAL: Record<string, string> = { action_key: B_ACTION, package_slug: B_PACKAGE, external_id: 'b-req-1', profile_user_id: GRACE.id };
+  // credential_type: a trust list's type name; A's PUT of B's type makes A's own list.
+  const GLOBAL: Record<string, string> = {
+    action_key: B_ACTION,
+    package_slug: B_PACKAGE,
+    external_id: 'b-req-1',
+    profile_user_id: GRACE.id,
+    credential_type: 'License',
+  };
+  const B_TRUSTED_ISSUER = 'did:web:tenant-b.example';
   /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */
   let fixtures: Record<string, { other: string; missing: string }>;
 
@@ -160,6 +168,8 @@ describe('tenant isolation: another organization’s ids', function () {
     });
     assert.equal(connection.status, 201, connection.text);
     b.connectionId = connection.body.id;
+    const trust = await t.request('PUT', '/v1/credential-trust/License', { auth: b.apiKey, body: { issuers: [B_TRUSTED_ISSUER] } });
+    assert.equal(trust.status, 200, trust.text);
     await t.request('POST', '/v1/integrations/licenses/hris.employee_sync/activate', { auth: b.apiKey });
     await waitFor(
       async () =>
@@ -242,6 +252,7 @@ describe('tenant isolation: another organization’s ids', function () {
   const globalOnly = (o: Operation) => o.pathParams.length > 0 && o.pathParams.every((p) => p in GLOBAL) && o.credentials.includes('organizationApiKey');
   /** B's ids that must never appear in what A gets back. */
   const bIds = () => [
+    B_TRUSTED_ISSUER,
     b.organizationId,
     b.listingId,
     b.applicationId,

@@ -35,6 +35,7 @@ import { CREDENTIAL_VERIFIERS } from '../../platform/http/principal';
 import type { ApiRouter, RouterPolicy } from '../../platform/http/route';
 import { APPLY_PATH, applicationRoutes } from './http/applications-router';
 import { PUBLIC_LISTING_PATH, publicListingRoutes } from './http/public-listing-router';
+import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
 import { settingsRoutes } from './http/settings-router';
 import { OAuthProfileProvider } from '../profiles/provider/oauth-profile-provider';
 import type { ProviderEndpoints } from '../profiles/provider/provider-endpoints';
@@ -140,6 +141,7 @@ export const profileApplicationsModule: PluginModule = {
             listings: container.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
             availability: container.resolve(ProfileApplyAvailability),
             organizations: container.resolve<OrganizationRepository>(ORGANIZATION_REPOSITORY),
+            requirements: container.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
           }),
         );
         const origins = async (params: Record<string, string>) => (await settings.find(params.organization_id ?? ''))?.allowedOrigins ?? [];

@@ -29,6 +29,9 @@ import { PAYMENT_REQUIRED, PAYMENT_STANDING, type PaymentStanding } from '../bil
 import { ENTITLEMENTS } from '../licensing/domain/entitlements';
 import { LicenseChanges } from '../licensing/domain/license-changes';
 import { LOGGER, type Logger } from '../../kernel/logger';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { CredentialCheckService } from '../credential-checks/domain/credential-check-service';
+import { CREDENTIAL_CHECK_ACTIONS, CREDENTIALS_PRESENTED_HOOK, CredentialCheckHookHandler } from '../credential-checks/domain/credential-check-handlers';
 import type { Database } from '../../platform/database/database';
 import { KnexInterviewReminderRepository } from '../reminders/storage/interview-reminder-repository';
 import { DATABASE } from '../../platform/database/tokens';
@@ -49,6 +52,15 @@ const reminder = ({ name, hook, action, channel, steps }: ReminderHookDeclaratio
   resolve: (c) => new InterviewReminderHookHandler(c.resolve(InterviewReminders), channel, hook),
 });
 
+/** One registration per verification action on `credentials.presented`, each gated by its own license. */
+const credentialCheck = ({ action, name }: (typeof CREDENTIAL_CHECK_ACTIONS)[number]): HookHandlerRegistration => ({
+  name,
+  hook: CREDENTIALS_PRESENTED_HOOK,
+  action,
+  steps: [],
+  resolve: (c) => new CredentialCheckHookHandler(c.resolve(CredentialCheckService), c.resolve<EventPublisher>(EVENT_PUBLISHER), action),
+});
+
 /** Every hook handler of this plugin, in the order they run for one hook. */
 export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   ...REMINDER_HOOKS.filter((r) => r.hook === 'interview.scheduled').map(reminder),
@@ -56,6 +68,7 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   ...REMINDER_HOOKS.filter((r) => r.hook !== 'interview.scheduled').map(reminder),
   declared(ESignOfferHandler),
   declared(EmployeeSyncHandler),
+  ...CREDENTIAL_CHECK_ACTIONS.map(credentialCheck),
 ];
 
 /** Entries held by each process's entitlement cache (organizations × actions). */

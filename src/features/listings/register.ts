@@ -1,19 +1,36 @@
-/** The listings API, for hosts that let the plugin manage their listings (the standalone host). */
+/** The listings API, for hosts that let the plugin manage their listings (the standalone host); the requirements store, for every host. */
+import { instanceCachingFactory } from 'tsyringe';
 import { LISTINGS_MANAGER, type ListingsManager } from './domain/listing-management';
+import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from './domain/credential-requirements';
 import { listingRoutes } from './http/listings-router';
+import { KnexListingRequirements } from './storage/knex-listing-requirements';
+import { noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
 import type { PluginModule } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
 
 export const listingsModule: PluginModule = {
   name: 'listings',
   register(container, { host }) {
     if (host.managedListings) container.register<ListingsManager>(LISTINGS_MANAGER, { useValue: host.managedListings });
+    registerCandidateData(container, noCandidateData('hi_listing_requirements', "What an organization's listings require of applicants' credentials"));
+    container.register<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE, {
+      useFactory: instanceCachingFactory((c) => new KnexListingRequirements(c.resolve<Database>(DATABASE), () => c.resolve<Clock>(CLOCK))),
+    });
   },
   routers: [
     {
       name: 'listings',
       // Without a manager the router has no routes: /v1/listings is then 404 like any unknown path.
       create: (container, kit) =>
-        kit.build('listings', container.isRegistered(LISTINGS_MANAGER) ? listingRoutes(container.resolve<ListingsManager>(LISTINGS_MANAGER)) : []),
+        kit.build(
+          'listings',
+          container.isRegistered(LISTINGS_MANAGER)
+            ? listingRoutes(container.resolve<ListingsManager>(LISTINGS_MANAGER), container.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE))
+            : [],
+        ),
     },
   ],
 };

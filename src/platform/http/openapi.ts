@@ -52,6 +52,11 @@ const TAGS: { name: string; description: string }[] = [
       "The organization's connections to its own accounts (SMTP, …) with encrypted credentials and a real test round trip, and the action runs that go through them: attempts, the counterpart's reference, stable error codes.",
   },
   {
+    name: 'credentials',
+    description:
+      "Credential checks: what an applicant presents (W3C Verifiable Credentials as VC-JWT, Open Badges 3.0, self-reported) checked against a listing's requirements — signature, issuer DID, trust list, validity, Bitstring Status List — with evidence per requirement.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

@@ -1,3 +1,4 @@
+import { credentialRequirementSchema } from '../../listings/domain/credential-requirements';
 import { z } from 'zod';
 import { isoDateTime, listOf } from '../../../platform/http/common-schemas';
 
@@ -67,6 +68,7 @@ export const publicListingSchema = z
         options: z.array(z.string()).optional(),
       }),
     ),
+    requirements: z.array(credentialRequirementSchema).meta({ description: 'The credentials that will be checked, shown before consent' }),
     profile_apply: z.object({ button_text: z.string(), theme: z.enum(['light', 'dark', 'auto']) }),
   })
   .meta({ id: 'PublicListing' });

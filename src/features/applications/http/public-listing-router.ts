@@ -1,6 +1,7 @@
 import { isListingId } from '../../listings/domain/listing-id';
 import type { ProfileApplyAvailability } from '../domain/profile-apply-availability';
 import type { ListingsDirectory } from '../../listings/domain/listing';
+import type { ListingRequirementsStore } from '../../listings/domain/credential-requirements';
 import type { OrganizationRepository } from '../../organizations/domain/ports';
 import { notFound } from '../../../kernel/errors';
 import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
@@ -16,13 +17,15 @@ export function publicListingRoutes(deps: {
   listings: ListingsDirectory;
   availability: ProfileApplyAvailability;
   organizations: OrganizationRepository;
+  requirements: ListingRequirementsStore;
 }): RouteDefinition<any, any, any>[] {
   return [
     defineRoute({
       method: 'get',
       path: PUBLIC_LISTING_PATH,
       operationId: 'getPublicListing',
-      summary: 'A listing as the apply widget shows it: title, questions, button (open listings of organizations that take profile applications)',
+      summary:
+        'A listing as the apply widget shows it: title, questions, the credentials that will be checked, button (open listings of organizations that take profile applications)',
       tags: ['widget'],
       auth: [],
       params,
@@ -53,6 +56,15 @@ export function publicListingRoutes(deps: {
             type: q.type,
             required: q.required,
             ...(q.options ? { options: q.options } : {}),
+          })),
+          // Told before consent: what the organization will check of the imported credentials.
+          requirements: (await deps.requirements.get(listing.organizationId, listing.id)).map((r) => ({
+            key: r.key,
+            label: r.label,
+            credential_type: r.credential_type,
+            issuers: r.issuers,
+            min_validity_days: r.min_validity_days,
+            verified_source_required: r.verified_source_required,
           })),
           profile_apply: { button_text: settings.buttonText, theme: settings.theme },
         };

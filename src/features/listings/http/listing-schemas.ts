@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listOf, nullableDateTime } from '../../../platform/http/common-schemas';
+import { credentialRequirementSchema } from '../domain/credential-requirements';
 
 const listingQuestion = z.object({
   key: z.string().meta({ example: 'years_experience' }),
@@ -20,6 +21,7 @@ export const listingSchema = z
     location: z.string().nullable(),
     status: z.enum(['open', 'closed']),
     questions: z.array(listingQuestion),
+    requirements: z.array(credentialRequirementSchema).meta({ description: 'The credentials an applicant must hold (docs/credentials.md)' }),
     created_at: nullableDateTime,
     updated_at: nullableDateTime,
   })
@@ -34,6 +36,16 @@ export const listingSchema = z
       location: 'Remote',
       status: 'open',
       questions: [{ key: 'years_experience', label: 'Years of experience', type: 'number', required: true }],
+      requirements: [
+        {
+          key: 'rn_license',
+          label: 'RN license from a state board',
+          credential_type: 'License',
+          issuers: ['did:web:rn.board.example'],
+          min_validity_days: 30,
+          verified_source_required: true,
+        },
+      ],
       created_at: '2026-11-24T09:30:00.000Z',
       updated_at: '2026-11-24T09:30:00.000Z',
     },

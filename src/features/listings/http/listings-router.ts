@@ -11,10 +11,12 @@ import { conflict, notFound } from '../../../kernel/errors';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { listingListSchema, listingSchema } from './listing-schemas';
+import { credentialRequirementsSchema, type CredentialRequirement, type ListingRequirementsStore } from '../domain/credential-requirements';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
-export function listingView(listing: Listing): z.output<typeof listingSchema> {
+/** A listing without its requirements (those live in the plugin's store, see withRequirements). */
+export function listingView(listing: Listing): Omit<z.output<typeof listingSchema>, 'requirements'> {
   return {
     id: listing.id,
     object: 'listing',
@@ -42,6 +44,7 @@ const fields = {
   location: z.string().max(300).nullable().optional(),
   questions: questionsSchema.optional(),
   status: z.enum(['open', 'closed']).optional(),
+  requirements: credentialRequirementsSchema.optional(),
 };
 
 const createBody = z.object({ title, external_id: externalId.optional(), ...fields }).strict();
@@ -66,7 +69,12 @@ const toFields = (body: z.infer<typeof upsertBody>): ListingFields => ({
   status: body.status,
 });
 
-export function listingRoutes(listings: ListingsManager): RouteDefinition<any, any, any>[] {
+export function listingRoutes(listings: ListingsManager, requirementsStore: ListingRequirementsStore): RouteDefinition<any, any, any>[] {
+  // Requirements are validated with the body, so a listing is never written with requirements that cannot be.
+  const withRequirements = async (listing: Listing, replace?: CredentialRequirement[]) => {
+    if (replace !== undefined) await requirementsStore.put(listing.organizationId, listing.id, replace);
+    return { ...listingView(listing), requirements: replace ?? (await requirementsStore.get(listing.organizationId, listing.id)) };
+  };
   const found = async (organizationId: string, listingId: string) => {
     const listing = await listings.find(organizationId, listingId);
     if (!listing) throw notFound('listing', listingId);
@@ -74,7 +82,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
   };
   const setStatus = async (organizationId: string, listingId: string, status: 'open' | 'closed') => {
     await found(organizationId, listingId);
-    return listingView((await listings.update(organizationId, listingId, { status }))!);
+    return withRequirements((await listings.update(organizationId, listingId, { status }))!);
   };
   return [
     defineRoute({
@@ -98,7 +106,8 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
             });
           }
         }
-        return reply(201, listingView(await listings.create(orgId(principal), { ...toFields(body), externalId: body.external_id ?? null })));
+        const listing = await listings.create(orgId(principal), { ...toFields(body), externalId: body.external_id ?? null });
+        return reply(201, await withRequirements(listing, body.requirements ?? []));
       },
     }),
     defineRoute({
@@ -114,7 +123,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       response: listingSchema,
       handler: async ({ principal, params, body }) => {
         const { listing, created } = await listings.upsertByExternalId(orgId(principal), params.external_id, toFields(body));
-        return reply(created ? 201 : 200, listingView(listing));
+        return reply(created ? 201 : 200, await withRequirements(listing, body.requirements ?? []));
       },
     }),
     defineRoute({
@@ -133,7 +142,12 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
           status: query.status,
           externalId: query.external_id,
         });
-        return { object: 'list', data: page.data.map(listingView), has_more: page.hasMore, url: '/v1/listings' } satisfies z.output<typeof listingListSchema>;
+        const requirements = await requirementsStore.getMany(
+          orgId(principal),
+          page.data.map((l) => l.id),
+        );
+        const data = page.data.map((l) => ({ ...listingView(l), requirements: requirements.get(l.id) ?? [] }));
+        return { object: 'list', data, has_more: page.hasMore, url: '/v1/listings' } satisfies z.output<typeof listingListSchema>;
       },
     }),
     defineRoute({
@@ -145,13 +159,13 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
       auth: ['organization'],
       params: idParams,
       response: listingSchema,
-      handler: async ({ principal, params }) => listingView(await found(orgId(principal), params.listing_id)),
+      handler: async ({ principal, params }) => withRequirements(await found(orgId(principal), params.listing_id)),
     }),
     defineRoute({
       method: 'patch',
       path: '/:listing_id',
       operationId: 'updateListing',
-      summary: 'Change title, description, location, questions, status or external_id; applications already submitted keep their answers',
+      summary: 'Change title, description, location, questions, requirements, status or external_id; applications already submitted keep their answers',
       tags: ['listings'],
       auth: ['organization'],
       params: idParams,
@@ -177,7 +191,7 @@ export function listingRoutes(listings: ListingsManager): RouteDefinition<any, a
           ...(body.status !== undefined ? { status: body.status } : {}),
           ...(body.external_id !== undefined ? { externalId: body.external_id } : {}),
         });
-        return listingView(updated!);
+        return withRequirements(updated!, body.requirements);
       },
     }),
     defineRoute({

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { presentedCredentialsSchema } from '../domain/presented-input-schema';
+
+export const createCheckBody = z
+  .object({
+    listing_id: z.string().min(1).max(100),
+    credentials: presentedCredentialsSchema,
+  })
+  .strict();
+
+const verificationReason = z
+  .enum([
+    'signature_invalid',
+    'credential_malformed',
+    'issuer_unresolvable',
+    'issuer_mismatch',
+    'credential_revoked',
+    'credential_suspended',
+    'status_unavailable',
+    'not_yet_valid',
+    'self_reported',
+  ])
+  .nullable();
+
+const evidence = z.object({
+  source: z.enum(['vc_jwt', 'self_reported']),
+  credential_id: z.string().nullable(),
+  issuer: z.string(),
+  types: z.array(z.string()),
+  valid_from: z.string().nullable(),
+  valid_until: z.string().nullable(),
+  verification: z.enum(['verified', 'unverified', 'invalid']),
+});
+
+export const credentialCheckSchema = z
+  .object({
+    object: z.literal('credential_check'),
+    listing_id: z.string(),
+    application_id: z.string().nullable().meta({ description: 'Set when the check is of an application' }),
+    status: z
+      .enum(['met', 'not_met', 'pending'])
+      .meta({ description: 'met: every requirement is met; pending: only vendor checks still running stand between' }),
+    requirements: z.array(
+      z.object({
+        requirement: z.string().meta({ description: "The requirement's key" }),
+        status: z.enum(['met', 'missing', 'expired', 'unverified', 'pending']),
+        reason: z.string().nullable().meta({
+          description:
+            'Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …)',
+        }),
+        evidence: evidence.nullable(),
+      }),
+    ),
+    credentials: z.array(
+      z.object({
+        source: z.enum(['vc_jwt', 'self_reported']),
+        id: z.string().nullable(),
+        types: z.array(z.string()),
+        issuer: z.string(),
+        name: z.string().nullable(),
+        valid_from: z.string().nullable(),
+        valid_until: z.string().nullable(),
+        verification: z.object({ status: z.enum(['verified', 'unverified', 'invalid']), reason: verificationReason }),
+      }),
+    ),
+    checked_at: z.string(),
+  })
+  .meta({
+    id: 'CredentialCheck',
+    example: {
+      object: 'credential_check',
+      listing_id: 'listing_HNKlZK814ei1Ofqzhm8C',
+      application_id: null,
+      status: 'met',
+      requirements: [
+        {
+          requirement: 'rn_license',
+          status: 'met',
+          reason: null,
+          evidence: {
+            source: 'vc_jwt',
+            credential_id: 'urn:uuid:8e0a4d0c-1f7e-4b59-9a0a-6f0d2b1c1a11',
+            issuer: 'did:web:rn.board.example',
+            types: ['VerifiableCredential', 'OpenBadgeCredential', 'License'],
+            valid_from: '2026-01-01T00:00:00.000Z',
+            valid_until: '2028-01-01T00:00:00.000Z',
+            verification: 'verified',
+          },
+        },
+      ],
+      credentials: [],
+      checked_at: '2026-11-26T09:00:00.000Z',
+    },
+  });

@@ -1,0 +1,73 @@
+/**
+ * Credential checks: what an applicant presents (VC-JWTs verified against the issuer's DID
+ * and status list; self-reported credentials) matched against a listing's requirements.
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
+import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/listing';
+import { CredentialCheckService } from './domain/credential-check-service';
+import { ApplicationReader } from '../applications/domain/application-reader';
+import type { PresentedInput } from './domain/credential-examiner';
+import { credentialCheckRoutes } from './http/credential-checks-router';
+import { trustListRoutes } from './http/trust-lists-router';
+import { KnexTrustedIssuers } from './storage/knex-trusted-issuers';
+import { TRUSTED_ISSUERS_STORE, type TrustedIssuersStore } from './domain/trusted-issuers';
+import { noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import { DidResolver } from './verification/did-resolver';
+import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
+import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
+
+export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
+
+export const credentialChecksModule: PluginModule = {
+  name: 'credential-checks',
+  register(container, { config }) {
+    registerCandidateData(container, noCandidateData('hi_trusted_issuers', "Organizations' trust lists: the issuers accepted per credential type"));
+    container.register<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE, {
+      useFactory: instanceCachingFactory((c) => new KnexTrustedIssuers(c.resolve<Database>(DATABASE))),
+    });
+    // Outside production a loopback host answers over http: tests serve did:web documents and status lists locally.
+    container.register<DocumentFetcher>(DOCUMENT_FETCHER, { useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production' }) });
+    container.register(CredentialCheckService, {
+      useFactory: instanceCachingFactory((c) => {
+        const fetcher = c.resolve<DocumentFetcher>(DOCUMENT_FETCHER);
+        const vcJwt = new VcJwtExaminer(new DidResolver(fetcher), fetcher);
+        const self = { examine: async (input: PresentedInput) => selfReported(input as Extract<PresentedInput, { format: 'self_reported' }>) };
+        return new CredentialCheckService(
+          c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
+          c.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
+          c.resolve<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE),
+          { vcJwt, selfReported: self },
+          () => c.resolve<Clock>(CLOCK).now(),
+        );
+      }),
+    });
+  },
+  routers: [
+    {
+      name: 'credential-checks',
+      create: (container, kit) =>
+        kit.build(
+          'credential-checks',
+          credentialCheckRoutes({
+            checks: container.resolve(CredentialCheckService),
+            applications: container.resolve(ApplicationReader),
+            now: () => container.resolve<Clock>(CLOCK).now(),
+          }),
+        ),
+    },
+    {
+      name: 'credential-trust',
+      create: (container, kit) =>
+        kit.build(
+          'credential-trust',
+          trustListRoutes(container.resolve<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE), () => container.resolve<Clock>(CLOCK).now()),
+        ),
+    },
+  ],
+};
