@@ -1,5 +1,6 @@
 /** Every connector this build offers. Adding one: its folder under src/connectors/ and one line here. */
 import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
+import { scimConnector } from './scim';
 import { smtpConnector } from './smtp';
 
-export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector];
+export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, scimConnector];

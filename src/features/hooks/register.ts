@@ -14,6 +14,7 @@ import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
+import { EmployeeDeactivateHandler, EmployeeUpdateHandler, VolunteerProvisionHandler } from './domain/hris-handlers';
 import { InterviewReminderHookHandler, REMINDER_HOOKS, type ReminderHookDeclaration } from '../reminders/domain/interview-reminder-handlers';
 import {
   INTERVIEW_REMINDER_REPOSITORY,
@@ -54,6 +55,9 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   ...REMINDER_HOOKS.filter((r) => r.hook !== 'interview.scheduled').map(reminder),
   declared(ESignOfferHandler),
   declared(EmployeeSyncHandler),
+  declared(EmployeeUpdateHandler),
+  declared(EmployeeDeactivateHandler),
+  declared(VolunteerProvisionHandler),
 ];
 
 /** Entries held by each process's entitlement cache (organizations × actions). */

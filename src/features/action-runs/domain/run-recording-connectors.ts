@@ -8,6 +8,7 @@ import type {
   Delivery,
   DeliveryBase,
   EmailMessage,
+  EmployeeDeactivation,
   EmployeeRecord,
   Envelope,
   ESignatureConnector,
@@ -23,7 +24,7 @@ import type {
 } from '../../hooks/domain/connectors';
 import type { ConnectorKind, PortsByKind } from '../../connections/domain/connector-definition';
 import type { ConnectorResolver, ResolvedPort } from '../../connections/domain/connector-resolver';
-import { isDomainError } from '../../../kernel/errors';
+import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector {
@@ -59,6 +60,15 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
   async syncEmployee(r: EmployeeRecord): Promise<SyncedEmployee> {
     const { delivery, answer } = await this.perform('hris', r, async (port) => {
       const employee = await port.syncEmployee(r);
+      return { reference: employee.employeeId, answer: { employeeId: employee.employeeId } };
+    });
+    return { ...delivery, employeeId: String(answer.employeeId) };
+  }
+
+  async deactivateEmployee(r: EmployeeDeactivation): Promise<SyncedEmployee> {
+    const { delivery, answer } = await this.perform('hris', r, async (port) => {
+      if (!port.deactivateEmployee) throw new DomainError('conflict', 'connector_unsupported', 'The HRIS connector in use cannot deactivate employees');
+      const employee = await port.deactivateEmployee(r);
       return { reference: employee.employeeId, answer: { employeeId: employee.employeeId } };
     });
     return { ...delivery, employeeId: String(answer.employeeId) };

@@ -84,6 +84,13 @@ export interface EmployeeRecord extends DeliveryBase {
   jobTitle: string | null;
   startDate: string | null;
   department: string | null;
+  /** Who the person is to the organization (SCIM `userType`): an employee, or a cleared school volunteer. */
+  workerType?: 'employee' | 'volunteer';
+}
+
+/** Ends a person's access in the HRIS (SCIM: `active:false`); the record stays for history. */
+export interface EmployeeDeactivation extends DeliveryBase {
+  candidateId: string;
 }
 
 export interface SyncedEmployee extends Delivery {
@@ -91,7 +98,10 @@ export interface SyncedEmployee extends Delivery {
 }
 
 export interface HrisConnector {
+  /** Creates the person, or updates the one already there for `candidateId` (never a second record). */
   syncEmployee(record: EmployeeRecord): Promise<SyncedEmployee>;
+  /** Optional for host-supplied connectors: without it a termination fails with `connector_unsupported`. */
+  deactivateEmployee?(request: EmployeeDeactivation): Promise<SyncedEmployee>;
 }
 
 export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
