@@ -51,7 +51,7 @@ export async function startScimServer(token: string): Promise<TestScimServer> {
         if (other.userName.toLowerCase() === user.userName.toLowerCase() || (user.externalId && other.externalId === user.externalId))
           throw new SCIMMY.Types.Error(409, 'uniqueness', 'userName or externalId already in use');
       }
-      if (resource.id && !users.has(resource.id)) throw new SCIMMY.Types.Error(404, null, `Resource ${resource.id} not found`);
+      if (resource.id && !users.has(resource.id)) throw new SCIMMY.Types.Error(404, null as never, `Resource ${resource.id} not found`);
       const stored = { ...user, id: resource.id ?? randomUUID() };
       users.set(stored.id, stored);
       return stored as never;
@@ -59,7 +59,7 @@ export async function startScimServer(token: string): Promise<TestScimServer> {
     .egress((resource: { id?: string; filter?: { match(values: unknown[]): unknown[] } }) => {
       if (resource.id) {
         const user = users.get(resource.id);
-        if (!user) throw new SCIMMY.Types.Error(404, null, `Resource ${resource.id} not found`);
+        if (!user) throw new SCIMMY.Types.Error(404, null as never, `Resource ${resource.id} not found`);
         return user as never;
       }
       const all = [...users.values()];
