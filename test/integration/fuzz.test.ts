@@ -228,7 +228,17 @@ describe('fuzzing every endpoint', function () {
   it('the host hook endpoint never answers 5xx and never writes a row when it rejects', async () => {
     const hooks = fc.oneof(
       text.map(encodeURIComponent),
-      fc.constantFrom('interview.scheduled', 'interview.rescheduled', 'interview.canceled', 'offer.created', 'candidate.hired', 'nothing.happened'),
+      fc.constantFrom(
+        'interview.scheduled',
+        'interview.rescheduled',
+        'interview.canceled',
+        'offer.created',
+        'candidate.hired',
+        'employee.updated',
+        'employee.terminated',
+        'volunteer.cleared',
+        'nothing.happened',
+      ),
     );
     const organization = fc.oneof(text, fc.constant((await t.request('GET', '/v1/organization', { auth: orgKey })).body.id as string));
     const payload = fc.oneof(

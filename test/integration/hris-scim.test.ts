@@ -120,7 +120,11 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
   });
 
   it('a cleared volunteer is provisioned with userType Volunteer', async () => {
-    const cleared = await fire('volunteer.cleared', { candidate_id: 'vol_grace', candidate: { name: 'Grace Hopper', email: 'grace@pta.example' }, school: 'Lincoln Elementary' });
+    const cleared = await fire('volunteer.cleared', {
+      candidate_id: 'vol_grace',
+      candidate: { name: 'Grace Hopper', email: 'grace@pta.example' },
+      school: 'Lincoln Elementary',
+    });
     assert.deepEqual(cleared.body.handled, ['hris-volunteer-provision'], cleared.text);
     const [user] = byExternalId('vol_grace');
     assert.equal(user.userType, 'Volunteer');
@@ -134,7 +138,10 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
     assert.match(clash.body.outcomes[0].reason, /^employee_conflict/);
     assert.equal(byExternalId('cand_other').length, 0);
     const failed = await t.request('GET', '/v1/integrations/runs?status=failed', { auth: acme.apiKey });
-    assert.ok(failed.body.data.some((r: { error: { code: string } | null }) => r.error?.code === 'employee_conflict'), failed.text);
+    assert.ok(
+      failed.body.data.some((r: { error: { code: string } | null }) => r.error?.code === 'employee_conflict'),
+      failed.text,
+    );
   });
 
   it('a directory answering garbage is counterpart_invalid_response; one refusing the token is connection_auth_failed', async () => {

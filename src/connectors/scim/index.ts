@@ -19,15 +19,24 @@ export const scimConnector: ConnectorDefinition<'hris', ScimSettings, ScimCreden
       const config = await scimRequest(settings, credentials, 'GET', '/ServiceProviderConfig');
       const schemas = config.body?.schemas;
       if (config.status !== 200 || !Array.isArray(schemas) || !schemas.includes(SERVICE_PROVIDER_CONFIG))
-        return { ok: false, code: 'connection_protocol_error', message: `${settings.base_url} answered /ServiceProviderConfig with ${config.status}, not a SCIM ServiceProviderConfig` };
+        return {
+          ok: false,
+          code: 'connection_protocol_error',
+          message: `${settings.base_url} answered /ServiceProviderConfig with ${config.status}, not a SCIM ServiceProviderConfig`,
+        };
       const patch = (config.body?.patch as { supported?: unknown } | undefined)?.supported;
-      if (patch !== true) return { ok: false, code: 'connection_protocol_error', message: 'The SCIM server does not support PATCH, which updates and deactivation need' };
+      if (patch !== true)
+        return { ok: false, code: 'connection_protocol_error', message: 'The SCIM server does not support PATCH, which updates and deactivation need' };
       const users = await scimRequest(settings, credentials, 'GET', '/Users?count=1&attributes=id');
       if (users.status !== 200) return { ok: false, code: 'connection_protocol_error', message: `The SCIM server answered /Users with ${users.status}` };
       return { ok: true, detail: `${settings.base_url} is a SCIM 2.0 service with PATCH, and accepted the token` };
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      return { ok: false, code: error.code === 'counterpart_invalid_response' || error.code === 'counterpart_unavailable' ? 'connection_protocol_error' : error.code, message: error.message };
+      return {
+        ok: false,
+        code: error.code === 'counterpart_invalid_response' || error.code === 'counterpart_unavailable' ? 'connection_protocol_error' : error.code,
+        message: error.message,
+      };
     }
   },
   open: (settings, credentials) => new ScimHrisConnector(settings, credentials),

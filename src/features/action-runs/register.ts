@@ -7,7 +7,14 @@ import { noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
-import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../hooks/domain/connectors';
+import {
+  ESIGNATURE_CONNECTOR,
+  HRIS_CONNECTOR,
+  NOTIFICATION_CONNECTOR,
+  PAYROLL_FILE_CONNECTOR,
+  SMS_CONNECTOR,
+  VIDEO_MEETING_CONNECTOR,
+} from '../hooks/domain/connectors';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
 import { LOGGER, type Logger } from '../../kernel/logger';
@@ -48,7 +55,7 @@ export const actionRunsModule: PluginModule = {
     container.register(RunRecordingConnectors, {
       useFactory: instanceCachingFactory((c) => new RunRecordingConnectors(c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER), c.resolve(ActionRunner))),
     });
-    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
+    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, PAYROLL_FILE_CONNECTOR]) {
       container.register(token, { useToken: RunRecordingConnectors });
     }
   },

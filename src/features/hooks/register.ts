@@ -14,6 +14,7 @@ import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
+import { PayrollNewHireFileHandler } from '../payroll/domain/payroll-handlers';
 import { EmployeeDeactivateHandler, EmployeeUpdateHandler, VolunteerProvisionHandler } from './domain/hris-handlers';
 import { InterviewReminderHookHandler, REMINDER_HOOKS, type ReminderHookDeclaration } from '../reminders/domain/interview-reminder-handlers';
 import {
@@ -58,6 +59,7 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   declared(EmployeeUpdateHandler),
   declared(EmployeeDeactivateHandler),
   declared(VolunteerProvisionHandler),
+  declared(PayrollNewHireFileHandler),
 ];
 
 /** Entries held by each process's entitlement cache (organizations × actions). */

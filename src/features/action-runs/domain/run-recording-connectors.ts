@@ -6,6 +6,7 @@
  */
 import type {
   Delivery,
+  DeliveredFile,
   DeliveryBase,
   EmailMessage,
   EmployeeDeactivation,
@@ -16,6 +17,8 @@ import type {
   Meeting,
   MeetingRequest,
   NotificationConnector,
+  PayrollFile,
+  PayrollFileConnector,
   SignatureRequest,
   SmsConnector,
   SmsMessage,
@@ -27,7 +30,9 @@ import type { ConnectorResolver, ResolvedPort } from '../../connections/domain/c
 import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
-export class RunRecordingConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector {
+export class RunRecordingConnectors
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector
+{
   constructor(
     private readonly resolver: ConnectorResolver,
     private readonly runner: ActionRunner,
@@ -72,6 +77,15 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
       return { reference: employee.employeeId, answer: { employeeId: employee.employeeId } };
     });
     return { ...delivery, employeeId: String(answer.employeeId) };
+  }
+
+  /** The run's reference is the file's checksum (`sha256:<hex>`): what the counterpart was given, verifiable by anyone holding the file. */
+  async deliverFile(f: PayrollFile): Promise<DeliveredFile> {
+    const { delivery, answer } = await this.perform('payroll_files', f, async (port) => {
+      const file = await port.deliverFile(f);
+      return { reference: `sha256:${file.sha256}`, answer: { path: file.path, sha256: file.sha256 } };
+    });
+    return { ...delivery, path: String(answer.path), sha256: String(answer.sha256) };
   }
 
   private async deliver<K extends 'email' | 'sms'>(kind: K, base: DeliveryBase, send: (port: PortsByKind[K]) => Promise<Delivery>): Promise<Delivery> {

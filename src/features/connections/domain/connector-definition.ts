@@ -5,7 +5,14 @@
  * Adding a connector is one folder and one entry in the connector list.
  */
 import type { z } from 'zod';
-import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../../hooks/domain/connectors';
+import type {
+  ESignatureConnector,
+  HrisConnector,
+  NotificationConnector,
+  PayrollFileConnector,
+  SmsConnector,
+  VideoMeetingConnector,
+} from '../../hooks/domain/connectors';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {
@@ -14,10 +21,11 @@ export interface PortsByKind {
   video_meetings: VideoMeetingConnector;
   esign: ESignatureConnector;
   hris: HrisConnector;
+  payroll_files: PayrollFileConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris'];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'payroll_files'];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };

@@ -104,8 +104,28 @@ export interface HrisConnector {
   deactivateEmployee?(request: EmployeeDeactivation): Promise<SyncedEmployee>;
 }
 
+/** A file for the organization's payroll provider (CSV in a documented format). */
+export interface PayrollFile extends DeliveryBase {
+  /** A plain file name (no directories): `new-hire-<candidate>.csv`. */
+  fileName: string;
+  content: string;
+}
+
+export interface DeliveredFile extends Delivery {
+  /** Where the counterpart holds it. */
+  path: string;
+  /** Hex SHA-256 of the bytes delivered (UTF-8). */
+  sha256: string;
+}
+
+export interface PayrollFileConnector {
+  /** Resolves once the counterpart holds the whole file under its final name. */
+  deliverFile(file: PayrollFile): Promise<DeliveredFile>;
+}
+
 export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
 export const SMS_CONNECTOR = Symbol('SmsConnector');
 export const VIDEO_MEETING_CONNECTOR = Symbol('VideoMeetingConnector');
 export const ESIGNATURE_CONNECTOR = Symbol('ESignatureConnector');
 export const HRIS_CONNECTOR = Symbol('HrisConnector');
+export const PAYROLL_FILE_CONNECTOR = Symbol('PayrollFileConnector');
