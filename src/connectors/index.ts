@@ -3,6 +3,8 @@ import type { ConnectorDefinition } from '../features/connections/domain/connect
 import { caldavConnector } from './caldav';
 import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
+import { scimConnector } from './scim';
+import { sftpConnector } from './sftp';
 import { smppConnector } from './smpp';
 import { smtpConnector } from './smtp';
 import { twilioConnector } from './twilio';
@@ -14,4 +16,6 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   jitsiConnector,
   meetingUrlTemplateConnector,
   caldavConnector,
+  scimConnector,
+  sftpConnector,
 ];

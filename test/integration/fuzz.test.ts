@@ -238,6 +238,9 @@ describe('fuzzing every endpoint', function () {
         'offer.created',
         'candidate.hired',
         'application.stage_changed',
+        'employee.updated',
+        'employee.terminated',
+        'volunteer.cleared',
         'nothing.happened',
       ),
     );

@@ -13,6 +13,7 @@ import type {
   EmployeeRecord,
   Envelope,
   ESignatureConnector,
+  EmployeeDeactivation,
   HrisConnector,
   Meeting,
   MeetingRequest,
@@ -120,8 +121,21 @@ export class SandboxConnectors implements NotificationConnector, SmsConnector, V
     return this.log.record(
       'hris',
       r,
-      { candidate_id: r.candidateId, name: r.name, email: r.email, job_title: r.jobTitle, start_date: r.startDate, department: r.department },
-      { employeeId: `emp_${digest(r.idempotencyKey)}` },
+      {
+        candidate_id: r.candidateId,
+        name: r.name,
+        email: r.email,
+        job_title: r.jobTitle,
+        start_date: r.startDate,
+        department: r.department,
+        worker_type: r.workerType ?? 'employee',
+      },
+      // One id per person, whichever call (hire, change) recorded it.
+      { employeeId: `emp_${digest(`${r.organizationId}-${r.candidateId}`)}` },
     );
+  }
+
+  deactivateEmployee(r: EmployeeDeactivation): Promise<SyncedEmployee> {
+    return this.log.record('hris', r, { candidate_id: r.candidateId, active: false }, { employeeId: `emp_${digest(`${r.organizationId}-${r.candidateId}`)}` });
   }
 }

@@ -7,7 +7,14 @@ import { noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
-import { ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR } from '../hooks/domain/connectors';
+import {
+  ESIGNATURE_CONNECTOR,
+  HRIS_CONNECTOR,
+  NOTIFICATION_CONNECTOR,
+  PAYROLL_FILE_CONNECTOR,
+  SMS_CONNECTOR,
+  VIDEO_MEETING_CONNECTOR,
+} from '../hooks/domain/connectors';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { HOOK_REGISTRY, type HookRegistry } from '../hooks/domain/hook-registry';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
@@ -67,7 +74,7 @@ export const actionRunsModule: PluginModule = {
           ),
       ),
     });
-    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR]) {
+    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, PAYROLL_FILE_CONNECTOR]) {
       container.register(token, { useToken: RunRecordingConnectors });
     }
   },

@@ -16,6 +16,8 @@ import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
+import { PayrollNewHireFileHandler } from '../payroll/domain/payroll-handlers';
+import { EmployeeDeactivateHandler, EmployeeUpdateHandler, VolunteerProvisionHandler } from './domain/hris-handlers';
 import { InterviewReminderHookHandler, REMINDER_HOOKS, type ReminderHookDeclaration } from '../reminders/domain/interview-reminder-handlers';
 import {
   INTERVIEW_REMINDER_REPOSITORY,
@@ -69,6 +71,10 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   declared(ESignOfferHandler),
   declared(EmployeeSyncHandler),
   ...CREDENTIAL_CHECK_ACTIONS.map(credentialCheck),
+  declared(EmployeeUpdateHandler),
+  declared(EmployeeDeactivateHandler),
+  declared(VolunteerProvisionHandler),
+  declared(PayrollNewHireFileHandler),
 ];
 
 /** Entries held by each process's entitlement cache (organizations × actions). */

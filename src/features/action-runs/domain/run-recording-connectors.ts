@@ -6,8 +6,10 @@
  */
 import type {
   Delivery,
+  DeliveredFile,
   DeliveryBase,
   EmailMessage,
+  EmployeeDeactivation,
   EmployeeRecord,
   Envelope,
   ESignatureConnector,
@@ -15,6 +17,8 @@ import type {
   Meeting,
   MeetingRequest,
   NotificationConnector,
+  PayrollFile,
+  PayrollFileConnector,
   SignatureRequest,
   SmsConnector,
   SmsMessage,
@@ -23,10 +27,12 @@ import type {
 } from '../../hooks/domain/connectors';
 import type { ConnectorKind, PortsByKind } from '../../connections/domain/connector-definition';
 import type { ConnectorResolver, ResolvedPort } from '../../connections/domain/connector-resolver';
-import { isDomainError } from '../../../kernel/errors';
+import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
-export class RunRecordingConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector {
+export class RunRecordingConnectors
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector
+{
   constructor(
     private readonly resolver: ConnectorResolver,
     private readonly runner: ActionRunner,
@@ -67,6 +73,24 @@ export class RunRecordingConnectors implements NotificationConnector, SmsConnect
       return { reference: employee.employeeId, answer: { employeeId: employee.employeeId } };
     });
     return { ...delivery, employeeId: String(answer.employeeId) };
+  }
+
+  async deactivateEmployee(r: EmployeeDeactivation): Promise<SyncedEmployee> {
+    const { delivery, answer } = await this.perform('hris', r, async (port) => {
+      if (!port.deactivateEmployee) throw new DomainError('conflict', 'connector_unsupported', 'The HRIS connector in use cannot deactivate employees');
+      const employee = await port.deactivateEmployee(r);
+      return { reference: employee.employeeId, answer: { employeeId: employee.employeeId } };
+    });
+    return { ...delivery, employeeId: String(answer.employeeId) };
+  }
+
+  /** The run's reference is the file's checksum (`sha256:<hex>`): what the counterpart was given, verifiable by anyone holding the file. */
+  async deliverFile(f: PayrollFile): Promise<DeliveredFile> {
+    const { delivery, answer } = await this.perform('payroll_files', f, async (port) => {
+      const file = await port.deliverFile(f);
+      return { reference: `sha256:${file.sha256}`, answer: { path: file.path, sha256: file.sha256 } };
+    });
+    return { ...delivery, path: String(answer.path), sha256: String(answer.sha256) };
   }
 
   private async deliver<K extends 'email' | 'sms'>(kind: K, base: DeliveryBase, send: (port: PortsByKind[K]) => Promise<Delivery>): Promise<Delivery> {

@@ -6,7 +6,14 @@
  */
 import type { z } from 'zod';
 import type { CalendarConnector } from '../../scheduling/domain/calendar-port';
-import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../../hooks/domain/connectors';
+import type {
+  ESignatureConnector,
+  HrisConnector,
+  NotificationConnector,
+  PayrollFileConnector,
+  SmsConnector,
+  VideoMeetingConnector,
+} from '../../hooks/domain/connectors';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {
@@ -16,10 +23,11 @@ export interface PortsByKind {
   esign: ESignatureConnector;
   hris: HrisConnector;
   calendar: CalendarConnector;
+  payroll_files: PayrollFileConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar'];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files'];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };

@@ -20,7 +20,14 @@ import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerRe
 import { candidateHired, interviewScheduled, offerCreated } from './payloads';
 
 /** `dedupeKey` from the connector's idempotency key: a hook fired twice records one event. */
-async function announce(events: EventPublisher, logger: Logger, event: string, organizationId: string, payload: object, dedupeKey: string): Promise<void> {
+export async function announce(
+  events: EventPublisher,
+  logger: Logger,
+  event: string,
+  organizationId: string,
+  payload: object,
+  dedupeKey: string,
+): Promise<void> {
   try {
     await events.publish(event, organizationId, payload, { dedupeKey: `${event}:${dedupeKey}` });
   } catch (error) {

@@ -107,6 +107,13 @@ export interface EmployeeRecord extends DeliveryBase {
   jobTitle: string | null;
   startDate: string | null;
   department: string | null;
+  /** Who the person is to the organization (SCIM `userType`): an employee, or a cleared school volunteer. */
+  workerType?: 'employee' | 'volunteer';
+}
+
+/** Ends a person's access in the HRIS (SCIM: `active:false`); the record stays for history. */
+export interface EmployeeDeactivation extends DeliveryBase {
+  candidateId: string;
 }
 
 export interface SyncedEmployee extends Delivery {
@@ -114,7 +121,29 @@ export interface SyncedEmployee extends Delivery {
 }
 
 export interface HrisConnector {
+  /** Creates the person, or updates the one already there for `candidateId` (never a second record). */
   syncEmployee(record: EmployeeRecord): Promise<SyncedEmployee>;
+  /** Optional for host-supplied connectors: without it a termination fails with `connector_unsupported`. */
+  deactivateEmployee?(request: EmployeeDeactivation): Promise<SyncedEmployee>;
+}
+
+/** A file for the organization's payroll provider (CSV in a documented format). */
+export interface PayrollFile extends DeliveryBase {
+  /** A plain file name (no directories): `new-hire-<candidate>.csv`. */
+  fileName: string;
+  content: string;
+}
+
+export interface DeliveredFile extends Delivery {
+  /** Where the counterpart holds it. */
+  path: string;
+  /** Hex SHA-256 of the bytes delivered (UTF-8). */
+  sha256: string;
+}
+
+export interface PayrollFileConnector {
+  /** Resolves once the counterpart holds the whole file under its final name. */
+  deliverFile(file: PayrollFile): Promise<DeliveredFile>;
 }
 
 export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
@@ -122,3 +151,4 @@ export const SMS_CONNECTOR = Symbol('SmsConnector');
 export const VIDEO_MEETING_CONNECTOR = Symbol('VideoMeetingConnector');
 export const ESIGNATURE_CONNECTOR = Symbol('ESignatureConnector');
 export const HRIS_CONNECTOR = Symbol('HrisConnector');
+export const PAYROLL_FILE_CONNECTOR = Symbol('PayrollFileConnector');

@@ -61,3 +61,19 @@ export const candidateHired = z.object({
   start_date: z.iso.date().optional(),
   department: z.string().max(200).optional(),
 });
+
+/** The host reports a change to someone already hired (a new title, department, name or email). */
+export const employeeUpdated = candidateHired;
+
+export const employeeTerminated = z.object({
+  candidate_id: hostId,
+  terminated_on: z.iso.date().optional(),
+});
+
+/** A school's volunteer whose clearances are complete (the host's volunteer listing flow decides that). */
+export const volunteerCleared = z.object({
+  candidate_id: hostId,
+  candidate: person.extend({ email: z.email().max(320) }),
+  role: z.string().max(200).optional(),
+  school: z.string().max(200).optional(),
+});

@@ -1,0 +1,158 @@
+/**
+ * HRIS over SCIM 2.0 against a real SCIM service provider (scimmy + scimmy-routers on
+ * Express): the connection test proves the token; a hire appears once (fired twice, still
+ * one POST), a change is a PATCH of the same user, a termination sets active:false, a
+ * cleared volunteer arrives with userType Volunteer; a user name held by someone else, a
+ * directory answering garbage or refusing the token end as failed runs with their codes.
+ */
+import { strict as assert } from 'node:assert';
+import { activateLicense } from '../helpers/hooks';
+import { rememberSecret } from '../helpers/log-capture';
+import { startScimServer, type TestScimServer } from '../helpers/scim-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const TOKEN = 'scim-token-3f9a1c7e5b2d';
+
+describe('hris: employees and volunteers into an HR directory over SCIM 2.0', function () {
+  this.timeout(60_000);
+  let t: TestHost;
+  let scim: TestScimServer;
+  let acme: { organizationId: string; apiKey: string };
+  let connectionId: string;
+
+  const fire = (hook: string, payload: object, organizationId = acme.organizationId) =>
+    t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: { organization_id: organizationId, payload } });
+  const byExternalId = (id: string) => [...scim.users.values()].filter((u) => u.externalId === id);
+  const posts = () => scim.requests.filter((r) => r.method === 'POST').length;
+  const run = async (id: string) => (await t.request('GET', `/v1/integrations/runs/${id}`, { auth: acme.apiKey })).body;
+  const hire = (candidateId: string, email: string, extra: object = {}) => ({
+    candidate_id: candidateId,
+    candidate: { name: 'Ada King Lovelace', email },
+    job_title: 'Analyst',
+    department: 'Engineering',
+    ...extra,
+  });
+
+  before(async () => {
+    rememberSecret(TOKEN);
+    scim = await startScimServer(TOKEN);
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    acme = await t.createOrganization('Acme');
+    await activateLicense(t, acme.apiKey, 'hris.employee_sync');
+    await activateLicense(t, acme.apiKey, 'hris.volunteer_management');
+  });
+  after(async () => {
+    await t?.close();
+    await scim?.close();
+  });
+
+  it('refuses a clear-text URL to another host; a wrong token fails the test with connection_auth_failed', async () => {
+    const clear = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: { connector: 'scim', settings: { base_url: 'http://hr.example.com/scim/v2' }, credentials: { token: TOKEN } },
+    });
+    assert.equal(clear.status, 400, clear.text);
+    assert.equal(clear.body.error.param, 'settings.base_url');
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: { connector: 'scim', settings: { base_url: scim.baseUrl }, credentials: { token: 'not-the-token' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.kind, 'hris');
+    connectionId = created.body.id;
+    const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
+    assert.equal(tested.body.ok, false, tested.text);
+    assert.equal(tested.body.code, 'connection_auth_failed');
+  });
+
+  it('the right token verifies: ServiceProviderConfig says SCIM with PATCH', async () => {
+    const patched = await t.request('PATCH', `/v1/integrations/connections/${connectionId}`, { auth: acme.apiKey, body: { credentials: { token: TOKEN } } });
+    assert.equal(patched.status, 200, patched.text);
+    const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
+    assert.equal(tested.body.ok, true, tested.text);
+    assert.ok(!tested.text.includes(TOKEN));
+    assert.ok(scim.requests.some((r) => r.path === '/ServiceProviderConfig'));
+  });
+
+  it('a hire appears once in the directory, with the enterprise extension; fired again, nothing more is sent', async () => {
+    const first = await fire('candidate.hired', hire('cand_ada', 'ada@acme.example'));
+    assert.deepEqual(first.body.handled, ['hris-employee-sync'], first.text);
+    const [user] = byExternalId('cand_ada');
+    assert.ok(user, 'the user exists');
+    assert.equal(first.body.outcomes[0].result.employee_id, user.id);
+    assert.equal(user.userName, 'ada@acme.example');
+    assert.equal(user.userType, 'Employee');
+    assert.equal(user.active, true);
+    assert.deepEqual(user.name, { formatted: 'Ada King Lovelace', givenName: 'Ada King', familyName: 'Lovelace' });
+    assert.equal(user['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']?.department, 'Engineering');
+    const runs = await t.request('GET', '/v1/integrations/runs?action=hris.employee_sync', { auth: acme.apiKey });
+    assert.equal(runs.body.data[0].status, 'succeeded');
+    assert.equal(runs.body.data[0].connector, 'scim');
+    assert.equal(runs.body.data[0].livemode, true);
+    assert.equal(runs.body.data[0].reference, user.id);
+    const before = scim.requests.length;
+    const again = await fire('candidate.hired', hire('cand_ada', 'ada@acme.example'));
+    assert.equal(again.body.outcomes[0].result.employee_id, user.id);
+    assert.equal(scim.requests.length, before, 'a succeeded run is answered from the record');
+    assert.equal(byExternalId('cand_ada').length, 1);
+  });
+
+  it('a change is a PATCH of the same user; a termination sets active:false; a rehire reactivates, never a second user', async () => {
+    const postsBefore = posts();
+    const changed = await fire('employee.updated', hire('cand_ada', 'ada@acme.example', { job_title: 'Lead Analyst', department: 'Research' }));
+    assert.deepEqual(changed.body.handled, ['hris-employee-update'], changed.text);
+    let [user] = byExternalId('cand_ada');
+    assert.equal(user.title, 'Lead Analyst');
+    assert.equal(user['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']?.department, 'Research');
+    const terminated = await fire('employee.terminated', { candidate_id: 'cand_ada', terminated_on: '2026-12-31' });
+    assert.deepEqual(terminated.body.handled, ['hris-employee-deactivate'], terminated.text);
+    [user] = byExternalId('cand_ada');
+    assert.equal(user.active, false);
+    const rehired = await fire('employee.updated', hire('cand_ada', 'ada@acme.example', { job_title: 'Principal' }));
+    assert.deepEqual(rehired.body.handled, ['hris-employee-update'], rehired.text);
+    [user] = byExternalId('cand_ada');
+    assert.equal(user.active, true);
+    assert.equal(posts(), postsBefore, 'no POST for an existing person');
+    assert.equal(byExternalId('cand_ada').length, 1);
+    const unknown = await fire('employee.terminated', { candidate_id: 'cand_nobody' });
+    assert.deepEqual(unknown.body.skipped, ['hris-employee-deactivate'], unknown.text);
+    assert.match(unknown.body.outcomes[0].reason, /^employee_not_found/);
+  });
+
+  it('a cleared volunteer is provisioned with userType Volunteer', async () => {
+    const cleared = await fire('volunteer.cleared', {
+      candidate_id: 'vol_grace',
+      candidate: { name: 'Grace Hopper', email: 'grace@pta.example' },
+      school: 'Lincoln Elementary',
+    });
+    assert.deepEqual(cleared.body.handled, ['hris-volunteer-provision'], cleared.text);
+    const [user] = byExternalId('vol_grace');
+    assert.equal(user.userType, 'Volunteer');
+    assert.equal(user.title, 'Volunteer');
+    assert.equal(user['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']?.department, 'Lincoln Elementary');
+  });
+
+  it('a user name held by another person: 409 uniqueness, the lookup finds no such externalId, the run fails employee_conflict', async () => {
+    const clash = await fire('candidate.hired', hire('cand_other', 'ada@acme.example'));
+    assert.deepEqual(clash.body.skipped, ['hris-employee-sync'], clash.text);
+    assert.match(clash.body.outcomes[0].reason, /^employee_conflict/);
+    assert.equal(byExternalId('cand_other').length, 0);
+    const failed = await t.request('GET', '/v1/integrations/runs?status=failed', { auth: acme.apiKey });
+    assert.ok(
+      failed.body.data.some((r: { error: { code: string } | null }) => r.error?.code === 'employee_conflict'),
+      failed.text,
+    );
+  });
+
+  it('a directory answering garbage is counterpart_invalid_response; one refusing the token is connection_auth_failed', async () => {
+    scim.answerNext(200, '<html>maintenance</html>');
+    const garbage = await fire('candidate.hired', hire('cand_bob', 'bob@acme.example'));
+    assert.match(garbage.body.outcomes[0].reason, /^counterpart_invalid_response/, garbage.text);
+    const runId = (await t.request('GET', '/v1/integrations/runs?status=failed', { auth: acme.apiKey })).body.data[0].id;
+    assert.equal((await run(runId)).error.code, 'counterpart_invalid_response');
+    scim.answerNext(401, '{"schemas":["urn:ietf:params:scim:api:messages:2.0:Error"],"status":"401","detail":"expired"}');
+    const refused = await fire('candidate.hired', hire('cand_carol', 'carol@acme.example'));
+    assert.match(refused.body.outcomes[0].reason, /^connection_auth_failed/, refused.text);
+    assert.equal(byExternalId('cand_bob').length + byExternalId('cand_carol').length, 0);
+  });
+});
