@@ -78,6 +78,9 @@ async function main() {
     platform: 'browser',
     target: ['chrome91', 'firefox90', 'safari15', 'edge91'],
     minify: true,
+    // Property names ending in `_` never leave the bundle (the view's context, src/widget/view.ts):
+    // the minifier may shorten them like local names. DOM, API and event names never end in `_`.
+    mangleProps: /_$/,
     sourcemap: 'linked',
     sourcesContent: true,
     legalComments: 'none',

@@ -13,6 +13,9 @@ import { registerInfrastructure, RATE_LIMIT_STORE, WORKER_HOST, type WorkerHost 
 import type { CompositionContext, HookHandlerRegistration, PluginModule, RouterKit } from './platform/composition/plugin-module';
 import { organizationsModule } from './features/organizations/register';
 import { profileApplicationsModule } from './features/applications/register';
+import { profilesModule } from './features/profiles/register';
+import { connectModule } from './features/connect/register';
+import { sandboxProviderModule } from './features/sandbox-provider/register';
 import { licensingModule } from './features/licensing/register';
 import { billingModule } from './features/billing/register';
 import { BillingService } from './features/billing/domain/billing-service';
@@ -69,7 +72,10 @@ export const MODULES: readonly PluginModule[] = [
   operationsModule,
   licensingModule,
   billingModule,
+  profilesModule,
   profileApplicationsModule,
+  connectModule,
+  sandboxProviderModule,
   widgetModule,
   hooksModule,
   connectionsModule,

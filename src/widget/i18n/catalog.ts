@@ -59,20 +59,23 @@ export function isCatalog(value: unknown, keys: readonly string[]): value is Cat
 
 export class Translator {
   readonly dir: 'rtl' | 'ltr';
-  private readonly plurals: Intl.PluralRules;
-  private readonly numbers: Intl.NumberFormat;
-  private readonly dates: Intl.DateTimeFormat;
-  private readonly lists: Intl.ListFormat;
+  // Private (#) fields: the minifier shortens their names, public ones it must keep.
+  readonly #catalog: Catalog;
+  readonly #plurals: Intl.PluralRules;
+  readonly #numbers: Intl.NumberFormat;
+  readonly #dates: Intl.DateTimeFormat;
+  readonly #lists: Intl.ListFormat;
 
   constructor(
     readonly tag: string,
-    private readonly catalog: Catalog,
+    catalog: Catalog,
   ) {
+    this.#catalog = catalog;
     this.dir = directionOf(tag);
-    this.plurals = new Intl.PluralRules(tag);
-    this.numbers = new Intl.NumberFormat(tag);
-    this.dates = new Intl.DateTimeFormat(tag, { dateStyle: 'long' });
-    this.lists = new Intl.ListFormat(tag, { style: 'long', type: 'conjunction' });
+    this.#plurals = new Intl.PluralRules(tag);
+    this.#numbers = new Intl.NumberFormat(tag);
+    this.#dates = new Intl.DateTimeFormat(tag, { dateStyle: 'long' });
+    this.#lists = new Intl.ListFormat(tag, { style: 'long', type: 'conjunction' });
   }
 
   /** The message with its placeholders filled: numbers and dates formatted for the locale. */
@@ -85,8 +88,8 @@ export class Translator {
    * names a placeholder the caller renders itself (a `<code>`, say).
    */
   parts(key: MessageKey, params: Params = {}, slots: readonly string[] = []): (string | { slot: string })[] {
-    const entry = this.catalog[key];
-    const template = typeof entry === 'string' ? entry : (entry[this.plurals.select(Number(params.count ?? 0))] ?? entry.other);
+    const entry = this.#catalog[key];
+    const template = typeof entry === 'string' ? entry : (entry[this.#plurals.select(Number(params.count ?? 0))] ?? entry.other);
     return template
       .split(/(\{\w+\})/)
       .filter(Boolean)
@@ -96,14 +99,14 @@ export class Translator {
         if (slots.includes(name)) return { slot: name };
         const value = params[name];
         if (value === undefined) return piece;
-        if (typeof value === 'number') return this.numbers.format(value);
-        if (value instanceof Date) return this.dates.format(value);
+        if (typeof value === 'number') return this.#numbers.format(value);
+        if (value instanceof Date) return this.#dates.format(value);
         // In a right-to-left message, a name or title in another script keeps its own direction.
         return this.dir === 'rtl' ? `\u2068${value}\u2069` : value;
       });
   }
 
   list(items: readonly string[]): string {
-    return this.lists.format(items);
+    return this.#lists.format(items);
   }
 }
