@@ -148,7 +148,11 @@ describe('privacy: retention on a test clock', function () {
     // A change after the pruning chains on from the anchor, with its field-level diff.
     const changed = await t.request('PATCH', '/v1/privacy/retention', { auth: org.apiKey, body: { applications_days: 12 } });
     const event = await waitFor(
-      async () => (await t.database.db('hi_audit_events').where({ request_id: changed.headers.get('request-id') }).first()) ?? undefined,
+      async () =>
+        (await t.database
+          .db('hi_audit_events')
+          .where({ request_id: changed.headers.get('request-id') })
+          .first()) ?? undefined,
       'the change in the trail',
     );
     assert.deepEqual(event.before, { changes: { applications_days: 10 } });

@@ -37,7 +37,9 @@ export const auditModule: PluginModule = {
     const writer = container.resolve<AuditWriter>(AUDIT_WRITER);
     const clock = container.resolve<Clock>(CLOCK);
     const sweep = () =>
-      void writer.sweep(new Date(clock.now().getTime() - SWEEP_AFTER_MS)).catch((error: Error) => context.logger.warn({ err: error.message }, 'audit sweep failed'));
+      void writer
+        .sweep(new Date(clock.now().getTime() - SWEEP_AFTER_MS))
+        .catch((error: Error) => context.logger.warn({ err: error.message }, 'audit sweep failed'));
     sweep();
     const timer = setInterval(sweep, SWEEP_EVERY_MS);
     timer.unref();

@@ -147,14 +147,15 @@ function auditOnFinish(route: RouteDefinition<any, any, any>, audit: NonNullable
  * prefixes it (POST /keys/:key_id/rotate reads /keys/:key_id). Reads of a candidate's record
  * (`audit: 'read'`) are never used.
  */
-export function resourceReader(route: RouteDefinition<any, any, any>, routes: readonly RouteDefinition<any, any, any>[]): RouteDefinition<any, any, any> | undefined {
+export function resourceReader(
+  route: RouteDefinition<any, any, any>,
+  routes: readonly RouteDefinition<any, any, any>[],
+): RouteDefinition<any, any, any> | undefined {
   if (route.method === 'get') return undefined;
   const reads = routes.filter((r) => r.method === 'get' && r.audit === undefined);
   const same = reads.find((r) => r.path === route.path);
   if (same) return same;
-  return reads
-    .filter((r) => /\/:[A-Za-z_]+$/.test(r.path) && route.path.startsWith(`${r.path}/`))
-    .sort((a, b) => b.path.length - a.path.length)[0];
+  return reads.filter((r) => /\/:[A-Za-z_]+$/.test(r.path) && route.path.startsWith(`${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
 }
 
 /** The resource's state before the call, read through its own GET handler as the caller; undefined when it cannot be read. */

@@ -35,14 +35,17 @@ function leafValue(key: string, value: unknown): unknown {
   return safe;
 }
 
-/** Dotted paths to leaf values (arrays and objects below the depth limit are leaves). */
-export function flatten(value: unknown, prefix = '', depth = 0, out: Map<string, unknown> = new Map()): Map<string, unknown> {
+/** A leaf: its value, to compare, and what the trail may show of it. */
+type Leaf = { raw: unknown; shown: unknown };
+
+/** Dotted paths to leaf values (arrays, secrets and objects below the depth limit are leaves). */
+export function flatten(value: unknown, prefix = '', depth = 0, out: Map<string, Leaf> = new Map()): Map<string, Leaf> {
   if (value && typeof value === 'object' && !Array.isArray(value) && depth < DIFF_LIMITS.depth) {
     for (const [key, v] of Object.entries(value)) {
       const path = prefix ? `${prefix}.${key}` : key;
       if (v && typeof v === 'object' && !Array.isArray(v) && !PERSONAL_KEY.test(key) && (redact({ [key]: 1 }) as Record<string, unknown>)[key] !== REDACTED)
         flatten(v, path, depth + 1, out);
-      else if (v !== undefined) out.set(path, leafValue(key, v));
+      else if (v !== undefined) out.set(path, { raw: v, shown: leafValue(key, v) });
     }
   }
   return out;
@@ -62,14 +65,15 @@ export function auditChange(before: unknown, after: unknown): AuditChange | null
     if (NOISE.test(path)) continue;
     const was = a.get(path);
     const is = b.get(path);
-    if (canonicalJson(was) === canonicalJson(is)) continue;
+    // Compared on the values themselves: a secret that changed is listed, shown redacted on both sides.
+    if (canonicalJson(was?.raw) === canonicalJson(is?.raw)) continue;
     if (paths === DIFF_LIMITS.paths) {
       change.truncated = true;
       break;
     }
     paths += 1;
-    if (a.has(path)) change.before[path] = was;
-    if (b.has(path)) change.after[path] = is;
+    if (was) change.before[path] = was.shown;
+    if (is) change.after[path] = is.shown;
   }
   if (paths === 0) return null;
   while (canonicalJson(change).length > DIFF_LIMITS.bytes) {

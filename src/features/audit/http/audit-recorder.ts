@@ -58,7 +58,8 @@ export function auditRecorder(audit: AuditWriter, logger: Logger, now: () => Dat
     if (!described) return;
     const actor = { ...described, actor: pseudonymize(described.actor) };
     // Only a change that happened: a refused call changed nothing.
-    const change = call.status < 400 && auditKeepsValues(call.route) ? auditChange(call.before ?? null, call.route.method === 'delete' ? null : call.response) : null;
+    const change =
+      call.status < 400 && auditKeepsValues(call.route) ? auditChange(call.before ?? null, call.route.method === 'delete' ? null : call.response) : null;
     const event: AuditEventInput = {
       ...actor,
       organizationId: actor.organizationId ?? organizationTarget(call),

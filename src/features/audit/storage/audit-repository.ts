@@ -92,7 +92,14 @@ export class KnexAuditRepository implements AuditRepository {
       await this.lockHead(trx, chain);
       // Taken under the head lock: another process chaining the same rows waited for it and finds them gone.
       const rows: Row[] = await trx('hi_audit_pending')
-        .whereIn('id', trx('hi_audit_pending').select('id').where({ chain }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit))
+        .whereIn(
+          'id',
+          trx('hi_audit_pending')
+            .select('id')
+            .where({ chain })
+            .orderBy([{ column: 'created_at' }, { column: 'id' }])
+            .limit(limit),
+        )
         .delete()
         .returning(['id', 'event', 'created_at']);
       if (rows.length === 0) return 0;
@@ -162,13 +169,19 @@ export class KnexAuditRepository implements AuditRepository {
 
   /** Chains the events after the head (locked here unless `locked`), in one multi-row insert, and moves the head. */
   private async appendLocked(trx: Database, chain: string, inputs: AuditEventInput[], ids?: string[], locked = false): Promise<AuditEvent[]> {
-    const head = locked
-      ? await trx('hi_audit_heads').where({ chain }).first()
-      : await this.lockHead(trx, chain);
+    const head = locked ? await trx('hi_audit_heads').where({ chain }).first() : await this.lockHead(trx, chain);
     let sequence = Number(head.last_sequence);
     let previousHash = head.last_hash as string;
     const events = inputs.map((input, i) => {
-      const unhashed = { ...input, before: input.before ?? null, after: input.after ?? null, id: ids?.[i] ?? newId('aud'), chain, sequence: ++sequence, previousHash };
+      const unhashed = {
+        ...input,
+        before: input.before ?? null,
+        after: input.after ?? null,
+        id: ids?.[i] ?? newId('aud'),
+        chain,
+        sequence: ++sequence,
+        previousHash,
+      };
       const event: AuditEvent = { ...unhashed, hash: eventHash(unhashed) };
       previousHash = event.hash;
       return event;

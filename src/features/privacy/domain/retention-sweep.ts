@@ -45,7 +45,13 @@ export class RetentionSweep {
 
   /** `asOf`: the time the rules are applied at (a test clock outside production; now otherwise). */
   async run(asOf: Date = this.clock.now()): Promise<RetentionReport> {
-    const report: RetentionReport = { as_of: asOf.toISOString(), erasures_started: { applications: 0, unfinished_authorizations: 0 }, held: 0, hired_kept: 0, audit_events_pruned: 0 };
+    const report: RetentionReport = {
+      as_of: asOf.toISOString(),
+      erasures_started: { applications: 0, unfinished_authorizations: 0 },
+      held: 0,
+      hired_kept: 0,
+      audit_events_pruned: 0,
+    };
     for (const candidate of await this.retention.unfinished(asOf, RETENTION_DEFAULTS.unfinishedAuthorizationsDays, BATCH)) {
       await this.erase(candidate, 'unfinished_authorizations', report);
     }

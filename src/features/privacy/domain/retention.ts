@@ -25,7 +25,9 @@ export interface RetentionRepository {
   /** Candidates who never applied, last authorized or imported before the organization's cut-off. */
   unfinished(now: Date, defaultDays: number, limit: number): Promise<{ organizationId: string; profileUserId: string }[]>;
   /** Candidates with applications, each with the listings applied to, the organization's applications_days and whether one application led to a hire. */
-  applicants(limit: number): Promise<{ organizationId: string; profileUserId: string; listingIds: string[]; applicationsDays: number | null; hired: boolean }[]>;
+  applicants(
+    limit: number,
+  ): Promise<{ organizationId: string; profileUserId: string; listingIds: string[]; applicationsDays: number | null; hired: boolean }[]>;
 }
 
 export const RETENTION_REPOSITORY = Symbol('RetentionRepository');

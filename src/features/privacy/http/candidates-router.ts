@@ -285,7 +285,7 @@ export function candidateRoutes(s: CandidatesRouterServices): RouteDefinition<an
       path: '/:profile_user_id/hires',
       operationId: 'createCandidateHire',
       summary:
-        'Report that one of the candidate\'s applications led to a hire: the applications retention rule then keeps the candidate (recording it again answers the first record)',
+        "Report that one of the candidate's applications led to a hire: the applications retention rule then keeps the candidate (recording it again answers the first record)",
       tags: ['privacy'],
       auth: ['organization'],
       params: candidateParams,

@@ -22,16 +22,27 @@ export class KnexCandidateHireRepository implements CandidateHireRepository {
 
   async record(hire: Omit<CandidateHire, 'listingId'>): Promise<CandidateHire | undefined> {
     const where = { organization_id: hire.organizationId, profile_user_id: hire.profileUserId };
-    const application = await this.db('hi_profile_applications').where({ ...where, id: hire.applicationId }).first('listing_id');
+    const application = await this.db('hi_profile_applications')
+      .where({ ...where, id: hire.applicationId })
+      .first('listing_id');
     if (!application) return undefined;
     await this.db('hi_candidate_hires')
-      .insert({ id: hire.id, ...where, application_id: hire.applicationId, listing_id: application.listing_id, hired_at: hire.hiredAt, created_at: hire.createdAt })
+      .insert({
+        id: hire.id,
+        ...where,
+        application_id: hire.applicationId,
+        listing_id: application.listing_id,
+        hired_at: hire.hiredAt,
+        created_at: hire.createdAt,
+      })
       .onConflict(['organization_id', 'application_id'])
       .ignore();
     return fromRow(await this.db('hi_candidate_hires').where({ organization_id: hire.organizationId, application_id: hire.applicationId }).first());
   }
 
   async list(organizationId: string, profileUserId: string): Promise<CandidateHire[]> {
-    return (await this.db('hi_candidate_hires').where({ organization_id: organizationId, profile_user_id: profileUserId }).orderBy('hired_at', 'desc')).map(fromRow);
+    return (await this.db('hi_candidate_hires').where({ organization_id: organizationId, profile_user_id: profileUserId }).orderBy('hired_at', 'desc')).map(
+      fromRow,
+    );
   }
 }
