@@ -1,6 +1,6 @@
 /**
- * The audit trail's write path, measured alone: N events recorded at once on one chain (50
- * at a time, as the apply benchmark's 50 connections would), the old way (a transaction per
+ * The audit trail's write path, measured alone: N events recorded at once on one chain (10
+ * at a time, the pool size), the old way (a transaction per
  * event holding the chain's head lock: BEGIN, head insert, SELECT … FOR UPDATE, INSERT,
  * UPDATE, COMMIT) against the new (one INSERT per event; batches chained under one lock).
  * Prints events/s and statements per event. `node dist/bench/audit-writes.js [N]`; needs DATABASE_URL.
@@ -14,7 +14,8 @@ import { createTestDatabase } from '../test/helpers/database';
 import { testLogger } from '../test/helpers/log-capture';
 
 const N = Number(process.argv[2] ?? 2000);
-const CONCURRENCY = 50;
+// As many as the pool's connections (10): at 50 the old path timed out waiting for a connection (each event holds one through its lock wait).
+const CONCURRENCY = Number(process.env.AUDIT_BENCH_CONCURRENCY ?? 10);
 
 const event = (chain: string, i: number): AuditEventInput => ({
   organizationId: chain,
