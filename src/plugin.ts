@@ -35,8 +35,8 @@ import { httpMetrics } from './platform/observability/http-metrics';
 import { METRICS, type PluginMetrics } from './platform/observability/metrics';
 import { privacyModule } from './features/privacy/register';
 import { auditModule } from './features/audit/register';
-import { AUDIT_REPOSITORY, type AuditRepository } from './features/audit/domain/audit-event';
-import { auditRecorder } from './features/audit/http/audit-recorder';
+import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-writer';
+import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
 import { deriveKey } from './platform/security/key-derivation';
 import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
@@ -111,8 +111,9 @@ function routerKit(container: DependencyContainer, context: CompositionContext):
     throttle,
     onError: errorHandler(context.logger),
     idempotency: container.resolve<IdempotencyStore>(IDEMPOTENCY_STORE),
+    auditValues: auditKeepsValues,
     audit: auditRecorder(
-      container.resolve<AuditRepository>(AUDIT_REPOSITORY),
+      container.resolve<AuditWriter>(AUDIT_WRITER),
       context.logger,
       () => container.resolve<Clock>(CLOCK).now(),
       deriveKey(context.config.secretKey, 'audit-pseudonyms'),
@@ -229,8 +230,8 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
       } finally {
         // The host's own acts are audited too: which hook, for whom, what it started (no payload values).
         await container
-          .resolve<AuditRepository>(AUDIT_REPOSITORY)
-          .append({
+          .resolve<AuditWriter>(AUDIT_WRITER)
+          .record({
             organizationId,
             actorType: 'host',
             actor: 'host',

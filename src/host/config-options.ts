@@ -327,6 +327,13 @@ export interface SettingOptions {
   eventRetentionDays?: number;
 
   /**
+   * How long audit events (GET /v1/audit_events) are kept: 400 days covers a 13-month look-back (a yearly audit and its month of slack). The daily retention pass removes older events and anchors each chain so that audit verify still passes.
+   *
+   * `AUDIT_RETENTION_DAYS`, default `400`.
+   */
+  auditRetentionDays?: number;
+
+  /**
    * Longest a process keeps a cached answer: license answers for the gate and the apply path, and the per-process caches of API keys, organization settings and listings; changes invalidate them at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.
    *
    * `ENTITLEMENT_CACHE_TTL_SECONDS`, default `60`.

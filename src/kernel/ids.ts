@@ -48,6 +48,7 @@ export type IdPrefix =
   | 'cex'
   | 'cer'
   | 'hold'
+  | 'hire'
   | 'cns'
   | 'aud';
 

@@ -7,14 +7,18 @@
 import { strict as assert } from 'node:assert';
 import { createDatabase } from '../../src/platform/database/database';
 import { KnexAuditRepository } from '../../src/features/audit/storage/audit-repository';
+import { AuditRetention } from '../../src/features/audit/domain/audit-retention';
+import { AuditWriter } from '../../src/features/audit/domain/audit-writer';
 import { runCli } from '../helpers/cli';
 import { testEnv } from '../helpers/config';
+import { testLogger } from '../helpers/log-capture';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { FAST_WEBHOOKS } from '../helpers/webhook-receiver';
 
 const MUTATING = ['post', 'put', 'patch', 'delete'];
+const DAY = 86_400_000;
 
 describe('audit: every change is in the trail', function () {
   this.timeout(180_000);
@@ -140,7 +144,8 @@ describe('audit: the verify command', function () {
     await withDb(async (db) => {
       const audit = new KnexAuditRepository(db);
       for (let i = 0; i < 5; i++) {
-        await audit.append({
+        // Recorded, then chained by the write path's batches; day by day, the oldest ten days ago.
+        await audit.record({
           organizationId: 'org_verify',
           actorType: 'organization_key',
           actor: 'hik_abc',
@@ -152,9 +157,13 @@ describe('audit: the verify command', function () {
           status: 200,
           before: null,
           after: { request_fields: ['description'], response: { id: `we_${i}` } },
-          at: new Date(),
+          at: new Date(Date.now() - (10 - i) * DAY),
         });
       }
+      // A process that died after recording: the next one's sweep chains what it left.
+      assert.deepEqual(await audit.pendingChains(new Date()), ['org_verify']);
+      await new AuditWriter(audit, testLogger()).sweep(new Date());
+      assert.equal((await db('hi_audit_pending')).length, 0);
     });
   });
   after(async () => {
@@ -164,21 +173,31 @@ describe('audit: the verify command', function () {
   const verify = () => runCli(['audit', 'verify', '--json'], env);
 
   // Each CLI run is a process opening the database: few runs, each checking much.
-  it('passes an intact trail, then catches a changed row, a row removed in the middle and the newest row removed', async () => {
+  it('passes an intact trail, still passes once retention pruned it, then catches a changed row, a row removed in the middle and the newest row removed', async () => {
     const intact = verify();
     assert.equal(intact.code, 0, intact.stderr);
     assert.deepEqual(JSON.parse(intact.stdout), { ok: true, chains: 1, events: 5, problems: [] });
 
+    // Eight and a half days of retention: the two oldest go, the chain is anchored at #2 and says so in #6.
     await withDb(async (db) => {
-      await db('hi_audit_events').where({ chain: 'org_verify', sequence: 3 }).update({ status: 204 });
-      await db('hi_audit_events').where({ chain: 'org_verify', sequence: 2 }).delete();
-      await db('hi_audit_events').where({ chain: 'org_verify', sequence: 5 }).delete();
+      assert.deepEqual(await new AuditRetention(new KnexAuditRepository(db), 8.5).prune(new Date()), { chains: 1, events: 2 });
+      const head = await db('hi_audit_heads').where({ chain: 'org_verify' }).first();
+      assert.equal(Number(head.anchor_sequence), 2);
+    });
+    const pruned = verify();
+    assert.equal(pruned.code, 0, pruned.stdout);
+    assert.deepEqual(JSON.parse(pruned.stdout), { ok: true, chains: 1, events: 4, problems: [] });
+
+    await withDb(async (db) => {
+      await db('hi_audit_events').where({ chain: 'org_verify', sequence: 4 }).update({ status: 204 });
+      await db('hi_audit_events').where({ chain: 'org_verify', sequence: 3 }).delete();
+      await db('hi_audit_events').where({ chain: 'org_verify', sequence: 6 }).delete();
     });
     const tampered = verify();
     assert.equal(tampered.code, 1, tampered.stderr);
     assert.deepEqual(
       JSON.parse(tampered.stdout).problems.map((p: { sequence: number; problem: string }) => `${p.sequence} ${p.problem}`),
-      ['3 sequence_gap', '3 broken_link', '3 hash_mismatch', '5 truncated'],
+      ['4 sequence_gap', '4 broken_link', '4 hash_mismatch', '6 truncated', '2 anchor_mismatch'],
     );
   });
 });

@@ -36,6 +36,7 @@ async function rowCounts(db: Database): Promise<string> {
     'hi_profile_snapshots',
     'hi_audit_events',
     'hi_audit_heads',
+    'hi_audit_pending',
   ];
   const watched = tables.map((t) => t.table_name).filter((t) => !skipped.includes(t));
   const result = await db.raw(watched.map((t) => `select '${t}' as t, count(*)::int as n from "${t}"`).join(' union all '));

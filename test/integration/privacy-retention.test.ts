@@ -3,11 +3,15 @@
  * exactly the candidates due are erased (every store, through the erasure job): those who
  * authorized and never applied, after the organization's unfinished_authorizations_days;
  * applicants once every listing they applied to closed more than applications_days ago;
- * never one under a legal hold, never another organization's, never one whose listing is open.
+ * never one under a legal hold, never another organization's, never one whose listing is open,
+ * never one whose application led to a hire ("unless hired"). The same pass prunes the audit
+ * trail past AUDIT_RETENTION_DAYS, and every chain still verifies from its anchor.
  */
 import { strict as assert } from 'node:assert';
 import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { verifyChain } from '../../src/features/audit/domain/audit-chain';
+import { KnexAuditRepository } from '../../src/features/audit/storage/audit-repository';
 
 const ORIGIN = 'https://jobs.retention.example';
 const DAY = 86_400_000;
@@ -47,7 +51,7 @@ describe('privacy: retention on a test clock', function () {
     waitFor(async () => ((await t.database.db('hi_candidate_erasures').where({ status: 'pending' })).length === 0 ? true : undefined), 'erasures to finish');
 
   before(async () => {
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', AUDIT_RETENTION_DAYS: '10' } });
     org = await t.createOrganization('Retention Org');
     other = await t.createOrganization('Other Org');
     await enableProfileApply(t, org.apiKey, [ORIGIN]);
@@ -111,5 +115,62 @@ describe('privacy: retention on a test clock', function () {
     const metrics = await t.request('GET', '/metrics', { auth: t.operatorKey });
     assert.match(metrics.text, /hiring_integrations_retention_total\{rule="unfinished_authorizations",outcome="erasure_started"\} 1/);
     assert.match(metrics.text, /hiring_integrations_retention_total\{rule="unfinished_authorizations",outcome="held"\} \d/);
+  });
+
+  it('keeps a candidate whose application led to a hire; prunes the audit trail and it still verifies', async () => {
+    const application = await t.database.db('hi_profile_applications').where({ organization_id: org.organizationId, profile_user_id: KATHERINE.id }).first();
+    const missing = await t.request('POST', `/v1/candidates/${KATHERINE.id}/hires`, { auth: org.apiKey, body: { application_id: 'app_missing' } });
+    assert.equal(missing.status, 404, missing.text);
+    const foreign = await t.request('POST', `/v1/candidates/${KATHERINE.id}/hires`, { auth: other.apiKey, body: { application_id: application.id } });
+    assert.equal(foreign.status, 404, "another organization's application");
+    const hired = await t.request('POST', `/v1/candidates/${KATHERINE.id}/hires`, {
+      auth: org.apiKey,
+      body: { application_id: application.id, hired_at: '2026-11-20T09:00:00Z' },
+    });
+    assert.equal(hired.status, 201, hired.text);
+    assert.deepEqual([hired.body.object, hired.body.listing_id, hired.body.hired_at], ['candidate_hire', open, '2026-11-20T09:00:00.000Z']);
+    const again = await t.request('POST', `/v1/candidates/${KATHERINE.id}/hires`, { auth: org.apiKey, body: { application_id: application.id } });
+    assert.equal(again.body.id, hired.body.id, 'recording it again answers the first record');
+
+    // Her listing closes; 25 days on (the other organization's 30 days not yet) she is due by the applications rule, and kept.
+    await t.host.listings.update(org.organizationId, open, { status: 'closed' });
+    const report = await run(new Date(Date.now() + 25 * DAY));
+    assert.deepEqual(report.erasures_started, { applications: 0, unfinished_authorizations: 0 });
+    assert.equal(report.hired_kept, 1);
+    await settled();
+    assert.ok(await holds(org, KATHERINE));
+    assert.equal((await t.database.db('hi_profile_applications').where({ organization_id: org.organizationId, profile_user_id: KATHERINE.id })).length, 1);
+    const metrics = await t.request('GET', '/metrics', { auth: t.operatorKey });
+    assert.match(metrics.text, /hiring_integrations_retention_total\{rule="applications",outcome="hired"\} 1/);
+
+    // AUDIT_RETENTION_DAYS=10: the trail recorded before "25 days on" minus 10 is gone (the last pass's event too), each chain anchored and intact.
+    assert.ok(report.audit_events_pruned > 0, JSON.stringify(report));
+    // A change after the pruning chains on from the anchor, with its field-level diff.
+    const changed = await t.request('PATCH', '/v1/privacy/retention', { auth: org.apiKey, body: { applications_days: 12 } });
+    const event = await waitFor(
+      async () =>
+        (await t.database
+          .db('hi_audit_events')
+          .where({ request_id: changed.headers.get('request-id') })
+          .first()) ?? undefined,
+      'the change in the trail',
+    );
+    assert.deepEqual(event.before, { changes: { applications_days: 10 } });
+    assert.deepEqual(event.after.changes, { applications_days: 12 });
+    const audit = new KnexAuditRepository(t.database.db);
+    const head = (await audit.head(org.organizationId))!;
+    assert.ok(head.anchorSequence > 0, 'the chain is anchored where retention left it');
+    const chain = await audit.chain(org.organizationId);
+    assert.equal(chain[0]!.sequence, head.anchorSequence + 1);
+    assert.deepEqual(verifyChain(chain, head), []);
+    assert.deepEqual(
+      chain.map((e) => e.action),
+      ['retention:audit_events', 'updateRetentionSettings'],
+    );
+    // Moving the anchor to hide a removal is caught.
+    assert.deepEqual(
+      verifyChain(chain.slice(1), { ...head, anchorSequence: chain[0]!.sequence, anchorHash: chain[0]!.hash }).map((p) => p.problem),
+      ['anchor_mismatch'],
+    );
   });
 });

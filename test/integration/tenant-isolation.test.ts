@@ -35,7 +35,7 @@ async function dump(db: Database): Promise<string> {
     // Connect sessions and idempotency records are per-request bookkeeping, not tenant data;
     // the audit trail records the caller's own attempt in the caller's chain (B's rows are
     // still compared, through dumpOf, since hi_audit_events has an organization_id).
-    const bookkeeping = ['hi_oauth_sessions', 'hi_idempotency_keys', 'hi_audit_events', 'hi_audit_heads'];
+    const bookkeeping = ['hi_oauth_sessions', 'hi_idempotency_keys', 'hi_audit_events', 'hi_audit_heads', 'hi_audit_pending'];
     if (bookkeeping.includes(table_name) || table_name.includes('knex_migrations')) continue;
     out[table_name] = await db(table_name).select().orderByRaw('1');
   }
@@ -245,6 +245,8 @@ describe('tenant isolation: another organization’s ids', function () {
   function bodyFor(operation: Operation): unknown {
     if (operation.method === 'GET' || operation.method === 'DELETE') return undefined;
     if (operation.path.endsWith('/applications/profile')) return { profile_user_id: ADA.id, cover_letter: 'cross-tenant', answers: ANSWERS };
+    // Reporting a hire of B's application: as unknown as a missing one.
+    if (operation.path.endsWith('/hires')) return { application_id: b.applicationId };
     return {};
   }
 

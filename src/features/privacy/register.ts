@@ -16,6 +16,8 @@ import { CandidateDataRegistry } from './domain/candidate-data-registry';
 import { CandidateErasureService } from './domain/candidate-erasure-service';
 import { CandidateExportService } from './domain/candidate-export-service';
 import { LegalHoldService } from './domain/legal-hold-service';
+import { CANDIDATE_HIRE_REPOSITORY, CandidateHireService } from './domain/candidate-hires';
+import { KnexCandidateHireRepository } from './storage/candidate-hire-repository';
 import { PrivacyKeys } from './domain/privacy-keys';
 import { PRIVACY_REQUEST_REPOSITORY } from './domain/privacy-requests';
 import { CANDIDATE_DATA_REGISTRY, PRIVACY_KEYS } from './domain/tokens';
@@ -92,6 +94,8 @@ export const privacyModule: PluginModule = {
     container.registerSingleton(CandidateExportService);
     container.registerSingleton(CandidateErasureService);
     container.registerSingleton(LegalHoldService);
+    container.registerSingleton(CANDIDATE_HIRE_REPOSITORY, KnexCandidateHireRepository);
+    container.registerSingleton(CandidateHireService);
   },
   routers: [
     {
@@ -103,6 +107,7 @@ export const privacyModule: PluginModule = {
             exports: container.resolve(CandidateExportService),
             erasures: container.resolve(CandidateErasureService),
             holds: container.resolve(LegalHoldService),
+            hires: container.resolve(CandidateHireService),
             keys: container.resolve<PrivacyKeys>(PRIVACY_KEYS),
             registry: () => container.resolve<CandidateDataRegistry>(CANDIDATE_DATA_REGISTRY),
             consents: container.resolve<ConsentRepository>(CONSENT_REPOSITORY),

@@ -75,6 +75,7 @@ export interface Config {
   /** Webhook delivery: timeouts, the retry schedule, destination policy, the sweep. */
   webhooks: WebhookConfig;
   eventRetentionDays: number;
+  auditRetentionDays: number;
 }
 
 export interface WebhookConfig {

@@ -176,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepGraceMs: s.WEBHOOK_SWEEP_GRACE_MS,
     },
     eventRetentionDays: s.EVENT_RETENTION_DAYS,
+    auditRetentionDays: s.AUDIT_RETENTION_DAYS,
     billingCollection: s.BILLING_COLLECTION,
     billingGraceDays: s.BILLING_GRACE_DAYS,
     billingRenewalIntervalSeconds: s.BILLING_RENEWAL_INTERVAL_SECONDS,

@@ -102,6 +102,8 @@ export interface RouterPolicy {
   idempotency: IdempotencyStore;
   /** Called once an audited route has answered (see RouteDefinition.audit). */
   audit?: (call: AuditedCall) => void;
+  /** Whether the audit trail keeps values for this route: then the resource is read before the call, for the diff. */
+  auditValues?: (route: RouteDefinition<any, any, any>) => boolean;
 }
 
 /** What the audit trail learns of one answered call. */
@@ -114,6 +116,8 @@ export interface AuditedCall {
   /** The request body and the answer, as the handler saw and gave them. */
   request: unknown;
   response: unknown;
+  /** The resource as its own GET route answered just before the call (undefined: no such route, or not found). */
+  before?: unknown;
 }
 
 const isAudited = (route: RouteDefinition<any, any, any>) => route.audit !== false && (route.method !== 'get' || route.audit === 'read');
@@ -130,10 +134,42 @@ function auditOnFinish(route: RouteDefinition<any, any, any>, audit: NonNullable
         requestId: res.locals.requestId ?? null,
         request: req.body,
         response: res.locals.auditResponse,
+        before: res.locals.auditBefore,
       }),
     );
     next();
   };
+}
+
+/**
+ * The GET route that reads the resource a mutating route changes: the same path (PATCH/DELETE
+ * /webhook_endpoints/:id, PATCH /settings), else the longest path ending in a parameter that
+ * prefixes it (POST /keys/:key_id/rotate reads /keys/:key_id). Reads of a candidate's record
+ * (`audit: 'read'`) are never used.
+ */
+export function resourceReader(
+  route: RouteDefinition<any, any, any>,
+  routes: readonly RouteDefinition<any, any, any>[],
+): RouteDefinition<any, any, any> | undefined {
+  if (route.method === 'get') return undefined;
+  const reads = routes.filter((r) => r.method === 'get' && r.audit === undefined);
+  const same = reads.find((r) => r.path === route.path);
+  if (same) return same;
+  return reads.filter((r) => /\/:[A-Za-z_]+$/.test(r.path) && route.path.startsWith(`${r.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/** The resource's state before the call, read through its own GET handler as the caller; undefined when it cannot be read. */
+async function readBefore(reader: RouteDefinition<any, any, any>, principal: Principal, req: Request, res: Response): Promise<unknown> {
+  if (!reader.auth.includes(principal.kind as CredentialKind)) return undefined;
+  const params = reader.params ? reader.params.safeParse(req.params) : { success: true as const, data: req.params };
+  const query = reader.query ? reader.query.safeParse({}) : { success: true as const, data: {} };
+  if (!params.success || !query.success) return undefined;
+  try {
+    const result = await reader.handler({ params: params.data, query: query.data, body: undefined, principal, req, res });
+    return result instanceof Reply ? result.body : result;
+  } catch {
+    return undefined;
+  }
 }
 
 function scopeOf(principal: Principal): string {
@@ -153,6 +189,7 @@ export function buildRouter(name: string, routes: RouteDefinition<any, any, any>
   if (policy.before.length > 0) router.use(...policy.before);
   for (const route of routes) {
     const audit = policy.audit && isAudited(route) ? [auditOnFinish(route, policy.audit)] : [];
+    const reader = audit.length > 0 && policy.auditValues?.(route) ? resourceReader(route, routes) : undefined;
     router[route.method](route.path, ...policy.guards(route), ...audit, async (req: Request, res: Response) => {
       rejectNulCharacters({ params: req.params, query: req.query, body: req.body });
       const params = route.params ? parseOrThrow(route.params, req.params, 'path') : req.params;
@@ -181,6 +218,7 @@ export function buildRouter(name: string, routes: RouteDefinition<any, any, any>
           return;
         }
       }
+      if (reader) res.locals.auditBefore = await readBefore(reader, principal, req, res);
       let result: unknown;
       try {
         const run = () => route.handler({ params, query, body, principal, req, res });

@@ -43,6 +43,8 @@ export const auditCommands: CommandModule = {
         const { KnexAuditRepository, verifyChain, DEPLOYMENT_CHAIN } = audit();
         await context.withDatabase(async (db) => {
           const repository = new KnexAuditRepository(db);
+          // Events recorded and not yet chained (a process died before its batch): chained first, so none is left out.
+          for (const chain of await repository.pendingChains(new Date(Date.now() + 60_000))) while ((await repository.chainPending(chain, 500)) > 0);
           const chains = options.org ? [options.org] : await repository.chains();
           const problems = [];
           let events = 0;

@@ -1,17 +1,21 @@
 /**
  * The one route-layer hook that feeds the audit trail: every authenticated call of a
  * mutating route (and of routes marked `audit: 'read'`) becomes an audit event with its
- * actor, IP, request id, operation, target, status, the request's field names and what
- * the answer identifies (id, object, status). No values of the request: the trail is kept
- * as evidence after a candidate's erasure, so it holds none of their data, and a candidate
- * id in a path or as the actor is replaced by a keyed pseudonym. A failure to record is
- * logged, never the caller's failure (the change it records has already been made).
+ * actor, IP, request id, operation, target, status, the request's field names, what the
+ * answer identifies (id, object, status) and the field-level change it made (the resource
+ * as its GET route read it before, against the answer; audit-diff.ts bounds and redacts it).
+ * Routes about candidates (their records, applications, data-rights requests) keep no
+ * values: the trail is kept as evidence after a candidate's erasure, so it holds none of
+ * their data, and a candidate id in a path or as the actor is replaced by a keyed
+ * pseudonym. A failure to record is logged, never the caller's failure.
  */
 import { createHmac } from 'node:crypto';
 import type { Logger } from '../../../kernel/logger';
 import type { AuditedCall } from '../../../platform/http/route';
 import { redact } from '../domain/redact';
-import type { AuditActorType, AuditEventInput, AuditRepository } from '../domain/audit-event';
+import { auditChange } from '../domain/audit-diff';
+import type { AuditActorType, AuditEventInput } from '../domain/audit-event';
+import type { AuditWriter } from '../domain/audit-writer';
 
 export function describeActor(principal: AuditedCall['principal']): { organizationId: string | null; actorType: AuditActorType; actor: string } | undefined {
   switch (principal.kind) {
@@ -41,13 +45,21 @@ function identifies(response: unknown): unknown {
   return redact({ id, object, status });
 }
 
-export function auditRecorder(audit: AuditRepository, logger: Logger, now: () => Date, pseudonymKey: Buffer): (call: AuditedCall) => void {
+/** Routes whose requests and resources are a candidate's data: the trail keeps field names and ids only. */
+export function auditKeepsValues(route: AuditedCall['route']): boolean {
+  return !/candidate|profile_user|application|consent|erasure|export|legal_hold|hire/i.test(`${route.path} ${route.tags.join(' ')}`);
+}
+
+export function auditRecorder(audit: AuditWriter, logger: Logger, now: () => Date, pseudonymKey: Buffer): (call: AuditedCall) => void {
   const pseudonymize = (text: string) =>
     text.replace(/usr_[0-9A-Za-z_-]{1,64}/g, (id) => `usr~${createHmac('sha256', pseudonymKey).update(id).digest('base64url').slice(0, 16)}`);
   return (call) => {
     const described = describeActor(call.principal);
     if (!described) return;
     const actor = { ...described, actor: pseudonymize(described.actor) };
+    // Only a change that happened: a refused call changed nothing.
+    const change =
+      call.status < 400 && auditKeepsValues(call.route) ? auditChange(call.before ?? null, call.route.method === 'delete' ? null : call.response) : null;
     const event: AuditEventInput = {
       ...actor,
       organizationId: actor.organizationId ?? organizationTarget(call),
@@ -57,13 +69,14 @@ export function auditRecorder(audit: AuditRepository, logger: Logger, now: () =>
       method: call.route.method.toUpperCase(),
       target: pseudonymize(call.req.originalUrl.split('?')[0]!.slice(0, 500)),
       status: call.status,
-      before: null,
+      before: change ? { changes: change.before } : null,
       after: {
         request_fields: call.request && typeof call.request === 'object' ? Object.keys(call.request).sort() : [],
         response: call.status < 400 ? identifies(call.response) : null,
+        ...(change ? { changes: change.after, ...(change.truncated ? { changes_truncated: true } : {}) } : {}),
       },
       at: now(),
     };
-    void audit.append(event).catch((error: Error) => logger.error({ action: event.action, err: error.message }, 'could not record an audit event'));
+    void audit.record(event).catch((error: Error) => logger.error({ action: event.action, err: error.message }, 'could not record an audit event'));
   };
 }

@@ -11,16 +11,22 @@ export const auditEventSchema = z
     object: z.literal('audit_event'),
     organization_id: z.string().nullable(),
     sequence: z.number().int().meta({ description: "Position in the organization's hash chain" }),
-    actor_type: z.enum(['organization_key', 'operator', 'host', 'candidate']),
-    actor: z.string().meta({ description: 'The API key prefix, operator, host, or the candidate id' }),
+    actor_type: z.enum(['organization_key', 'operator', 'host', 'candidate', 'system']),
+    actor: z.string().meta({ description: "The API key prefix, operator, host, the candidate's pseudonym, or retention (system)" }),
     ip: z.string().nullable(),
     request_id: z.string().nullable(),
     action: z.string().meta({ description: 'The operation (OpenAPI operationId), or hook:<name> for a host hook', example: 'rotateApiKey' }),
     method: z.string(),
     target: z.string().meta({ description: 'The path called' }),
     status: z.number().int(),
-    before: z.unknown().meta({ description: 'Reserved for the state before the change; null today (see docs/privacy.md)' }),
-    after: z.unknown().meta({ description: 'The request field names and what the answer identifies (id, object, status); no values' }),
+    before: z.unknown().meta({
+      description:
+        '{changes: {path: value}}: the changed fields of the resource before the call (dotted paths; secrets redacted; null for a creation, a refused call, or a call about a candidate)',
+    }),
+    after: z.unknown().meta({
+      description:
+        '{request_fields, response: {id, object, status}, changes: {path: value}}: the request field names, what the answer identifies and the changed fields after the call (see docs/privacy.md)',
+    }),
     created_at: isoDateTime,
     previous_hash: z.string(),
     hash: z.string().meta({ description: "SHA-256 over the previous event's hash and this event's fields (hiring-integrations audit verify)" }),

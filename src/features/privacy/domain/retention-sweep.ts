@@ -9,6 +9,7 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../listings/domai
 import { CLOCK, type Clock } from '../../../kernel/clock';
 import { isDomainError } from '../../../kernel/errors';
 import { LOGGER, type Logger } from '../../../kernel/logger';
+import { AUDIT_RETENTION, type AuditRetention } from '../../audit/domain/audit-retention';
 import { CandidateErasureService } from './candidate-erasure-service';
 import { allListingsExpired, RETENTION_DEFAULTS, RETENTION_REPOSITORY, type RetentionRepository, type RetentionRule } from './retention';
 
@@ -16,11 +17,14 @@ export interface RetentionReport {
   as_of: string;
   erasures_started: Record<RetentionRule, number>;
   held: number;
+  /** Due by the applications rule, kept because an application led to a hire. */
+  hired_kept: number;
+  audit_events_pruned: number;
 }
 
 /** Counts what the pass did (Prometheus, by rule and outcome). */
 export interface RetentionMetrics {
-  record(rule: RetentionRule, outcome: 'erasure_started' | 'held'): void;
+  record(rule: RetentionRule, outcome: 'erasure_started' | 'held' | 'hired'): void;
 }
 
 export const RETENTION_METRICS = Symbol('RetentionMetrics');
@@ -36,19 +40,31 @@ export class RetentionSweep {
     @inject(RETENTION_METRICS) private readonly metrics: RetentionMetrics,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(AUDIT_RETENTION) private readonly auditRetention: AuditRetention,
   ) {}
 
   /** `asOf`: the time the rules are applied at (a test clock outside production; now otherwise). */
   async run(asOf: Date = this.clock.now()): Promise<RetentionReport> {
-    const report: RetentionReport = { as_of: asOf.toISOString(), erasures_started: { applications: 0, unfinished_authorizations: 0 }, held: 0 };
+    const report: RetentionReport = {
+      as_of: asOf.toISOString(),
+      erasures_started: { applications: 0, unfinished_authorizations: 0 },
+      held: 0,
+      hired_kept: 0,
+      audit_events_pruned: 0,
+    };
     for (const candidate of await this.retention.unfinished(asOf, RETENTION_DEFAULTS.unfinishedAuthorizationsDays, BATCH)) {
       await this.erase(candidate, 'unfinished_authorizations', report);
     }
     for (const applicant of await this.retention.applicants(BATCH * 10)) {
       const listings = await Promise.all(applicant.listingIds.map((id) => this.listings.get(id)));
-      if (allListingsExpired(listings, applicant.applicationsDays ?? RETENTION_DEFAULTS.applicationsDays, asOf))
-        await this.erase(applicant, 'applications', report);
+      if (!allListingsExpired(listings, applicant.applicationsDays ?? RETENTION_DEFAULTS.applicationsDays, asOf)) continue;
+      // "Unless hired": a hire makes the candidate an employee, whose records the host keeps under its own rules.
+      if (applicant.hired) {
+        report.hired_kept += 1;
+        this.metrics.record('applications', 'hired');
+      } else await this.erase(applicant, 'applications', report);
     }
+    report.audit_events_pruned = (await this.auditRetention.prune(asOf)).events;
     this.logger.info({ retention: report }, 'retention pass done');
     return report;
   }

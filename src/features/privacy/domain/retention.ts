@@ -1,7 +1,8 @@
 /**
  * Retention rules. An organization's candidate is erased (every registered store, through
  * the erasure job, provider tokens revoked) when
- * - every listing they applied to closed more than `applicationsDays` ago (a closed
+ * - every listing they applied to closed more than `applicationsDays` ago, unless one of
+ *   their applications led to a hire the organization reported (a closed
  *   listing's last change, `updatedAt`, stands for its closing time: never earlier than it,
  *   so nothing goes early; a host that reports no `updatedAt` keeps the data), or
  * - they authorized (or were imported) more than `unfinishedAuthorizationsDays` ago and
@@ -23,8 +24,10 @@ export interface RetentionRepository {
   saveSettings(organizationId: string, settings: { applicationsDays: number | null; unfinishedAuthorizationsDays: number | null }, at: Date): Promise<void>;
   /** Candidates who never applied, last authorized or imported before the organization's cut-off. */
   unfinished(now: Date, defaultDays: number, limit: number): Promise<{ organizationId: string; profileUserId: string }[]>;
-  /** Candidates with applications, each with the listings applied to and the organization's applications_days. */
-  applicants(limit: number): Promise<{ organizationId: string; profileUserId: string; listingIds: string[]; applicationsDays: number | null }[]>;
+  /** Candidates with applications, each with the listings applied to, the organization's applications_days and whether one application led to a hire. */
+  applicants(
+    limit: number,
+  ): Promise<{ organizationId: string; profileUserId: string; listingIds: string[]; applicationsDays: number | null; hired: boolean }[]>;
 }
 
 export const RETENTION_REPOSITORY = Symbol('RetentionRepository');

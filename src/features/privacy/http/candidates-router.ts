@@ -8,6 +8,7 @@ import type { ConsentRecord, ConsentRepository } from '../domain/consent';
 import type { CandidateErasureService } from '../domain/candidate-erasure-service';
 import type { CandidateExportService } from '../domain/candidate-export-service';
 import type { LegalHoldService } from '../domain/legal-hold-service';
+import type { CandidateHire, CandidateHireService } from '../domain/candidate-hires';
 import type { PrivacyKeys } from '../domain/privacy-keys';
 import type { CandidateErasure, CandidateExport, LegalHold } from '../domain/privacy-requests';
 import { notFound } from '../../../kernel/errors';
@@ -15,6 +16,7 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { exportHtml } from './export-html';
 import {
+  candidateHireSchema,
   consentListSchema,
   dataStoresSchema,
   erasureSchema,
@@ -32,6 +34,7 @@ export interface CandidatesRouterServices {
   exports: CandidateExportService;
   erasures: CandidateErasureService;
   holds: LegalHoldService;
+  hires: CandidateHireService;
   keys: PrivacyKeys;
   registry: () => CandidateDataRegistry;
   consents: ConsentRepository;
@@ -39,6 +42,16 @@ export interface CandidatesRouterServices {
 }
 
 const candidateParams = z.object({ profile_user_id: profileUserId });
+
+const hireView = (hire: CandidateHire): z.output<typeof candidateHireSchema> => ({
+  id: hire.id,
+  object: 'candidate_hire',
+  profile_user_id: hire.profileUserId,
+  application_id: hire.applicationId,
+  listing_id: hire.listingId,
+  hired_at: hire.hiredAt.toISOString(),
+  created_at: hire.createdAt.toISOString(),
+});
 const exportParams = candidateParams.extend({ export_id: z.string().max(100) });
 const erasureParams = candidateParams.extend({ erasure_id: z.string().max(100) });
 const holdParams = candidateParams.extend({ hold_id: z.string().max(100) });
@@ -266,6 +279,26 @@ export function candidateRoutes(s: CandidatesRouterServices): RouteDefinition<an
       params: holdParams,
       response: legalHoldSchema,
       handler: async ({ principal, params }) => holdView(await s.holds.release(orgId(principal), params.profile_user_id, params.hold_id)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:profile_user_id/hires',
+      operationId: 'createCandidateHire',
+      summary:
+        "Report that one of the candidate's applications led to a hire: the applications retention rule then keeps the candidate (recording it again answers the first record)",
+      tags: ['privacy'],
+      auth: ['organization'],
+      params: candidateParams,
+      body: z
+        .object({
+          application_id: z.string().min(1).max(100),
+          hired_at: z.iso.datetime({ offset: true }).optional().meta({ description: 'When the hire was made (default: now)' }),
+        })
+        .strict(),
+      status: 201,
+      response: candidateHireSchema,
+      handler: async ({ principal, params, body }) =>
+        hireView(await s.hires.record(orgId(principal), params.profile_user_id, body.application_id, body.hired_at ? new Date(body.hired_at) : undefined)),
     }),
   ];
 }

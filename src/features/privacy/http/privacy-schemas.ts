@@ -72,6 +72,18 @@ export const legalHoldSchema = z
 
 export const legalHoldListSchema = listOf(legalHoldSchema);
 
+export const candidateHireSchema = z
+  .object({
+    id: z.string().meta({ example: 'hire_7Hc2Pq9Wm4Zx1Tn5Lb3R' }),
+    object: z.literal('candidate_hire'),
+    profile_user_id: z.string(),
+    application_id: z.string(),
+    listing_id: z.string(),
+    hired_at: isoDateTime,
+    created_at: isoDateTime,
+  })
+  .meta({ id: 'CandidateHire' });
+
 export const consentSchema = z
   .object({
     id: z.string().meta({ example: 'cns_7Hd2Qp9Xw4Lm1Zr8Tb6N' }),

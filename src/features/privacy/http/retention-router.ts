@@ -34,6 +34,11 @@ export const retentionReportSchema = z
     as_of: isoDateTime,
     erasures_started: z.object({ applications: z.number().int(), unfinished_authorizations: z.number().int() }),
     held: z.number().int().meta({ description: 'Candidates due but kept by a legal hold' }),
+    hired_kept: z.number().int().meta({ description: 'Candidates due by the applications rule but kept because one of their applications led to a hire' }),
+    audit_events_pruned: z
+      .number()
+      .int()
+      .meta({ description: 'Audit events older than AUDIT_RETENTION_DAYS removed (each chain stays verifiable from its anchor)' }),
   })
   .meta({ id: 'RetentionReport' });
 

@@ -22,6 +22,14 @@ export function privacyStores(db: Knex): CandidateDataRegistration[] {
         where: (q, s) => q.where({ organization_id: s.organizationId, profile_user_id: s.profileUserId }),
       }),
     ),
+    candidateStore(
+      tableStore(db, {
+        name: 'hires',
+        description: 'Applications the organization reported as hires (kept from the applications retention rule)',
+        table: 'hi_candidate_hires',
+        where: (q, s) => q.where({ organization_id: s.organizationId, profile_user_id: s.profileUserId }),
+      }),
+    ),
     noCandidateData('hi_retention_settings', "Organizations' retention periods"),
     noCandidateData(
       'hi_candidate_erasures',

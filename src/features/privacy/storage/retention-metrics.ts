@@ -6,7 +6,7 @@ import type { RetentionMetrics } from '../domain/retention-sweep';
 export function prometheusRetentionMetrics(registry: Registry): RetentionMetrics {
   const counter = new Counter({
     name: 'hiring_integrations_retention_total',
-    help: 'Candidates the daily retention pass found due, by rule (applications, unfinished_authorizations) and outcome (erasure_started, held)',
+    help: 'Candidates the daily retention pass found due, by rule (applications, unfinished_authorizations) and outcome (erasure_started, held, hired: kept because an application led to a hire)',
     labelNames: ['rule', 'outcome'],
     registers: [registry],
   });

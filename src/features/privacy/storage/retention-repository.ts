@@ -49,18 +49,21 @@ export class KnexRetentionRepository implements RetentionRepository {
 
   async applicants(limit: number) {
     const { rows } = await this.db.raw(
-      `select p.organization_id, p.profile_user_id, json_agg(distinct p.listing_id) as listing_ids, s.applications_days
+      `select p.organization_id, p.profile_user_id, json_agg(distinct p.listing_id) as listing_ids, s.applications_days,
+              exists (select 1 from hi_candidate_hires h
+                       where h.organization_id = p.organization_id and h.profile_user_id = p.profile_user_id) as hired
          from hi_profile_applications p
          left join hi_retention_settings s on s.organization_id = p.organization_id
         group by p.organization_id, p.profile_user_id, s.applications_days
         limit ?`,
       [limit],
     );
-    return rows.map((r: { organization_id: string; profile_user_id: string; listing_ids: unknown; applications_days: number | null }) => ({
+    return rows.map((r: { organization_id: string; profile_user_id: string; listing_ids: unknown; applications_days: number | null; hired: boolean }) => ({
       organizationId: r.organization_id,
       profileUserId: r.profile_user_id,
       listingIds: fromJson<string[]>(r.listing_ids),
       applicationsDays: r.applications_days,
+      hired: r.hired === true,
     }));
   }
 }

@@ -1,4 +1,4 @@
-/** Webhook delivery (timeouts, the retry schedule, destination policy, the sweep) and event retention. */
+/** Webhook delivery (timeouts, the retry schedule, destination policy, the sweep), event retention and audit retention. */
 import { integer, text } from '../setting-kinds';
 import { hostList } from '../value-parsers';
 
@@ -6,7 +6,7 @@ const POSITIVE = { minimum: 1 } as const;
 
 export const WEBHOOKS = {
   title: 'Webhooks and events',
-  intro: 'How webhook deliveries are attempted and retried, which destinations they may reach, and how long events are kept.',
+  intro: 'How webhook deliveries are attempted and retried, which destinations they may reach, and how long events and audit events are kept.',
   settings: {
     WEBHOOK_TIMEOUT_MS: integer({
       default: '10000',
@@ -51,5 +51,12 @@ export const WEBHOOKS = {
       description: 'How long past its due time a pending webhook delivery may wait for its job before the sweep enqueues it again.',
     }),
     EVENT_RETENTION_DAYS: integer({ default: '30', ...POSITIVE, description: 'How long events (GET /v1/events) and their webhook deliveries are kept.' }),
+    AUDIT_RETENTION_DAYS: integer({
+      default: '400',
+      minimum: 1,
+      maximum: 36_500,
+      description:
+        'How long audit events (GET /v1/audit_events) are kept: 400 days covers a 13-month look-back (a yearly audit and its month of slack). The daily retention pass removes older events and anchors each chain so that audit verify still passes.',
+    }),
   },
 } as const;
