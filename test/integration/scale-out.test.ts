@@ -57,6 +57,9 @@ async function install(): Promise<Installation> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000',
+    // The operator's mail relay (a deployment default): email reminders can run; nothing here sends.
+    SMTP_URL: 'smtp://127.0.0.1:2525?security=none',
+    SMTP_FROM: 'jobs@example.com',
   };
   const [p1, p2, w1, w2] = [await freePort(), await freePort(), await freePort(), await freePort()];
   // One public address for both API processes, as behind a load balancer.
@@ -206,8 +209,9 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
         for (const candidate of CANDIDATES) submissions.push(apply(apis[n++ % 2]!.url, org.apiKey, listingId, candidate.id));
       }
     }
-    // License activations spread over both API processes too, at the same time.
-    const ACTIONS = ['sms.two_factor_auth', 'esign.send_offer', 'hris.employee_sync'];
+    // License activations spread over both API processes too, at the same time. In production with no
+    // e-signature or HRIS connection, those two wait in requires_connection (not provisioned, not billed).
+    const ACTIONS = ['notifications.interview_reminder', 'esign.send_offer', 'hris.employee_sync'];
     const activations = orgs.flatMap((org, o) =>
       ACTIONS.map(async (action, a) => {
         const response = await request(apis[(o + a) % 2]!.url, 'POST', `/v1/integrations/licenses/${action}/activate`, { auth: org.apiKey });
@@ -246,14 +250,15 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     }, 'pipeline-delivery jobs finished');
     const provisionings = await waitFor(async () => {
       const jobs = await jobsOf(inst!, 'license-provisioning');
-      return jobs.counts.completed === 8 && jobs.counts.active === 0 ? jobs : undefined;
+      return jobs.counts.completed === 4 && jobs.counts.active === 0 ? jobs : undefined;
     }, 'license-provisioning jobs finished');
     assert.equal(
       Number((await db('hi_licenses').where({ status: 'active' }).count({ n: '*' }))[0]!.n),
-      8,
-      'profile.accept_application and three more actions, per organization',
+      4,
+      'profile.accept_application and email reminders, per organization',
     );
-    assert.equal(Number((await db('hi_sandbox_provisionings').count({ n: '*' }))[0]!.n), 8, 'each provisioned once');
+    assert.equal(Number((await db('hi_licenses').where({ status: 'requires_connection' }).count({ n: '*' }))[0]!.n), 4, 'e-signature and HRIS wait');
+    assert.equal(Number((await db('hi_sandbox_provisionings').count({ n: '*' }))[0]!.n), 4, 'each provisioned once');
     for (const { counts, completed } of [imports, deliveries, provisionings]) {
       assert.equal(counts.failed, 0);
       assert.equal(counts.delayed, 0, 'no retry pending');
@@ -270,7 +275,7 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
       ),
     );
     const done = [0, 1].map((w) => perQueue.reduce((sum, counts) => sum + counts[w]!, 0));
-    assert.equal(done[0]! + done[1]!, 40, `the two workers completed 8 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
+    assert.equal(done[0]! + done[1]!, 36, `the two workers completed 4 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
     assert.ok(
       done.every((d) => d > 0),
       `both workers took jobs (${done})`,

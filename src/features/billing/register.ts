@@ -86,9 +86,14 @@ export const billingModule: PluginModule = {
     // siblings) still reaches the ledger at once.
     const stopListening = container.resolve(LicenseChanges).onChange(async (change) => {
       const organizationId = 'license' in change ? change.license.organizationId : change.subscription.organizationId;
-      // license.activated: one that waited for a connection (requires_connection) is billed from this instant.
-      if (['license.activated', 'license.failed', 'license.deactivated', 'subscription.canceled'].includes(change.event))
+      if (change.event === 'license.failed' || change.event === 'license.deactivated' || change.event === 'subscription.canceled')
         await billing.licenseChanged(organizationId);
+      // One that waited for a connection (requires_connection) is billed from this instant; not awaited, so
+      // the listeners after this one (the entitlement caches) are not held up by the ledger.
+      if (change.event === 'license.activated')
+        void billing
+          .licenseChanged(organizationId)
+          .catch((error: Error) => logger.warn({ organizationId, err: error.message }, 'billing an activation failed'));
     });
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
     const stopSchedule = await scheduleRenewals(container.resolve(BillingRenewalProcessor), config.billingRenewalIntervalSeconds * 1000, bullmq, logger);

@@ -104,4 +104,12 @@ export const licensingModule: PluginModule = {
     },
   ],
   processors: (container: DependencyContainer) => [container.resolve(LicenseProvisioningProcessor)],
+  async start(container, { logger }) {
+    // In the background: licenses waiting for a connection that a deployment default or a host connector now provides.
+    void container
+      .resolve(LicenseService)
+      .reviewAwaitingConnection()
+      .then((moved) => moved > 0 && logger.info({ moved }, 'licenses waiting for a connection can run now: provisioning'))
+      .catch((error: Error) => logger.warn({ err: error.message }, 'reviewing licenses waiting for a connection failed'));
+  },
 };

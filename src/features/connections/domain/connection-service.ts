@@ -46,8 +46,8 @@ export class ConnectionService {
     private readonly repository: ConnectionRepository,
     readonly definitions: readonly ConnectorDefinition[],
     private readonly now: () => Date,
-    /** Told when a connection was verified: licenses waiting for it (requires_connection) move on. */
-    private readonly onVerified: (organizationId: string) => Promise<unknown> = async () => undefined,
+    /** Told when a connection was verified or deleted: licenses waiting for one (requires_connection) may move on. */
+    private readonly onConnectionsChanged: (organizationId: string) => Promise<unknown> = async () => undefined,
   ) {}
 
   definition(key: string): ConnectorDefinition {
@@ -122,6 +122,8 @@ export class ConnectionService {
 
   async delete(organizationId: string, id: string): Promise<void> {
     if (!(await this.repository.delete(organizationId, id))) throw notFound('connection', id);
+    // Without its own connection of that kind, the organization may now use the host's or the deployment's.
+    await this.onConnectionsChanged(organizationId);
   }
 
   /** A real round trip to the counterpart; the outcome is the connection's new status. */
@@ -150,7 +152,7 @@ export class ConnectionService {
       updatedAt: connection.updatedAt,
     };
     await this.repository.update(tested);
-    if (outcome.ok) await this.onVerified(organizationId);
+    if (outcome.ok) await this.onConnectionsChanged(organizationId);
     return { connection: tested, outcome };
   }
 }

@@ -110,6 +110,16 @@ export class LicenseService implements Entitlements {
     return deactivated;
   }
 
+  /**
+   * Every organization with a waiting license, once: what resolves may have changed while no
+   * connection was tested (an operator set a deployment default, a host registered a connector).
+   */
+  async reviewAwaitingConnection(): Promise<number> {
+    let moved = 0;
+    for (const organizationId of await this.licenses.organizationsAwaitingConnection()) moved += (await this.connectionsChanged(organizationId)).length;
+    return moved;
+  }
+
   list(organizationId: string, filter: { status?: LicenseStatus; actionKey?: string } = {}): Promise<License[]> {
     if (filter.actionKey !== undefined) requireActionKey(filter.actionKey);
     return this.licenses.list(organizationId, filter);

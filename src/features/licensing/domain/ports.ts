@@ -23,6 +23,8 @@ export interface LicenseRepository {
   findLive(organizationId: string, actionKey: string, source: 'a_la_carte' | string): Promise<License | undefined>;
   /** Newest first. */
   list(organizationId: string, filter?: { status?: LicenseStatus; actionKey?: string }): Promise<License[]>;
+  /** Organizations holding a license in `requires_connection`. */
+  organizationsAwaitingConnection(): Promise<string[]>;
   /** Live licenses of the organization, any source. */
   listLive(organizationId: string): Promise<License[]>;
   /** Does the organization hold an active license for the action, from any source? */

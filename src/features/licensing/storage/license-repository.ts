@@ -49,6 +49,11 @@ export class KnexLicenseRepository implements LicenseRepository {
     return (await query).map(licenseFromRow);
   }
 
+  async organizationsAwaitingConnection(): Promise<string[]> {
+    const rows = await this.db('hi_licenses').where({ status: 'requires_connection' }).distinct('organization_id');
+    return rows.map((r: { organization_id: string }) => r.organization_id);
+  }
+
   async listLive(organizationId: string): Promise<License[]> {
     const rows = await this.db<LicenseRow>('hi_licenses').where({ organization_id: organizationId }).whereIn('status', LIVE_LICENSE_STATUSES).orderBy('seq');
     return rows.map(licenseFromRow);
