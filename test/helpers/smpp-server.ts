@@ -26,6 +26,8 @@ export interface TestSmppServer {
   failNextSubmit(status: number): void;
   sendReceipt(messageId: string, stat: 'DELIVRD' | 'UNDELIV' | 'REJECTD'): void;
   sendInbound(from: string, to: string, text: string): void;
+  /** Ends every session, as an SMSC restart would. */
+  dropSessions(): void;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,9 @@ export async function startSmppServer(account: { systemId: string; password: str
       }),
     sendInbound: (from, to, text) =>
       deliver({ source_addr: from.replace(/^\+/, ''), source_addr_ton: 1, destination_addr: to.replace(/^\+/, ''), short_message: text }),
+    dropSessions: () => {
+      for (const s of server.sessions) s.destroy();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of server.sessions) s.destroy();

@@ -105,6 +105,7 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
       [false, true],
     );
     assert.equal(smsc.received.length, 0, 'a connection test sends nothing');
+    assert.ok(smsc.enquireLinks >= 1, 'the test made an enquire_link round trip');
   });
 
   it('SMPP: sms.interview_reminder goes hook → job → submit_sm; the run holds the message_id, GSM-7 and one segment', async () => {
@@ -144,6 +145,16 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     const stored = await storedResult(r.id);
     assert.equal(stored.encoding, 'UCS-2');
     assert.equal(stored.segments, 2, 'the UCS-2 reminder is longer than 70 units');
+  });
+
+  it('SMPP: after the SMSC dropped the session, the next message binds again and goes out', async () => {
+    const binds = smsc.binds.length;
+    smsc.dropSessions();
+    await fire(acme.organizationId, 'int_rebind', 'Ada Lovelace', '+4915112345679');
+    const row = await settledReminder(acme.organizationId, 'int_rebind');
+    assert.equal(row.status, 'sent', JSON.stringify(row));
+    assert.equal(smsc.binds.length, binds + 1);
+    assert.equal(smsc.received.at(-1)!.to, '4915112345679');
   });
 
   it('SMPP: an invalid destination fails the run at once with recipient_invalid', async () => {
