@@ -25,6 +25,7 @@ import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { listingsModule } from './features/listings/register';
 import { statusUpdatesModule } from './features/status-updates/register';
+import { callSheetsModule } from './features/call-sheets/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -74,6 +75,7 @@ export const MODULES: readonly PluginModule[] = [
   connectionsModule,
   actionRunsModule,
   statusUpdatesModule,
+  callSheetsModule,
   listingsModule,
   reconciliationModule,
   privacyModule,
