@@ -47,8 +47,7 @@ describe('messages: status updates with one-click unsubscribe, call sheets with 
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
-    await activateLicense(t, acme.apiKey, ACTION);
-    await activateLicense(t, acme.apiKey, 'notifications.call_sheet_distribution');
+    await Promise.all([activateLicense(t, acme.apiKey, ACTION), activateLicense(t, acme.apiKey, 'notifications.call_sheet_distribution')]);
     const created = await t.request('POST', '/v1/integrations/connections', {
       auth: acme.apiKey,
       body: {
