@@ -29,6 +29,7 @@ import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
 import { listingsModule } from './features/listings/register';
 import { statusUpdatesModule } from './features/status-updates/register';
+import { callSheetsModule } from './features/call-sheets/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -81,6 +82,7 @@ export const MODULES: readonly PluginModule[] = [
   connectionsModule,
   actionRunsModule,
   statusUpdatesModule,
+  callSheetsModule,
   listingsModule,
   credentialChecksModule,
   reconciliationModule,

@@ -168,7 +168,8 @@ describe('hooks: interview reminders', () => {
     assert.equal(await delivery.deliver(moved.job_id as string, job), 'sent');
     assert.equal(await delivery.deliver(moved.job_id as string, job), 'stale', 'a second run finds it sent');
     assert.equal(connectors.sent.length, 1);
-    assert.match(connectors.sent[0]!, /^email ada@example.com Hello Ada, a reminder: "Onsite" starts at 2030-03-02T09:00:00Z/);
+    // The email template in the candidate's language (English by default), the time in the interview's zone (UTC when none).
+    assert.match(connectors.sent[0]!, /^email ada@example.com Hello Ada,\na reminder: "Onsite" starts Saturday, March 2, 2030 at 9:00\sAM \(UTC\)\./);
     assert.deepEqual(events, ['interview.reminder_sent']);
     assert.equal((await repo.find('org_a', 'int_1', 'email'))!.status, 'sent');
   });

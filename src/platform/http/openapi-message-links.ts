@@ -40,4 +40,36 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       responses: { '200': html('Unsubscribed'), ...linkErrors },
     },
   },
+  '/v1/call_sheets/confirm': {
+    get: {
+      operationId: 'showCallSheetConfirmation',
+      summary: 'The confirmation page of a call sheet: the call time and one button; opening it confirms nothing',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: { '200': html('The page, in the recipient’s language'), ...linkErrors, '410': html('link_expired: a week after the call time') },
+    },
+    post: {
+      operationId: 'confirmCallSheet',
+      summary: 'Confirms the call sheet (idempotent); call_sheet.confirmed is published once',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: { '200': html('Confirmed'), ...linkErrors, '410': html('link_expired: a week after the call time') },
+    },
+  },
+  '/v1/call_sheets/sheet': {
+    get: {
+      operationId: 'getCallSheetDocument',
+      summary: 'The person’s call sheet as PDF (the link the SMS carries)',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: {
+        '200': { description: 'The call sheet', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        ...linkErrors,
+        '410': html('link_expired: a week after the call time'),
+      },
+    },
+  },
 };

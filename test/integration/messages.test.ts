@@ -1,20 +1,25 @@
 /**
- * Status updates end to end against a real SMTP server (smtp-server, parsed back with
+ * Messages end to end. Status updates against a real SMTP server (smtp-server, parsed back with
  * mailparser): `application.stage_changed` sends the candidate one message per change, in
  * their language, DKIM-signed (verified with mailauth from the bytes that arrived), with
  * RFC 8058 one-click unsubscribe headers; the unsubscribe page works, a changed token is a
- * 400 page, and an unsubscribed candidate gets no more status updates.
+ * 400 page, and an unsubscribed candidate gets no more status updates. Call sheets: each
+ * person's PDF (read back with pdftotext, Debian's poppler-utils) by email and a signed link
+ * by SMS, a confirmation through the signed link (call_sheet.confirmed), a reminder to
+ * those who did not confirm by confirm_by.
  */
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { activateLicense } from '../helpers/hooks';
+import { waitFor } from '../helpers/profile-flow';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const ACTION = 'notifications.status_update';
 
-describe('status updates: email in the candidate’s language with a working one-click unsubscribe', function () {
+describe('messages: status updates with one-click unsubscribe, call sheets with confirmations', function () {
   this.timeout(60_000);
   let t: TestHost;
   let smtp: TestSmtpServer;
@@ -42,7 +47,7 @@ describe('status updates: email in the candidate’s language with a working one
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
-    await activateLicense(t, acme.apiKey, ACTION);
+    await Promise.all([activateLicense(t, acme.apiKey, ACTION), activateLicense(t, acme.apiKey, 'notifications.call_sheet_distribution')]);
     const created = await t.request('POST', '/v1/integrations/connections', {
       auth: acme.apiKey,
       body: {
@@ -203,5 +208,104 @@ describe('status updates: email in the candidate’s language with a working one
     assert.equal(outcome(unlicensed).status, 'skipped');
     assert.equal(outcome(unlicensed).reason, 'license_inactive');
     assert.equal(smtp.received.length, 1);
+  });
+
+  const pdfText = (pdf: Buffer) => spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf, encoding: 'utf8' }).stdout;
+  const linkIn = (text: string, path: string) => new RegExp(`${t.baseUrl}${path}\\?token=[A-Za-z0-9_.-]+`).exec(text)?.[0] ?? '';
+
+  it('call sheets: a PDF per person by email (and a signed link by SMS), once per day and person', async () => {
+    const before = smtp.received.length;
+    const day = {
+      production_day_id: 'day_12',
+      production: 'Les Misérables (reshoot)',
+      date: '2031-03-14',
+      timezone: 'America/Los_Angeles',
+      location: 'Stage 5, 4000 Warner Blvd, Burbank',
+      confirm_by: new Date(Date.now() + 2_500).toISOString(),
+      people: [
+        {
+          person_id: 'p_ana',
+          name: 'Ana Dupré',
+          email: 'ana@example.com',
+          phone: '+14155550123',
+          language: 'fr',
+          role: 'Script supervisor',
+          call_time: '06:30',
+        },
+        { person_id: 'p_bob', name: 'Bob Grip', email: 'bob@example.com', call_time: '07:15' },
+      ],
+    };
+    const fired = await t.request('POST', '/host/v1/hooks/production_day.scheduled', {
+      auth: t.operatorKey,
+      body: { organization_id: acme.organizationId, payload: day },
+    });
+    const result = fired.body.outcomes.find((o: { handler: string }) => o.handler === 'call-sheet-distribution');
+    assert.equal(result.status, 'ran', fired.text);
+    assert.equal(smtp.received.length, before + 2);
+    const ana = smtp.received.find((m) => m.envelope.to[0] === 'ana@example.com')!;
+    assert.equal(ana.parsed.subject, 'Feuille de service : Les Misérables (reshoot), vendredi 14 mars 2031');
+    assert.equal(ana.parsed.headers.get('content-language'), 'fr');
+    assert.match(ana.parsed.text ?? '', /votre heure de convocation pour Les Misérables \(reshoot\) est 06:30 \(America\/Los_Angeles\)/);
+    assert.equal(ana.parsed.attachments.length, 1);
+    const attachment = ana.parsed.attachments[0]!;
+    assert.equal(attachment.contentType, 'application/pdf');
+    assert.equal(attachment.filename, 'call-sheet-2031-03-14.pdf');
+    const text = pdfText(attachment.content);
+    for (const expected of ['Feuille de service', 'Les Misérables (reshoot)', 'Ana Dupré', 'Script supervisor', '06:30', 'Stage 5, 4000 Warner Blvd, Burbank'])
+      assert.ok(text.includes(expected), `the PDF says ${expected}: ${text}`);
+    // SMS: the test-mode sandbox (livemode false) took it; it carries the signed links.
+    const sms = await t.database
+      .db('hi_connector_deliveries')
+      .where({ organization_id: acme.organizationId, action_key: 'notifications.call_sheet_distribution' });
+    assert.equal(sms.length, 1);
+    const smsText = JSON.stringify(sms[0].request);
+    const sheetUrl = linkIn(smsText, '/v1/call_sheets/sheet');
+    const viewed = await fetch(sheetUrl);
+    assert.equal(viewed.status, 200);
+    assert.equal(viewed.headers.get('content-type'), 'application/pdf');
+    assert.ok(pdfText(Buffer.from(await viewed.arrayBuffer())).includes('Ana Dupré'));
+    // The same day again: nothing sent twice.
+    const again = await t.request('POST', '/host/v1/hooks/production_day.scheduled', {
+      auth: t.operatorKey,
+      body: { organization_id: acme.organizationId, payload: day },
+    });
+    assert.ok(
+      again.body.outcomes[0].result.call_sheets.every((c: { unchanged?: boolean }) => c.unchanged),
+      again.text,
+    );
+    assert.equal(smtp.received.length, before + 2);
+  });
+
+  it('call sheets: the signed link confirms once (call_sheet.confirmed); a changed link is a 400 page; who did not confirm is reminded', async () => {
+    const ana = smtp.received.find((m) => m.envelope.to[0] === 'ana@example.com')!;
+    const confirmUrl = linkIn(ana.parsed.text ?? '', '/v1/call_sheets/confirm');
+    const shown = await fetch(confirmUrl);
+    assert.equal(shown.status, 200);
+    const page = await shown.text();
+    assert.match(page, /<html lang="fr" dir="ltr">/);
+    assert.match(page, /<button class="primary" type="submit">Je confirme<\/button>/);
+    for (let i = 0; i < 2; i += 1) {
+      const confirmed = await fetch(confirmUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+      assert.equal(confirmed.status, 200);
+      assert.match(await confirmed.text(), /role="status">Merci, votre heure de convocation est confirmée/);
+    }
+    const tampered = await fetch(
+      confirmUrl.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+      { method: 'POST' },
+    );
+    assert.equal(tampered.status, 400);
+    assert.equal(tampered.headers.get('x-error-code'), 'link_invalid');
+    const confirmedEvents = async () => t.host.hooks.recent.filter((e) => e.hook === 'call_sheet.confirmed');
+    const events = await waitFor(async () => ((await confirmedEvents()).length > 0 ? confirmedEvents() : undefined), 'call_sheet.confirmed');
+    assert.equal(events.length, 1);
+    assert.equal((events[0]!.payload as { person_id: string }).person_id, 'p_ana');
+    // At confirm_by, Bob (not confirmed) is reminded, Ana is not.
+    const reminder = await waitFor(
+      async () => smtp.received.find((m) => m.envelope.to[0] === 'bob@example.com' && /^Please confirm/.test(m.parsed.subject ?? '')),
+      'the reminder to Bob',
+    );
+    assert.match(reminder.parsed.subject!, /^Please confirm: Les Misérables \(reshoot\), Friday, March 14, 2031$/);
+    assert.equal(reminder.parsed.attachments.length, 1);
+    assert.ok(!smtp.received.some((m) => m.envelope.to[0] === 'ana@example.com' && /Merci de confirmer/.test(m.parsed.subject ?? '')));
   });
 });
