@@ -15,13 +15,10 @@ export const caldavSettings = z
       .max(1000)
       .optional()
       .meta({ description: 'The calendar to read and write; default the first calendar that holds events' }),
-    busy_source: z
-      .enum(['events', 'free_busy_query'])
-      .default('events')
-      .meta({
-        description:
-          "events: busy times computed from the calendar's events (calendar-query, recurrences expanded); free_busy_query: the server's CALDAV:free-busy-query",
-      }),
+    busy_source: z.enum(['events', 'free_busy_query']).default('events').meta({
+      description:
+        "events: busy times computed from the calendar's events (calendar-query, recurrences expanded); free_busy_query: the server's CALDAV:free-busy-query",
+    }),
   })
   .strict();
 
