@@ -12,6 +12,7 @@ import type { PresentedCredential } from '../../src/features/credential-checks/d
 import { DidResolver, didWebUrl } from '../../src/features/credential-checks/verification/did-resolver';
 import { HttpDocumentFetcher } from '../../src/features/credential-checks/verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from '../../src/features/credential-checks/verification/vc-jwt-examiner';
+import { isPublicAddress } from '../../src/features/webhooks/sending/address-policy';
 import { didJwkIssuer, didKeyIssuer, LocalIssuerServer, openBadge, signVcJwt, type IssuerKey } from '../helpers/credential-issuer';
 
 const NOW = new Date('2026-11-26T09:00:00Z');
@@ -140,6 +141,14 @@ describe('credential checks: VC-JWT examination and matching', function () {
     const strict = requirement({ key: 'food', label: 'Food handler card', credential_type: 'FoodHandlerCard' });
     assert.deepEqual([matchRequirement(strict, [claimed], NOW).status, matchRequirement(strict, [claimed], NOW).reason], ['unverified', 'self_reported']);
     assert.equal(matchRequirement({ ...strict, verified_source_required: false }, [claimed], NOW).status, 'met');
+  });
+
+  it('in production, fetches issuer documents over https from public addresses only', async () => {
+    const production = new HttpDocumentFetcher({ allowLoopbackHttp: false, isPublicAddress });
+    await assert.rejects(production.text('https://10.1.2.3/.well-known/did.json'), /not public/);
+    await assert.rejects(production.text('https://[fd00::1]/.well-known/did.json'), /not public/);
+    await assert.rejects(production.text(board.statusListUrl), /loopback/);
+    await assert.rejects(production.text('http://issuer.example/.well-known/did.json'), /only https/);
   });
 
   it('maps did:web identifiers to their document URLs', () => {

@@ -18,6 +18,8 @@ import { noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
+// The webhooks' address policy: the same rule for every URL the plugin fetches on someone else's word.
+import { isPublicAddress } from '../webhooks/sending/address-policy';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
@@ -32,7 +34,9 @@ export const credentialChecksModule: PluginModule = {
       useFactory: instanceCachingFactory((c) => new KnexTrustedIssuers(c.resolve<Database>(DATABASE))),
     });
     // Outside production a loopback host answers over http: tests serve did:web documents and status lists locally.
-    container.register<DocumentFetcher>(DOCUMENT_FETCHER, { useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production' }) });
+    container.register<DocumentFetcher>(DOCUMENT_FETCHER, {
+      useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production', isPublicAddress }),
+    });
     container.register(CredentialCheckService, {
       useFactory: instanceCachingFactory((c) => {
         const fetcher = c.resolve<DocumentFetcher>(DOCUMENT_FETCHER);

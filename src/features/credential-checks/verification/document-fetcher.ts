@@ -1,9 +1,13 @@
 /**
  * Fetches the documents a verification needs (did:web DID documents, status list
- * credentials): https only, no redirects, 5 s, 1 MiB. Outside production a loopback host may
- * answer over plain http, so tests serve them from a local server and nothing reaches the
- * network.
+ * credentials): https only, no redirects, 5 s, 1 MiB, and only to public addresses (the
+ * names a credential carries are the applicant's choice: no probing of the private network;
+ * the name is resolved and checked before the request, which leaves DNS rebinding between
+ * the two as a known limit). Outside production a loopback host may answer over plain http,
+ * so tests serve them from a local server and nothing reaches the network.
  */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 export interface DocumentFetcher {
   json(url: string): Promise<unknown>;
   /** The body as text (a status list may be a VC-JWT). */
@@ -14,7 +18,16 @@ const MAX_BYTES = 1 << 20;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 export class HttpDocumentFetcher implements DocumentFetcher {
-  constructor(private readonly options: { allowLoopbackHttp: boolean; timeoutMs?: number }) {}
+  constructor(private readonly options: { allowLoopbackHttp: boolean; timeoutMs?: number; isPublicAddress?: (address: string) => boolean }) {}
+
+  /** Every address the name resolves to must be public. */
+  private async requirePublic(url: URL): Promise<void> {
+    const check = this.options.isPublicAddress;
+    if (!check) return;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+    if (addresses.length === 0 || !addresses.every(check)) throw new Error('the issuer’s address is not public');
+  }
 
   /** In test mode, an https URL of a loopback host is fetched over http (no certificate to make). */
   private target(url: string): URL {
@@ -36,7 +49,9 @@ export class HttpDocumentFetcher implements DocumentFetcher {
   }
 
   async text(url: string): Promise<string> {
-    const response = await fetch(this.target(url), {
+    const target = this.target(url);
+    if (target.protocol === 'https:') await this.requirePublic(target);
+    const response = await fetch(target, {
       redirect: 'error',
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
       headers: { accept: 'application/json, application/vc+jwt, application/did+json' },
