@@ -12,7 +12,14 @@ import type { ListingsManager } from '../features/listings/domain/listing-manage
 import type { Pipeline } from '../features/applications/domain/pipeline';
 import type { Disposer } from '../kernel/disposer';
 import type { Logger } from '../kernel/logger';
-import type { ESignatureConnector, HrisConnector, NotificationConnector, SmsConnector, VideoMeetingConnector } from '../features/hooks/domain/connectors';
+import type {
+  ESignatureConnector,
+  HrisConnector,
+  NotificationConnector,
+  PayrollFileConnector,
+  SmsConnector,
+  VideoMeetingConnector,
+} from '../features/hooks/domain/connectors';
 
 export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../features/listings/domain/listing';
 export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../features/listings/domain/listing-management';
@@ -21,7 +28,9 @@ export type { Logger } from '../kernel/logger';
 export type {
   Delivery,
   DeliveryBase,
+  DeliveredFile,
   EmailMessage,
+  EmployeeDeactivation,
   EmployeeRecord,
   Envelope,
   ESignatureConnector,
@@ -29,6 +38,8 @@ export type {
   Meeting,
   MeetingRequest,
   NotificationConnector,
+  PayrollFile,
+  PayrollFileConnector,
   SignatureRequest,
   SmsConnector,
   SmsMessage,
@@ -132,6 +143,7 @@ export interface HostConnectors {
   video_meetings?: VideoMeetingConnector;
   esign?: ESignatureConnector;
   hris?: HrisConnector;
+  payroll_files?: PayrollFileConnector;
 }
 
 export interface MountedRouterInfo {

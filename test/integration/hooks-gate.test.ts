@@ -62,13 +62,14 @@ describe('hooks: license gate over the operator endpoint', function () {
     assert.ok(response.body.outcomes.every((o: any) => o.reason === 'license_inactive'));
     assert.equal((await t.database.db('hi_interview_reminders').where({ organization_id: globex.organizationId })).length, 0);
     assert.equal((await t.database.db('hi_connector_deliveries').where({ organization_id: globex.organizationId })).length, 0);
-    for (const [hook, payload] of [
-      ['offer.created', { offer_id: 'off_1', candidate: { name: 'Ada', email: 'ada@example.com' } }],
-      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }],
+    for (const [hook, payload, handlers] of [
+      ['offer.created', { offer_id: 'off_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 1],
+      // candidate.hired: the HRIS sync and the payroll new-hire file.
+      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 2],
     ] as const) {
       const skipped = await fire(hook, globex.organizationId, payload);
       assert.equal(skipped.body.handled.length, 0, hook);
-      assert.equal(skipped.body.skipped.length, 1, hook);
+      assert.equal(skipped.body.skipped.length, handlers, hook);
     }
   });
 
@@ -135,7 +136,8 @@ describe('hooks: license gate over the operator endpoint', function () {
       .filter((a: any) => a.has_hook_handler)
       .map((a: any) => a.key)
       .sort();
-    assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS].sort());
+    // Also gated, licensed in their own tests (hris-scim, payroll-sftp): volunteer provisioning and payroll files.
+    assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, 'hris.volunteer_management', 'payroll.payroll_sync'].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');
     assert.deepEqual(reminder.hook_handlers.map((h: any) => h.name).sort(), [
       'interview-reminder',
