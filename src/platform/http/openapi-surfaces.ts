@@ -23,6 +23,21 @@ export const SURFACE_TAGS = [
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 const errorRef = (status: number) => ({ $ref: `#/components/responses/Error${status}` });
+/** A browser form's body (every field a string), as the connect flow's redirect mode posts it. */
+const formBody = (fields: Record<string, string | undefined>) => ({
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        required: Object.keys(fields),
+        properties: Object.fromEntries(
+          Object.entries(fields).map(([name, description]) => [name, description ? { type: 'string', description } : { type: 'string' }]),
+        ),
+      },
+    },
+  },
+});
 
 export const hookResultSchema = z
   .object({
@@ -107,18 +122,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
           "Redirect mode (the browser blocked the popup): the widget's form POST from the listing page; the page's Origin is checked and return_to must be one of the organization's return_urls",
         tags: ['connect'],
         security: [],
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': {
-              schema: {
-                type: 'object',
-                required: ['organization_id', 'listing_id', 'origin', 'return_to', 'client_state'],
-                properties: Object.fromEntries(connectQuery.map((p) => [p.name, { type: 'string', description: p.description }])),
-              },
-            },
-          },
-        },
+        requestBody: formBody(Object.fromEntries(connectQuery.map((p) => [p.name, p.description]))),
         responses: {
           '302': { description: "Redirect to the provider's consent page" },
           '200': html('A page that returns to the listing page with an error result code (listing_unavailable, …), or explains why the flow cannot start'),
@@ -135,14 +139,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
           "Redirect mode, back on the listing page: the widget trades the single-use result code from the URL fragment for the connect result (once, from the flow's origin)",
         tags: ['connect'],
         security: [],
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': {
-              schema: { type: 'object', required: ['code', 'client_state'], properties: { code: { type: 'string' }, client_state: { type: 'string' } } },
-            },
-          },
-        },
+        requestBody: formBody({ code: undefined, client_state: undefined }),
         responses: {
           '200': {
             description:

@@ -1,11 +1,12 @@
 /** `org create`, `key rotate`, `key revoke`: tenants and their API keys. */
 import type { Config } from '../../kernel/config';
-import type { Database } from '../../platform/database/database';
-import { group, type CommandModule } from './context';
+import { group, type CliContext, type CommandModule } from './context';
 
-/** Loaded when a command runs, not for --help (repositories, knex, ioredis). */
-async function operatorServices(db: Database, config: Config) {
-  return (await import('./operator-services')).operatorServices(db, config);
+type OrganizationService = Awaited<ReturnType<typeof import('./operator-services').operatorServices>>['organizations'];
+
+/** Runs `act` with the organization service on the command's database; loaded when a command runs, not for --help (repositories, knex, ioredis). */
+function withOrganizations<T>(context: CliContext, act: (organizations: OrganizationService) => Promise<T>): Promise<T> {
+  return context.withDatabase(async (db) => act((await (await import('./operator-services')).operatorServices(db, context.config())).organizations));
 }
 
 /** Running API processes drop a changed key from their caches within a second; say so when Redis could not tell them. */
@@ -30,8 +31,8 @@ export const organizationCommands: CommandModule = {
       .option('--json', 'print {"organization_id","api_key"}')
       .addHelpText('after', '\nExample:\n  $ hiring-integrations org create --name "Acme Hiring" --json\n  {"organization_id":"org_…","api_key":"hik_…"}')
       .action(async (options: { name: string; json?: boolean }) => {
-        await context.withDatabase(async (db) => {
-          const { organization, key } = await (await operatorServices(db, context.config())).organizations.create(options.name);
+        await withOrganizations(context, async (organizations) => {
+          const { organization, key } = await organizations.create(options.name);
           context.print(options, `organization ${organization.id} created\nAPI key (shown once, store it now): ${key.apiKey}`, {
             organization_id: organization.id,
             api_key: key.apiKey,
@@ -47,8 +48,8 @@ export const organizationCommands: CommandModule = {
       .option('--json', 'print {"organization_id","api_key","previous_keys_expire_at"}')
       .addHelpText('after', '\nExample:\n  $ hiring-integrations key rotate --org org_5fGh7JkL9mNp2QrS4tUv --json')
       .action(async (options: { org: string; json?: boolean }) => {
-        await context.withDatabase(async (db) => {
-          const issued = await (await operatorServices(db, context.config())).organizations.rotateKey(options.org);
+        await withOrganizations(context, async (organizations) => {
+          const issued = await organizations.rotateKey(options.org);
           await announceKeyChange(context.config(), options.org);
           const expires = issued.previousKeysExpireAt!.toISOString();
           context.print(options, `new API key for ${options.org} (shown once): ${issued.apiKey}\nprevious keys keep working until ${expires}`, {
@@ -65,8 +66,8 @@ export const organizationCommands: CommandModule = {
       .option('--json', 'print {"prefix","revoked":true}')
       .addHelpText('after', '\nExample:\n  $ hiring-integrations key revoke --key hik_…')
       .action(async (options: { key: string; json?: boolean }) => {
-        await context.withDatabase(async (db) => {
-          const revoked = await (await operatorServices(db, context.config())).organizations.revokeKey(options.key);
+        await withOrganizations(context, async (organizations) => {
+          const revoked = await organizations.revokeKey(options.key);
           await announceKeyChange(context.config(), revoked.organizationId);
           context.print(options, `API key ${revoked.prefix} revoked`, { prefix: revoked.prefix, revoked: true });
         });

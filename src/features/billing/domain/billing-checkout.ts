@@ -12,7 +12,7 @@ import { BillingQuotes } from './billing-quotes';
 import { BillingService } from './billing-service';
 import { Purchasability } from './purchasability';
 import { PAYMENT_STANDING, paymentRequired, type PaymentStanding } from './payment-standing';
-import type { BillingChange } from './quote';
+import type { BillingChange, Quote } from './quote';
 import { invalid, notFound } from '../../../kernel/errors';
 
 type Subscribed = Awaited<ReturnType<SubscriptionService['subscribe']>>;
@@ -31,38 +31,22 @@ export class BillingCheckout {
 
   async activate(organizationId: string, actionKey: string, quoteId?: string): Promise<Activation> {
     const quote = await this.admit(organizationId, { type: 'activate', actionKey }, quoteId);
-    return this.billing.duringPurchase(organizationId, async () => {
-      const activation = await this.licenses.activate(organizationId, actionKey);
-      await this.billing.recordPurchase(organizationId, quote);
-      return activation;
-    });
+    return this.purchase(organizationId, quote, () => this.licenses.activate(organizationId, actionKey));
   }
 
   async subscribe(organizationId: string, packageSlug: string, quoteId?: string): Promise<Subscribed> {
     const quote = await this.admit(organizationId, { type: 'subscribe', packageSlug }, quoteId);
-    return this.billing.duringPurchase(organizationId, async () => {
-      const result = await this.subscriptions.subscribe(organizationId, packageSlug);
-      await this.billing.recordPurchase(organizationId, quote);
-      return result;
-    });
+    return this.purchase(organizationId, quote, () => this.subscriptions.subscribe(organizationId, packageSlug));
   }
 
   async deactivate(organizationId: string, actionKey: string, quoteId?: string): Promise<License> {
-    const quote = quoteId ? await this.quotes.requireQuote(organizationId, quoteId, { type: 'deactivate', actionKey }) : undefined;
-    return this.billing.duringPurchase(organizationId, async () => {
-      const license = await this.licenses.deactivate(organizationId, actionKey);
-      await this.billing.recordPurchase(organizationId, quote);
-      return license;
-    });
+    const quote = await this.matchingQuote(organizationId, { type: 'deactivate', actionKey }, quoteId);
+    return this.purchase(organizationId, quote, () => this.licenses.deactivate(organizationId, actionKey));
   }
 
   async unsubscribe(organizationId: string, packageSlug: string, quoteId?: string): Promise<Unsubscribed> {
-    const quote = quoteId ? await this.quotes.requireQuote(organizationId, quoteId, { type: 'unsubscribe', packageSlug }) : undefined;
-    return this.billing.duringPurchase(organizationId, async () => {
-      const result = await this.subscriptions.unsubscribe(organizationId, packageSlug);
-      await this.billing.recordPurchase(organizationId, quote);
-      return result;
-    });
+    const quote = await this.matchingQuote(organizationId, { type: 'unsubscribe', packageSlug }, quoteId);
+    return this.purchase(organizationId, quote, () => this.subscriptions.unsubscribe(organizationId, packageSlug));
   }
 
   /**
@@ -73,17 +57,31 @@ export class BillingCheckout {
     if (fromSlug === toSlug) throw invalid('invalid_proposed_change', 'A switch needs two different packages', 'to');
     const quote = await this.admit(organizationId, { type: 'switch', fromSlug, toSlug }, quoteId);
     if (!(await this.quotes.holdsPackage(organizationId, fromSlug))) throw notFound('subscription to package', fromSlug);
-    return this.billing.duringPurchase(organizationId, async () => {
+    return this.purchase(organizationId, quote, async () => {
       const to = await this.subscriptions.subscribe(organizationId, toSlug);
       const from = await this.subscriptions.unsubscribe(organizationId, fromSlug);
-      await this.billing.recordPurchase(organizationId, quote);
       return { from, to };
     });
   }
 
-  private async admit(organizationId: string, change: BillingChange, quoteId: string | undefined) {
+  /** Makes the change while billing holds the organization's purchase lock, then records it in the ledger. */
+  private purchase<T>(organizationId: string, quote: Quote | undefined, change: () => Promise<T>): Promise<T> {
+    return this.billing.duringPurchase(organizationId, async () => {
+      const result = await change();
+      await this.billing.recordPurchase(organizationId, quote);
+      return result;
+    });
+  }
+
+  /** The quote passed with a change, checked against it; none without a quote id. Drops need no good standing: a suspended organization may still cancel. */
+  private async matchingQuote(organizationId: string, change: BillingChange, quoteId: string | undefined): Promise<Quote | undefined> {
+    return quoteId ? this.quotes.requireQuote(organizationId, quoteId, change) : undefined;
+  }
+
+  /** A purchase: the organization in good standing, every action in it runnable by this build, the quote matching. */
+  private async admit(organizationId: string, change: BillingChange, quoteId: string | undefined): Promise<Quote | undefined> {
     if (await this.standing.isSuspended(organizationId)) throw paymentRequired();
     await this.purchasability.require(change);
-    return quoteId ? this.quotes.requireQuote(organizationId, quoteId, change) : undefined;
+    return this.matchingQuote(organizationId, change, quoteId);
   }
 }

@@ -13,6 +13,7 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { invalid } from '../../../kernel/errors';
 import type { BillingChange } from '../domain/quote';
+import type { BillingAccount } from '../domain/billing-account';
 import { accountView, invoiceView, quoteView, upcomingView } from './billing-views';
 import { billingAccountSchema, invoiceListSchema, invoiceSchema, quoteSchema, renewalRunSchema, upcomingInvoiceSchema } from './billing-schemas';
 
@@ -74,6 +75,16 @@ const list = (page: { data: Parameters<typeof invoiceView>[0][]; hasMore: boolea
 });
 
 export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any, any>[] {
+  /** The account as the API shows it, at the account's own clock (its test clock when one is set). */
+  const account = async (read: Promise<BillingAccount>) => {
+    const current = await read;
+    return accountView(current, s.billing.now(current));
+  };
+  /** Another organization's account, for the operator: an unknown organization is a 404 before anything runs. */
+  const operatorAccount = async (organizationId: string, act: () => Promise<BillingAccount>) => {
+    await s.organizations.get(organizationId);
+    return account(act());
+  };
   return [
     defineRoute({
       method: 'get',
@@ -172,8 +183,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       auth: ['organization'],
       response: billingAccountSchema,
       handler: async ({ principal }) => {
-        const account = await s.billing.account(orgId(principal));
-        return accountView(account, s.billing.now(account));
+        return account(s.billing.account(orgId(principal)));
       },
     }),
     defineRoute({
@@ -188,8 +198,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       // collection_by_host: payment methods live with the host.
       errors: [409],
       handler: async ({ body, principal }) => {
-        const account = await s.billing.setPaymentMethod(orgId(principal), body.number);
-        return accountView(account, s.billing.now(account));
+        return account(s.billing.setPaymentMethod(orgId(principal), body.number));
       },
     }),
     defineRoute({
@@ -283,9 +292,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       params: organizationParams,
       response: billingAccountSchema,
       handler: async ({ params }) => {
-        await s.organizations.get(params.organization_id);
-        const account = await s.billing.account(params.organization_id);
-        return accountView(account, s.billing.now(account));
+        return operatorAccount(params.organization_id, () => s.billing.account(params.organization_id));
       },
     }),
     defineRoute({
@@ -299,9 +306,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       body: z.object({ frozen_time: instant }).strict(),
       response: billingAccountSchema,
       handler: async ({ params, body }) => {
-        await s.organizations.get(params.organization_id);
-        const account = await s.testClocks.setTestClock(params.organization_id, body.frozen_time);
-        return accountView(account, s.billing.now(account));
+        return operatorAccount(params.organization_id, () => s.testClocks.setTestClock(params.organization_id, body.frozen_time));
       },
     }),
     defineRoute({
@@ -317,9 +322,7 @@ export function billingRoutes(s: BillingRouteServices): RouteDefinition<any, any
       // no_test_clock: advancing a clock never set.
       errors: [409],
       handler: async ({ params, body }) => {
-        await s.organizations.get(params.organization_id);
-        const account = await s.testClocks.advanceTestClock(params.organization_id, body.to);
-        return accountView(account, s.billing.now(account));
+        return operatorAccount(params.organization_id, () => s.testClocks.advanceTestClock(params.organization_id, body.to));
       },
     }),
     defineRoute({

@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { CatalogDocument } from '../domain/catalog-document';
+import { insertPackage } from './package-rows';
 
 export interface CatalogSyncResult {
   version: number;
@@ -57,23 +58,16 @@ export async function syncCatalog(db: Knex, doc: CatalogDocument, options: { sou
     const packagesCreated: string[] = [];
     for (const pkg of doc.packages) {
       const id = `pkg_${pkg.slug.replace(/-/g, '_')}`;
-      const inserted = await trx('hi_packages')
-        .insert({
-          id,
-          slug: pkg.slug,
-          name: pkg.name,
-          description: pkg.description,
-          price_amount: pkg.price.amount,
-          currency: pkg.price.currency,
-          status: 'active',
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict('slug')
-        .ignore()
-        .returning('id');
-      if (inserted.length === 0) continue;
-      await trx('hi_package_actions').insert(pkg.actions.map((key, i) => ({ package_id: id, action_key: key, position: i })));
+      const created = await insertPackage(trx, {
+        id,
+        at,
+        slug: pkg.slug,
+        name: pkg.name,
+        description: pkg.description,
+        price: pkg.price,
+        actionKeys: pkg.actions,
+      });
+      if (!created) continue;
       packagesCreated.push(pkg.slug);
     }
     return { version: doc.version, groups: doc.groups.length, actions, packagesCreated };

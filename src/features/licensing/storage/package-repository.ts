@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { NewPackage, Package, PackageChanges, PackageRepository, PackageStatus } from '../domain/package';
 import { money } from '../../../kernel/money';
 import { actionFromRow } from './catalog-repository';
+import { insertPackage } from './package-rows';
 import type { Database } from '../../../platform/database/database';
 import { DATABASE } from '../../../platform/database/tokens';
 
@@ -37,26 +38,7 @@ export class KnexPackageRepository implements PackageRepository {
   }
 
   async create(pkg: { id: string; at: Date } & NewPackage): Promise<boolean> {
-    return this.db.transaction(async (trx) => {
-      const inserted = await trx('hi_packages')
-        .insert({
-          id: pkg.id,
-          slug: pkg.slug,
-          name: pkg.name,
-          description: pkg.description,
-          price_amount: pkg.price.amount,
-          currency: pkg.price.currency,
-          status: 'active',
-          created_at: pkg.at,
-          updated_at: pkg.at,
-        })
-        .onConflict('slug')
-        .ignore()
-        .returning('id');
-      if (inserted.length === 0) return false;
-      await trx('hi_package_actions').insert(pkg.actionKeys.map((key, i) => ({ package_id: pkg.id, action_key: key, position: i })));
-      return true;
-    });
+    return this.db.transaction((trx) => insertPackage(trx, pkg));
   }
 
   async update(slug: string, changes: PackageChanges, at: Date): Promise<void> {
