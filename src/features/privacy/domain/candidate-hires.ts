@@ -37,7 +37,8 @@ export class CandidateHireService {
   async record(organizationId: string, profileUserId: string, applicationId: string, hiredAt?: Date): Promise<CandidateHire> {
     const now = this.clock.now();
     const hire = await this.hires.record({ id: newId('hire'), organizationId, profileUserId, applicationId, hiredAt: hiredAt ?? now, createdAt: now });
-    if (!hire) throw notFound('application', applicationId);
+    // The id is not echoed: it came in the body, and may be another organization's.
+    if (!hire) throw notFound('application');
     return hire;
   }
 
