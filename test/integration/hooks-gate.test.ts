@@ -136,8 +136,10 @@ describe('hooks: license gate over the operator endpoint', function () {
       .filter((a: any) => a.has_hook_handler)
       .map((a: any) => a.key)
       .sort();
-    // Also gated, licensed in their own tests (hris-scim, payroll-sftp): volunteer provisioning and payroll files.
-    assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, 'hris.volunteer_management', 'payroll.payroll_sync'].sort());
+    // Also gated, licensed in their own tests: volunteer provisioning and payroll files (hris-scim, payroll-sftp),
+    // status updates and call sheets (messages).
+    const elsewhere = ['hris.volunteer_management', 'payroll.payroll_sync', 'notifications.status_update', 'notifications.call_sheet_distribution'];
+    assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, ...elsewhere].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');
     assert.deepEqual(reminder.hook_handlers.map((h: any) => h.name).sort(), [
       'interview-reminder',
