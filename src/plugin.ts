@@ -24,6 +24,7 @@ import { webhooksModule } from './features/webhooks/register';
 import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { listingsModule } from './features/listings/register';
+import { verificationsModule } from './features/verifications/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -72,6 +73,7 @@ export const MODULES: readonly PluginModule[] = [
   hooksModule,
   connectionsModule,
   actionRunsModule,
+  verificationsModule,
   listingsModule,
   reconciliationModule,
   privacyModule,

@@ -52,6 +52,11 @@ const TAGS: { name: string; description: string }[] = [
       "The organization's connections to its own accounts (SMTP, …) with encrypted credentials and a real test round trip, and the action runs that go through them: attempts, the counterpart's reference, stable error codes.",
   },
   {
+    name: 'verifications',
+    description:
+      "One-time codes for the host (sms.two_factor_auth), like Twilio Verify: send a 6-digit code by SMS or email through the organization's connector, check it (10 minutes, 5 attempts, 5 sends per destination every 10 minutes).",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

@@ -15,7 +15,9 @@ export type KeyPurpose =
   | 'connection-credentials-encryption'
   | 'candidate-export-links'
   | 'candidate-erasure-digest'
-  | 'audit-pseudonyms';
+  | 'audit-pseudonyms'
+  | 'verification-codes'
+  | 'verification-destinations';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 
