@@ -162,7 +162,21 @@ describe('verifications: one-time codes by SMS (sms.two_factor_auth)', function 
   });
 
   it('by email without an email connection: the test-mode sandbox answers livemode false; bad input is a stable 400', async () => {
+    // A verification that expired more than a day ago is pruned by the organization's next send.
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    const stale = {
+      organization_id: acme.organizationId,
+      channel: 'sms',
+      destination_hash: 'x',
+      code_hash: 'y',
+      status: 'pending',
+      created_at: old,
+      expires_at: old,
+      updated_at: old,
+    };
+    await t.database.db('hi_verifications').insert({ id: 'ver_stale', ...stale });
     const sent = await send(acme.apiKey, { channel: 'email', to: 'Ada@Example.com', locale: 'fr' });
+    assert.equal((await t.database.db('hi_verifications').where({ id: 'ver_stale' })).length, 0);
     assert.equal(sent.status, 201, sent.text);
     assert.equal(sent.body.livemode, false);
     for (const body of [

@@ -32,11 +32,18 @@ const fromRow = (row: VerificationRow): Verification => ({
   updatedAt: new Date(row.updated_at),
 });
 
+const KEPT_AFTER_EXPIRY_MS = 24 * 3600_000;
+
 export class KnexVerificationRepository implements VerificationRepository {
   constructor(private readonly db: Database) {}
 
   async create(v: Verification): Promise<void> {
     await this.db.transaction(async (trx) => {
+      // Verifications are kept a day past their expiry (support questions, the send limit), then pruned.
+      await trx('hi_verifications')
+        .where({ organization_id: v.organizationId })
+        .where('expires_at', '<', new Date(v.createdAt.getTime() - KEPT_AFTER_EXPIRY_MS))
+        .delete();
       await trx('hi_verifications')
         .where({ organization_id: v.organizationId, destination_hash: v.destinationHash, status: 'pending' })
         .update({ status: 'canceled', updated_at: v.createdAt });
