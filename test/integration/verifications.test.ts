@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { activateLicense } from '../helpers/hooks';
 import { rememberSecret } from '../helpers/log-capture';
+import { waitFor } from '../helpers/profile-flow';
 import { startSmppServer, type TestSmppServer } from '../helpers/smpp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { deriveKey } from '../../src/platform/security/key-derivation';
@@ -159,6 +160,19 @@ describe('verifications: one-time codes by SMS (sms.two_factor_auth)', function 
     const foreign = await t.request('GET', `/v1/verifications/${acmes.id}`, { auth: globex.apiKey });
     assert.equal(foreign.status, 404);
     assert.equal(foreign.body.error.code, 'resource_missing');
+  });
+
+  it("a candidate's erasure naming the phone number deletes their verifications, found by the destination's HMAC", async () => {
+    const to = '+4915100000007';
+    assert.equal((await send(acme.apiKey, { channel: 'sms', to })).status, 201);
+    const erasure = await t.request('POST', '/v1/candidates/usr_verifiedPhone/erasure', { auth: acme.apiKey, body: { phones: [to] } });
+    assert.equal(erasure.status, 202, erasure.text);
+    await waitFor(
+      async () => (await t.database.db('hi_candidate_erasures').where({ id: erasure.body.id }).whereNot({ status: 'pending' })).length === 1,
+      'the erasure',
+    );
+    assert.equal((await check(acme.apiKey, to, '000000')).status, 404, 'no verification is left for the number');
+    assert.ok((await t.database.db('hi_verifications').where({ organization_id: acme.organizationId })).length > 0, 'other destinations keep theirs');
   });
 
   it('by email without an email connection: the test-mode sandbox answers livemode false; bad input is a stable 400', async () => {
