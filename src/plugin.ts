@@ -30,6 +30,7 @@ import { credentialChecksModule } from './features/credential-checks/register';
 import { listingsModule } from './features/listings/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
+import { verificationsModule } from './features/verifications/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -83,6 +84,7 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   statusUpdatesModule,
   callSheetsModule,
+  verificationsModule,
   listingsModule,
   credentialChecksModule,
   reconciliationModule,

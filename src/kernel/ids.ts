@@ -50,7 +50,8 @@ export type IdPrefix =
   | 'hold'
   | 'hire'
   | 'cns'
-  | 'aud';
+  | 'aud'
+  | 'ver';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

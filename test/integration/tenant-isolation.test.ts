@@ -70,6 +70,7 @@ describe('tenant isolation: another organization’s ids', function () {
     invoiceId: '',
     connectionId: '',
     runId: '',
+    verificationId: '',
     exportId: '',
     erasureId: '',
     holdId: '',
@@ -187,6 +188,16 @@ describe('tenant isolation: another organization’s ids', function () {
         "B's action run",
       )
     ).id;
+    // B sent a verification code (through the test-mode sandbox SMS connector).
+    await t.request('POST', '/v1/integrations/licenses/sms.two_factor_auth/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'sms.two_factor_auth', status: 'active' })).length === 1,
+      "B's verification license active",
+    );
+    const verification = await t.request('POST', '/v1/verifications', { auth: b.apiKey, body: { channel: 'sms', to: '+4915199990000' } });
+    assert.equal(verification.status, 201, verification.text);
+    b.verificationId = verification.body.id;
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -222,6 +233,7 @@ describe('tenant isolation: another organization’s ids', function () {
       event_id: { other: b.eventId, missing: newId('evt') },
       connection_id: { other: b.connectionId, missing: newId('conn') },
       run_id: { other: b.runId, missing: newId('run') },
+      verification_id: { other: b.verificationId, missing: newId('ver') },
       // B's data-rights requests (under Grace's path for A: B's ids are 404 whoever they name).
       export_id: { other: b.exportId, missing: newId('cex') },
       erasure_id: { other: b.erasureId, missing: newId('cer') },
@@ -266,6 +278,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.invoiceId,
     b.connectionId,
     b.runId,
+    b.verificationId,
     b.exportId,
     b.erasureId,
     b.holdId,

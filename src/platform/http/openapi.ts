@@ -57,6 +57,11 @@ const TAGS: { name: string; description: string }[] = [
       "Credential checks: what an applicant presents (W3C Verifiable Credentials as VC-JWT, Open Badges 3.0, self-reported) checked against a listing's requirements — signature, issuer DID, trust list, validity, Bitstring Status List — with evidence per requirement.",
   },
   {
+    name: 'verifications',
+    description:
+      "One-time codes for the host (sms.two_factor_auth), like Twilio Verify: send a 6-digit code by SMS or email through the organization's connector, check it (10 minutes, 5 attempts, 5 sends per destination every 10 minutes).",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

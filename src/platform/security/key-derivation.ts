@@ -16,7 +16,9 @@ export type KeyPurpose =
   | 'candidate-export-links'
   | 'candidate-erasure-digest'
   | 'audit-pseudonyms'
-  | 'message-links';
+  | 'message-links'
+  | 'verification-codes'
+  | 'verification-destinations';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

@@ -14,8 +14,11 @@ export interface RunnableActions {
 
 export const RUNNABLE_ACTIONS = Symbol('RunnableActions');
 
-/** Actions performed by the plugin's own features, not by a hook handler. */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION]);
+/**
+ * Actions performed by the plugin's own features through their API, not by a hook handler:
+ * the profile apply flow, and the verification API (src/features/verifications).
+ */
+export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth']);
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
