@@ -30,6 +30,7 @@ import { httpMetrics } from './platform/observability/http-metrics';
 import { METRICS, type PluginMetrics } from './platform/observability/metrics';
 import { privacyModule } from './features/privacy/register';
 import { auditModule } from './features/audit/register';
+import { schedulingModule } from './features/scheduling/register';
 import { AUDIT_REPOSITORY, type AuditRepository } from './features/audit/domain/audit-event';
 import { auditRecorder } from './features/audit/http/audit-recorder';
 import { deriveKey } from './platform/security/key-derivation';
@@ -76,6 +77,7 @@ export const MODULES: readonly PluginModule[] = [
   reconciliationModule,
   privacyModule,
   auditModule,
+  schedulingModule,
   cachingModule,
 ];
 
