@@ -5,6 +5,7 @@
  * interviewer's calendar under one UID. A calendar that refuses undoes the whole booking
  * (events already written removed, the claim released): never a half-booked interview.
  */
+import { conflict } from '../../../kernel/errors';
 import type { CalendarConnector, CalendarEvent, CalendarPerson, TimeRange } from './calendar-port';
 import { openSlots, type SlotQuery, type WeeklyHours } from './open-slots';
 
@@ -35,6 +36,8 @@ export interface BookingRepository {
   /** The live booking of a request, if any. */
   liveBooking(organizationId: string, requestId: string): Promise<(BookingClaim & { sequence: number }) | undefined>;
   markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void>;
+  /** Moves a live booking to another slot; throws conflict `slot_taken` when that slot is booked. */
+  move(organizationId: string, id: string, slot: TimeRange, sequence: number, now: Date): Promise<void>;
 }
 
 export interface Interview {
@@ -65,6 +68,16 @@ export const interviewEvent = (interview: Interview, uid: string, sequence: numb
   attendees: [interview.candidate, ...interview.interviewers.map((i) => i.person)],
 });
 
+/**
+ * Calendars change after the page was shown: the slot is checked against every interviewer's
+ * busy times again before it is claimed (the interview's own event, when moving it, excepted).
+ */
+async function assertStillFree(interviewers: readonly InterviewerCalendar[], slot: TimeRange, ownUid?: string): Promise<void> {
+  const busy = (await Promise.all(interviewers.map((i) => i.calendar.busy(slot)))).flat();
+  if (busy.some((b) => (ownUid === undefined || b.uid !== ownUid) && b.start < slot.end && b.end > slot.start))
+    throw conflict('slot_unavailable', 'An interviewer is no longer free at this time; pick another one.', { start: slot.start.toISOString() });
+}
+
 export async function bookSlot(
   repository: BookingRepository,
   interview: Interview,
@@ -72,6 +85,7 @@ export async function bookSlot(
   ids: { bookingId: string; now: Date },
 ): Promise<CalendarEvent> {
   const eventUid = `itv-${ids.bookingId}@hiring-integrations`;
+  await assertStillFree(interview.interviewers, slot);
   await repository.claim(
     {
       id: ids.bookingId,
@@ -107,4 +121,32 @@ export async function cancelBooking(repository: BookingRepository, interview: In
   const sequence = booking.sequence + 1;
   await repository.markCancelled(interview.organizationId, booking.id, sequence, now);
   return { ...interviewEvent(interview, booking.eventUid, sequence, booking.slot), status: 'cancelled' };
+}
+
+/**
+ * Moves the interview: same UID, SEQUENCE + 1, so every calendar and the candidate's client
+ * replace the old event (RFC 5546). The new slot is claimed first (a taken one is `slot_taken`
+ * and nothing changes); when a calendar refuses, the old time is written back (at a yet higher
+ * SEQUENCE) and the claim returns to it.
+ */
+export async function rescheduleBooking(repository: BookingRepository, interview: Interview, slot: TimeRange, now: Date): Promise<CalendarEvent> {
+  const booking = await repository.liveBooking(interview.organizationId, interview.requestId);
+  if (!booking) throw conflict('booking_not_found', 'There is no booked interview to move; pick a time instead.');
+  await assertStillFree(interview.interviewers, slot, booking.eventUid);
+  const sequence = booking.sequence + 1;
+  await repository.move(interview.organizationId, booking.id, slot, sequence, now);
+  const event = interviewEvent(interview, booking.eventUid, sequence, slot);
+  const written: InterviewerCalendar[] = [];
+  try {
+    for (const interviewer of interview.interviewers) {
+      await interviewer.calendar.putEvent(event);
+      written.push(interviewer);
+    }
+  } catch (error) {
+    const restored = interviewEvent(interview, booking.eventUid, sequence + 1, booking.slot);
+    await Promise.allSettled(written.map((i) => i.calendar.putEvent(restored)));
+    await repository.move(interview.organizationId, booking.id, booking.slot, sequence + 1, now);
+    throw error;
+  }
+  return event;
 }

@@ -2,6 +2,7 @@
 import { conflict } from '../../../kernel/errors';
 import { isUniqueViolation, type Database } from '../../../platform/database/database';
 import type { BookingClaim, BookingRepository } from '../domain/bookings';
+import type { TimeRange } from '../domain/calendar-port';
 
 interface BookingRow {
   id: string;
@@ -62,6 +63,18 @@ export class KnexBookingRepository implements BookingRepository {
       slot: { start: new Date(first.starts_at), end: new Date(first.ends_at) },
       candidate: { name: first.candidate_name, email: first.candidate_email },
     };
+  }
+
+  async move(organizationId: string, id: string, slot: TimeRange, sequence: number, now: Date): Promise<void> {
+    try {
+      await this.db('hi_scheduling_bookings')
+        .where({ organization_id: organizationId, id, status: 'booked' })
+        .update({ starts_at: slot.start, ends_at: slot.end, sequence, updated_at: now });
+    } catch (error) {
+      if (isUniqueViolation(error, 'hi_scheduling_bookings_slot'))
+        throw conflict('slot_taken', 'This time was just booked by someone else; pick another one.', { start: slot.start.toISOString() });
+      throw error;
+    }
   }
 
   async markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void> {
