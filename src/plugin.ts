@@ -39,6 +39,7 @@ import { privacyModule } from './features/privacy/register';
 import { auditModule } from './features/audit/register';
 import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-writer';
 import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
+import { schedulingModule } from './features/scheduling/register';
 import { deriveKey } from './platform/security/key-derivation';
 import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
@@ -90,6 +91,7 @@ export const MODULES: readonly PluginModule[] = [
   reconciliationModule,
   privacyModule,
   auditModule,
+  schedulingModule,
   cachingModule,
 ];
 

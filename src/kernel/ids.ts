@@ -51,7 +51,8 @@ export type IdPrefix =
   | 'hire'
   | 'cns'
   | 'aud'
-  | 'ver';
+  | 'ver'
+  | 'bkg';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -18,7 +18,8 @@ export type KeyPurpose =
   | 'audit-pseudonyms'
   | 'message-links'
   | 'verification-codes'
-  | 'verification-destinations';
+  | 'verification-destinations'
+  | 'scheduling-links';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

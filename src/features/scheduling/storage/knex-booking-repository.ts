@@ -1,0 +1,83 @@
+/** Bookings in PostgreSQL: the partial unique index hi_scheduling_bookings_slot decides races. */
+import { conflict } from '../../../kernel/errors';
+import { isUniqueViolation, type Database } from '../../../platform/database/database';
+import type { BookingClaim, BookingRepository } from '../domain/bookings';
+import type { TimeRange } from '../domain/calendar-port';
+
+interface BookingRow {
+  id: string;
+  request_id: string;
+  calendar_key: string;
+  event_uid: string;
+  sequence: number;
+  starts_at: Date;
+  ends_at: Date;
+  candidate_name: string;
+  candidate_email: string;
+}
+
+export class KnexBookingRepository implements BookingRepository {
+  constructor(private readonly db: Database) {}
+
+  async claim(claim: BookingClaim, now: Date): Promise<void> {
+    const rows = claim.calendarKeys.map((calendarKey) => ({
+      id: claim.id,
+      organization_id: claim.organizationId,
+      request_id: claim.requestId,
+      calendar_key: calendarKey,
+      event_uid: claim.eventUid,
+      sequence: 0,
+      starts_at: claim.slot.start,
+      ends_at: claim.slot.end,
+      candidate_name: claim.candidate.name,
+      candidate_email: claim.candidate.email.toLowerCase(),
+      status: 'booked',
+      created_at: now,
+      updated_at: now,
+    }));
+    try {
+      // One statement: all interviewers' calendars or none.
+      await this.db('hi_scheduling_bookings').insert(rows);
+    } catch (error) {
+      if (isUniqueViolation(error, 'hi_scheduling_bookings_slot'))
+        throw conflict('slot_taken', 'This time was just booked by someone else; pick another one.', { start: claim.slot.start.toISOString() });
+      throw error;
+    }
+  }
+
+  async release(organizationId: string, id: string): Promise<void> {
+    await this.db('hi_scheduling_bookings').where({ organization_id: organizationId, id }).delete();
+  }
+
+  async liveBooking(organizationId: string, requestId: string) {
+    const rows: BookingRow[] = await this.db('hi_scheduling_bookings').where({ organization_id: organizationId, request_id: requestId, status: 'booked' });
+    const first = rows[0];
+    if (!first) return undefined;
+    return {
+      id: first.id,
+      organizationId,
+      requestId,
+      calendarKeys: rows.map((r) => r.calendar_key),
+      eventUid: first.event_uid,
+      sequence: first.sequence,
+      slot: { start: new Date(first.starts_at), end: new Date(first.ends_at) },
+      candidate: { name: first.candidate_name, email: first.candidate_email },
+    };
+  }
+
+  async move(organizationId: string, id: string, slot: TimeRange, sequence: number, now: Date): Promise<void> {
+    try {
+      await this.db('hi_scheduling_bookings')
+        .where({ organization_id: organizationId, id, status: 'booked' })
+        .update({ starts_at: slot.start, ends_at: slot.end, sequence, updated_at: now });
+    } catch (error) {
+      if (isUniqueViolation(error, 'hi_scheduling_bookings_slot'))
+        throw conflict('slot_taken', 'This time was just booked by someone else; pick another one.', { start: slot.start.toISOString() });
+      throw error;
+    }
+  }
+
+  async markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void> {
+    await this.db('hi_scheduling_bookings').where({ organization_id: organizationId, id }).update({ status: 'cancelled', sequence, updated_at: now });
+  }
+}
