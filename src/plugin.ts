@@ -24,6 +24,7 @@ import { webhooksModule } from './features/webhooks/register';
 import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
+import { credentialDocumentsModule } from './features/credential-documents/register';
 import { listingsModule } from './features/listings/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
@@ -75,6 +76,7 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   listingsModule,
   credentialChecksModule,
+  credentialDocumentsModule,
   reconciliationModule,
   privacyModule,
   auditModule,

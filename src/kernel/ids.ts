@@ -49,7 +49,8 @@ export type IdPrefix =
   | 'cer'
   | 'hold'
   | 'cns'
-  | 'aud';
+  | 'aud'
+  | 'cdoc';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

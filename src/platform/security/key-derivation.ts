@@ -15,7 +15,8 @@ export type KeyPurpose =
   | 'connection-credentials-encryption'
   | 'candidate-export-links'
   | 'candidate-erasure-digest'
-  | 'audit-pseudonyms';
+  | 'audit-pseudonyms'
+  | 'credential-document-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 
