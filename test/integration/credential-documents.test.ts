@@ -27,7 +27,12 @@ describe('credential documents with human review', function () {
   let applicationId: string;
   const as = (method: string, p: string, body?: unknown, auth = acme.apiKey) => t.request(method, p, { auth, body });
   const upload = (requirement: string, content: Buffer, fileName = 'scan.pdf', auth = acme.apiKey) =>
-    as('POST', '/v1/credential-documents', { application_id: applicationId, requirement, file_name: fileName, content_base64: content.toString('base64') }, auth);
+    as(
+      'POST',
+      '/v1/credential-documents',
+      { application_id: applicationId, requirement, file_name: fileName, content_base64: content.toString('base64') },
+      auth,
+    );
   const outcome = async (key: string) => {
     const check = await as('GET', `/v1/credential-checks/applications/${applicationId}`);
     assert.equal(check.status, 200, check.text);
@@ -79,7 +84,10 @@ describe('credential documents with human review', function () {
     assert.equal(approved.status, 200, approved.text);
     assert.deepEqual([approved.body.status, approved.body.expires_at], ['approved', expiresAt]);
     const met = await outcome('rn_license');
-    assert.deepEqual([met.status, met.reason, met.evidence.source, met.evidence.credential_id, met.evidence.valid_until], ['met', null, 'document_review', id, expiresAt]);
+    assert.deepEqual(
+      [met.status, met.reason, met.evidence.source, met.evidence.credential_id, met.evidence.valid_until],
+      ['met', null, 'document_review', id, expiresAt],
+    );
 
     const again = await as('POST', `/v1/credential-documents/${id}/reject`, { reason: 'changed my mind' });
     assert.deepEqual([again.status, again.body.error.code], [409, 'document_already_reviewed']);

@@ -30,8 +30,7 @@ export interface CredentialDocument {
 }
 
 export type ReviewDecision =
-  | { decision: 'approve'; expiresAt: Date; reviewedBy: string; at: Date }
-  | { decision: 'reject'; reason: string; reviewedBy: string; at: Date };
+  { decision: 'approve'; expiresAt: Date; reviewedBy: string; at: Date } | { decision: 'reject'; reason: string; reviewedBy: string; at: Date };
 
 export interface CredentialDocumentRepository {
   insert(document: CredentialDocument): Promise<void>;

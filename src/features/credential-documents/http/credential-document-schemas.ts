@@ -13,7 +13,8 @@ export const uploadBody = (maxBytes: number) =>
         .trim()
         .min(1)
         .max(200)
-        .regex(/^[^\\/\u0000-\u001f]+$/, 'a file name without path separators or control characters')
+        // No path separators or control characters: the name is only ever shown, never used as a path.
+        .refine((name) => !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20), 'a file name without path separators or control characters')
         .meta({ example: 'rn-license.pdf' }),
       // Its size is bounded by the route's body limit and the decoded length (413 either way).
       content_base64: z
@@ -43,7 +44,9 @@ export const documentSchema = z
     requirement: z.string(),
     credential_type: z.string(),
     file_name: z.string(),
-    media_type: z.enum(['application/pdf', 'image/png', 'image/jpeg']).meta({ description: "Read from the file's magic number, not from what the uploader declared" }),
+    media_type: z
+      .enum(['application/pdf', 'image/png', 'image/jpeg'])
+      .meta({ description: "Read from the file's magic number, not from what the uploader declared" }),
     size_bytes: z.number().int(),
     sha256: z.string(),
     status: z.enum(['pending_review', 'approved', 'rejected']),

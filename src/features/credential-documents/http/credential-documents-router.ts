@@ -115,7 +115,8 @@ export function credentialDocumentRoutes(documents: CredentialDocumentService, m
       body: rejectBody,
       response: documentSchema,
       errors: [409],
-      handler: async ({ principal, params, body }) => documentView(await documents.reject(orgId(principal), params.document_id, body.reason, reviewer(principal))),
+      handler: async ({ principal, params, body }) =>
+        documentView(await documents.reject(orgId(principal), params.document_id, body.reason, reviewer(principal))),
     }),
   ];
 }

@@ -35,7 +35,7 @@ export const STORAGE = {
     }),
     CREDENTIAL_DOCUMENTS_DIR: text({
       description:
-        "Folder of the local-disk blob store holding uploaded credential documents, each encrypted with AES-256-GCM under a key derived from SECRET_KEY. Default: DATA_DIR/credential-documents. Every process (web, worker) must see the same folder.",
+        'Folder of the local-disk blob store holding uploaded credential documents, each encrypted with AES-256-GCM under a key derived from SECRET_KEY. Default: DATA_DIR/credential-documents. Every process (web, worker) must see the same folder.',
     }),
     CREDENTIAL_DOCUMENT_MAX_BYTES: integer({
       default: '10485760',
