@@ -27,6 +27,7 @@ import { webhooksModule } from './features/webhooks/register';
 import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
+import { credentialDocumentsModule } from './features/credential-documents/register';
 import { listingsModule } from './features/listings/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
@@ -88,6 +89,7 @@ export const MODULES: readonly PluginModule[] = [
   verificationsModule,
   listingsModule,
   credentialChecksModule,
+  credentialDocumentsModule,
   reconciliationModule,
   privacyModule,
   auditModule,

@@ -96,6 +96,20 @@ export interface SettingOptions {
   jobLockDurationMs?: number;
 
   /**
+   * Folder of the local-disk blob store holding uploaded credential documents, each encrypted with AES-256-GCM under a key derived from SECRET_KEY. Default: DATA_DIR/credential-documents. Every process (web, worker) must see the same folder.
+   *
+   * `CREDENTIAL_DOCUMENTS_DIR`.
+   */
+  credentialDocumentsDir?: string;
+
+  /**
+   * Largest credential document accepted for review (PDF, PNG or JPEG), in bytes; larger answers 413.
+   *
+   * `CREDENTIAL_DOCUMENT_MAX_BYTES`, default `10485760`.
+   */
+  credentialDocumentMaxBytes?: number;
+
+  /**
    * How often each worker looks for jobs whose lock expired (stalled) and puts them back in the queue.
    *
    * `JOB_STALLED_INTERVAL_MS`, default `30000`.

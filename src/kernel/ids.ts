@@ -52,7 +52,8 @@ export type IdPrefix =
   | 'cns'
   | 'aud'
   | 'ver'
-  | 'bkg';
+  | 'bkg'
+  | 'cdoc';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -70,9 +70,13 @@ const body = fc.oneof(
   fc.record({ kind: fc.constant('json' as const), value: jsonValue }),
   fc.record({
     kind: fc.constant('object' as const),
-    value: fc.dictionary(fc.oneof(text, fc.constantFrom('profile_user_id', 'cover_letter', 'answers', 'name', 'profile_apply', 'action_key')), jsonValue, {
-      maxKeys: 5,
-    }),
+    value: fc.dictionary(
+      fc.oneof(text, fc.constantFrom('profile_user_id', 'cover_letter', 'answers', 'name', 'profile_apply', 'action_key', 'content_base64', 'expires_at')),
+      jsonValue,
+      {
+        maxKeys: 5,
+      },
+    ),
   }),
   fc.record({
     kind: fc.constant('raw' as const),

@@ -74,6 +74,7 @@ describe('tenant isolation: another organization’s ids', function () {
     exportId: '',
     erasureId: '',
     holdId: '',
+    documentId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -171,6 +172,16 @@ describe('tenant isolation: another organization’s ids', function () {
     b.connectionId = connection.body.id;
     const trust = await t.request('PUT', '/v1/credential-trust/License', { auth: b.apiKey, body: { issuers: [B_TRUSTED_ISSUER] } });
     assert.equal(trust.status, 200, trust.text);
+    // B has a credential document awaiting review (its listing requires a license).
+    const requirement = { key: 'rn_license', label: 'RN license', credential_type: 'License' };
+    const required = await t.request('PATCH', `/v1/listings/${b.listingId}`, { auth: b.apiKey, body: { requirements: [requirement] } });
+    assert.equal(required.status, 200, required.text);
+    const document = await t.request('POST', '/v1/credential-documents', {
+      auth: b.apiKey,
+      body: { application_id: b.applicationId, requirement: 'rn_license', file_name: 'b.pdf', content_base64: Buffer.from('%PDF-1.7 B').toString('base64') },
+    });
+    assert.equal(document.status, 201, document.text);
+    b.documentId = document.body.id;
     await t.request('POST', '/v1/integrations/licenses/hris.employee_sync/activate', { auth: b.apiKey });
     await waitFor(
       async () =>
@@ -238,6 +249,7 @@ describe('tenant isolation: another organization’s ids', function () {
       export_id: { other: b.exportId, missing: newId('cex') },
       erasure_id: { other: b.erasureId, missing: newId('cer') },
       hold_id: { other: b.holdId, missing: newId('hold') },
+      document_id: { other: b.documentId, missing: newId('cdoc') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -259,6 +271,8 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/applications/profile')) return { profile_user_id: ADA.id, cover_letter: 'cross-tenant', answers: ANSWERS };
     // Reporting a hire of B's application: as unknown as a missing one.
     if (operation.path.endsWith('/hires')) return { application_id: b.applicationId };
+    if (operation.path.endsWith('/{document_id}/approve')) return { expires_at: '2030-01-01T00:00:00Z' };
+    if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
     return {};
   }
 

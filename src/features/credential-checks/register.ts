@@ -8,6 +8,7 @@ import { CLOCK, type Clock } from '../../kernel/clock';
 import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/listing';
 import { CredentialCheckService } from './domain/credential-check-service';
+import { CredentialDocumentService } from '../credential-documents/domain/credential-document-service';
 import { ApplicationReader } from '../applications/domain/application-reader';
 import type { PresentedInput } from './domain/credential-examiner';
 import { credentialCheckRoutes } from './http/credential-checks-router';
@@ -61,6 +62,8 @@ export const credentialChecksModule: PluginModule = {
           credentialCheckRoutes({
             checks: container.resolve(CredentialCheckService),
             applications: container.resolve(ApplicationReader),
+            reviewedDocuments: (organizationId, applicationId) =>
+              container.resolve(CredentialDocumentService).reviewedCredentials(organizationId, applicationId),
             now: () => container.resolve<Clock>(CLOCK).now(),
           }),
         ),

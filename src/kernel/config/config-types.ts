@@ -29,6 +29,8 @@ export interface Config {
   mountPath: string;
   cdnUrl: string;
   dataDir: string;
+  /** Uploaded credential documents: the encrypted local-disk blob store's folder and the size bound. */
+  credentialDocuments: { dir: string; maxBytes: number };
   databaseUrl: string | undefined;
   databasePoolMax: number;
   redisUrl: string | undefined;

@@ -154,6 +154,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutSeconds: s.SHUTDOWN_TIMEOUT_SECONDS,
     jobLockDurationMs: s.JOB_LOCK_DURATION_MS,
     jobStalledIntervalMs: s.JOB_STALLED_INTERVAL_MS,
+    credentialDocuments: {
+      dir: path.resolve(s.CREDENTIAL_DOCUMENTS_DIR ?? path.join(dataDir, 'credential-documents')),
+      maxBytes: s.CREDENTIAL_DOCUMENT_MAX_BYTES,
+    },
     profileProvider: provider,
     sandboxProviderEnabled,
     sandboxInternalUrl: s.SANDBOX_INTERNAL_URL ? `${s.SANDBOX_INTERNAL_URL}${mountPath}` : baseUrl,

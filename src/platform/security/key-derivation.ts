@@ -19,7 +19,8 @@ export type KeyPurpose =
   | 'message-links'
   | 'verification-codes'
   | 'verification-destinations'
-  | 'scheduling-links';
+  | 'scheduling-links'
+  | 'credential-document-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

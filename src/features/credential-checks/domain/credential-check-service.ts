@@ -31,16 +31,17 @@ export class CredentialCheckService {
     return Promise.all(inputs.map((input) => (input.format === 'vc+jwt' ? this.examiners.vcJwt : this.examiners.selfReported).examine(input, now)));
   }
 
-  async check(requirements: CredentialRequirement[], inputs: PresentedInput[]): Promise<CheckResult> {
-    const credentials = await this.examineAll(inputs);
+  /** `examined`: credentials another source already verified (documents a reviewer approved). */
+  async check(requirements: CredentialRequirement[], inputs: PresentedInput[], examined: PresentedCredential[] = []): Promise<CheckResult> {
+    const credentials = [...(await this.examineAll(inputs)), ...examined];
     return { ...matchRequirements(requirements, credentials, this.now()), credentials };
   }
 
   /** Another organization's listing is not found, exactly as an unknown one. */
-  async checkForListing(organizationId: string, listingId: string, inputs: PresentedInput[]): Promise<CheckResult> {
+  async checkForListing(organizationId: string, listingId: string, inputs: PresentedInput[], examined: PresentedCredential[] = []): Promise<CheckResult> {
     const listing = isListingId(listingId) ? await this.listings.get(listingId) : undefined;
     if (!listing || listing.organizationId !== organizationId) throw notFound('listing', listingId);
-    return this.check(await this.withTrustLists(organizationId, await this.requirements.get(organizationId, listing.id)), inputs);
+    return this.check(await this.withTrustLists(organizationId, await this.requirements.get(organizationId, listing.id)), inputs, examined);
   }
 
   /** A requirement naming no issuers takes the organization's trust list for its type, when there is one. */

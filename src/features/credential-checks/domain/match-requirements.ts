@@ -47,7 +47,10 @@ function matchesType(requirement: CredentialRequirement, credential: PresentedCr
 function judge(requirement: CredentialRequirement, credential: PresentedCredential, now: Date): Pick<RequirementOutcome, 'status' | 'reason'> {
   const { status, reason } = credential.verification;
   if (status === 'invalid') return { status: 'unverified', reason: reason ?? 'signature_invalid' };
-  if (requirement.issuers.length > 0 && !requirement.issuers.includes(credential.issuer)) return { status: 'unverified', reason: 'issuer_untrusted' };
+  // A reviewer who approved a document judged its issuer themselves: the trust list names DIDs, not paper.
+  const issuerJudged = credential.source === 'document_review';
+  if (!issuerJudged && requirement.issuers.length > 0 && !requirement.issuers.includes(credential.issuer))
+    return { status: 'unverified', reason: 'issuer_untrusted' };
   if (credential.validUntil && credential.validUntil.getTime() <= now.getTime()) return { status: 'expired', reason: 'credential_expired' };
   if (credential.validUntil && credential.validUntil.getTime() < now.getTime() + requirement.min_validity_days * DAY_MS)
     return { status: 'expired', reason: 'validity_below_minimum' };

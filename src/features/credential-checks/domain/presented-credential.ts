@@ -4,7 +4,8 @@
  * `verified` only when a proof checked out (a signature, a vendor's report, a reviewer's
  * approval), never because the credential or a provider says so.
  */
-export type CredentialSource = 'vc_jwt' | 'self_reported';
+/** `document_review`: a document an organization's reviewer approved, with the expiry they read on it. */
+export type CredentialSource = 'vc_jwt' | 'self_reported' | 'document_review';
 
 export type VerificationStatus = 'verified' | 'unverified' | 'invalid';
 

@@ -23,7 +23,7 @@ const verificationReason = z
   .nullable();
 
 const evidence = z.object({
-  source: z.enum(['vc_jwt', 'self_reported']),
+  source: z.enum(['vc_jwt', 'self_reported', 'document_review']),
   credential_id: z.string().nullable(),
   issuer: z.string(),
   types: z.array(z.string()),
@@ -53,7 +53,7 @@ export const credentialCheckSchema = z
     ),
     credentials: z.array(
       z.object({
-        source: z.enum(['vc_jwt', 'self_reported']),
+        source: z.enum(['vc_jwt', 'self_reported', 'document_review']),
         id: z.string().nullable(),
         types: z.array(z.string()),
         issuer: z.string(),

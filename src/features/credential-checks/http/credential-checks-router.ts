@@ -4,6 +4,7 @@ import { defineRoute, z, type RouteDefinition } from '../../../platform/http/rou
 import type { CredentialCheckService } from '../domain/credential-check-service';
 import type { PresentedInput } from '../domain/credential-examiner';
 import type { CheckResult } from '../domain/credential-check-service';
+import type { PresentedCredential } from '../domain/presented-credential';
 import type { ApplicationReader } from '../../applications/domain/application-reader';
 import { createCheckBody, credentialCheckSchema } from './credential-check-schemas';
 
@@ -35,6 +36,8 @@ function checkView(listingId: string, applicationId: string | null, result: Chec
 export function credentialCheckRoutes(deps: {
   checks: CredentialCheckService;
   applications: ApplicationReader;
+  /** Documents a reviewer approved for the application, as verified credentials. */
+  reviewedDocuments: (organizationId: string, applicationId: string) => Promise<PresentedCredential[]>;
   now: () => Date;
 }): RouteDefinition<any, any, any>[] {
   return [
@@ -59,7 +62,7 @@ export function credentialCheckRoutes(deps: {
       path: '/applications/:application_id',
       operationId: 'getApplicationCredentialCheck',
       summary:
-        "An application's imported credentials checked against its listing's requirements as they stand now (profile credentials are self-reported until the provider presents proofs)",
+        "An application's imported credentials and reviewer-approved documents checked against its listing's requirements as they stand now (profile credentials are self-reported until the provider presents proofs)",
       tags: ['credentials'],
       auth: ['organization'],
       params: z.object({ application_id: z.string().max(100) }),
@@ -69,7 +72,8 @@ export function credentialCheckRoutes(deps: {
         const application = await deps.applications.get(organizationId, params.application_id);
         // A provider's `verified: true` is its word, not a proof: profile credentials enter as self-reported.
         const inputs: PresentedInput[] = application.importedCredentials.map((c) => ({ format: 'self_reported', title: c.title, issuer: c.issuer }));
-        const result = await deps.checks.checkForListing(organizationId, application.listingId, inputs);
+        const reviewed = await deps.reviewedDocuments(organizationId, application.id);
+        const result = await deps.checks.checkForListing(organizationId, application.listingId, inputs, reviewed);
         return checkView(application.listingId, application.id, result, deps.now());
       },
     }),

@@ -33,6 +33,16 @@ export const STORAGE = {
       maximum: 3_600_000,
       description: 'BullMQ job lock: a worker that stops renewing it for this long (crashed, killed) loses the job to another worker.',
     }),
+    CREDENTIAL_DOCUMENTS_DIR: text({
+      description:
+        'Folder of the local-disk blob store holding uploaded credential documents, each encrypted with AES-256-GCM under a key derived from SECRET_KEY. Default: DATA_DIR/credential-documents. Every process (web, worker) must see the same folder.',
+    }),
+    CREDENTIAL_DOCUMENT_MAX_BYTES: integer({
+      default: '10485760',
+      minimum: 1024,
+      maximum: 50 * 1024 * 1024,
+      description: 'Largest credential document accepted for review (PDF, PNG or JPEG), in bytes; larger answers 413.',
+    }),
     JOB_STALLED_INTERVAL_MS: integer({
       default: '30000',
       minimum: 100,

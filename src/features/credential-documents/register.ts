@@ -1,0 +1,78 @@
+/**
+ * Credential documents with human review: the fallback source of the credential checks
+ * (a document a reviewer approved meets its requirement until the expiry they read on it).
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { deriveKey } from '../../platform/security/key-derivation';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import { buildRouter } from '../../platform/http/route';
+import { jsonBody } from '../../platform/http/body';
+import { ApplicationReader } from '../applications/domain/application-reader';
+import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
+import { registerCandidateData } from '../privacy/register';
+import { candidateStore } from '../privacy/domain/candidate-data';
+import { BLOB_STORE, type BlobStore } from './domain/blob-store';
+import { CREDENTIAL_DOCUMENT_REPOSITORY, type CredentialDocumentRepository } from './domain/credential-document';
+import { CredentialDocumentService, type ApplicationRequirementsLookup } from './domain/credential-document-service';
+import { credentialDocumentRoutes, UPLOAD_OPERATION } from './http/credential-documents-router';
+import { EncryptedDiskBlobStore } from './storage/encrypted-disk-blob-store';
+import { KnexCredentialDocuments } from './storage/knex-credential-documents';
+import { credentialDocumentsData } from './storage/documents-candidate-data';
+
+const DOCUMENT_MAX_BYTES = Symbol('CredentialDocumentMaxBytes');
+
+export const credentialDocumentsModule: PluginModule = {
+  name: 'credential-documents',
+  register(container, { config }) {
+    const blobs = new EncryptedDiskBlobStore(config.credentialDocuments.dir, deriveKey(config.secretKey, 'credential-document-encryption'));
+    container.register<BlobStore>(BLOB_STORE, { useValue: blobs });
+    container.register(DOCUMENT_MAX_BYTES, { useValue: config.credentialDocuments.maxBytes });
+    registerCandidateData(container, candidateStore(credentialDocumentsData(container.resolve<Database>(DATABASE), blobs)));
+    container.register<CredentialDocumentRepository>(CREDENTIAL_DOCUMENT_REPOSITORY, {
+      useFactory: instanceCachingFactory((c) => new KnexCredentialDocuments(c.resolve<Database>(DATABASE))),
+    });
+    container.register(CredentialDocumentService, {
+      useFactory: instanceCachingFactory((c) => {
+        const applications = c.resolve(ApplicationReader);
+        const requirements = c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE);
+        const lookup: ApplicationRequirementsLookup = {
+          async find(organizationId, applicationId) {
+            const application = await applications.get(organizationId, applicationId).catch(() => undefined);
+            if (!application) return undefined;
+            return {
+              listingId: application.listingId,
+              profileUserId: application.profileUserId,
+              requirements: await requirements.get(organizationId, application.listingId),
+            };
+          },
+        };
+        return new CredentialDocumentService(
+          c.resolve<CredentialDocumentRepository>(CREDENTIAL_DOCUMENT_REPOSITORY),
+          c.resolve<BlobStore>(BLOB_STORE),
+          lookup,
+          config.credentialDocuments.maxBytes,
+          () => c.resolve<Clock>(CLOCK).now(),
+        );
+      }),
+    });
+  },
+  routers: [
+    {
+      name: 'credential-documents',
+      create: (container, kit) => {
+        const maxBytes = container.resolve<number>(DOCUMENT_MAX_BYTES);
+        // The upload carries a base64 file: its own body limit (4/3 of the largest file, plus the JSON around it), not the API's 64 KiB.
+        const uploadBody = jsonBody(Math.ceil(maxBytes / 3) * 4 + 4096);
+        const policy = {
+          ...kit.policy,
+          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
+            route.operationId === UPLOAD_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...uploadBody] : kit.policy.guards(route),
+        };
+        return buildRouter('credential-documents', credentialDocumentRoutes(container.resolve(CredentialDocumentService), maxBytes), policy);
+      },
+    },
+  ],
+};
