@@ -5,6 +5,7 @@ import type { Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
 import { DATABASE } from '../../../platform/database/tokens';
 import { eventHash } from '../domain/audit-chain';
+import { GroupCommit } from '../../../kernel/group-commit';
 import { DEPLOYMENT_CHAIN, GENESIS_HASH, type AuditEvent, type AuditEventInput, type AuditFilter, type AuditRepository } from '../domain/audit-event';
 
 type Row = Record<string, any>;
@@ -35,42 +36,60 @@ function fromRow(row: Row): AuditEvent {
 export class KnexAuditRepository implements AuditRepository {
   constructor(@inject(DATABASE) private readonly db: Database) {}
 
-  async append(input: AuditEventInput): Promise<AuditEvent> {
-    const chain = input.organizationId ?? DEPLOYMENT_CHAIN;
+  /** Concurrent appends to one chain share a transaction (see GroupCommit): the chain's lock is its bottleneck. */
+  private readonly appends = new GroupCommit<AuditEventInput, AuditEvent>((chain, inputs) => this.appendAll(chain, inputs));
+
+  append(input: AuditEventInput): Promise<AuditEvent> {
+    return this.appends.submit(input.organizationId ?? DEPLOYMENT_CHAIN, input);
+  }
+
+  /** Appends `inputs` in order to `chain`: one lock on its head, one statement, one commit. */
+  private async appendAll(chain: string, inputs: AuditEventInput[]): Promise<AuditEvent[]> {
     return this.db.transaction(async (trx) => {
-      await trx('hi_audit_heads').insert({ chain, last_sequence: 0, last_hash: GENESIS_HASH }).onConflict('chain').ignore();
-      const head = await trx('hi_audit_heads').where({ chain }).forUpdate().first();
-      const unhashed = {
-        ...input,
-        before: input.before ?? null,
-        after: input.after ?? null,
-        id: newId('aud'),
-        chain,
-        sequence: Number(head.last_sequence) + 1,
-        previousHash: head.last_hash as string,
-      };
-      const event: AuditEvent = { ...unhashed, hash: eventHash(unhashed) };
-      await trx('hi_audit_events').insert({
-        id: event.id,
-        chain,
-        sequence: event.sequence,
-        organization_id: event.organizationId,
-        actor_type: event.actorType,
-        actor: event.actor,
-        ip: event.ip,
-        request_id: event.requestId,
-        action: event.action,
-        method: event.method,
-        target: event.target,
-        status: event.status,
-        before: JSON.stringify(event.before),
-        after: JSON.stringify(event.after),
-        created_at: event.at,
-        previous_hash: event.previousHash,
-        hash: event.hash,
-      });
-      await trx('hi_audit_heads').where({ chain }).update({ last_sequence: event.sequence, last_hash: event.hash });
-      return event;
+      const lockHead = () => trx('hi_audit_heads').where({ chain }).forUpdate().first();
+      let head = await lockHead();
+      if (!head) {
+        // A chain's first event: create its head (a concurrent first writer may win), then lock it.
+        await trx('hi_audit_heads').insert({ chain, last_sequence: 0, last_hash: GENESIS_HASH }).onConflict('chain').ignore();
+        head = await lockHead();
+      }
+      const events: AuditEvent[] = [];
+      let sequence = Number(head.last_sequence);
+      let previousHash = head.last_hash as string;
+      for (const input of inputs) {
+        sequence += 1;
+        const unhashed = { ...input, before: input.before ?? null, after: input.after ?? null, id: newId('aud'), chain, sequence, previousHash };
+        const event: AuditEvent = { ...unhashed, hash: eventHash(unhashed) };
+        events.push(event);
+        previousHash = event.hash;
+      }
+      // One statement writes the events and moves the head, so the lock taken above is held
+      // for one round trip and the commit.
+      await trx
+        .with('head', trx('hi_audit_heads').where({ chain }).update({ last_sequence: sequence, last_hash: previousHash }))
+        .into('hi_audit_events')
+        .insert(
+          events.map((event) => ({
+            id: event.id,
+            chain,
+            sequence: event.sequence,
+            organization_id: event.organizationId,
+            actor_type: event.actorType,
+            actor: event.actor,
+            ip: event.ip,
+            request_id: event.requestId,
+            action: event.action,
+            method: event.method,
+            target: event.target,
+            status: event.status,
+            before: JSON.stringify(event.before),
+            after: JSON.stringify(event.after),
+            created_at: event.at,
+            previous_hash: event.previousHash,
+            hash: event.hash,
+          })),
+        );
+      return events;
     });
   }
 
