@@ -33,6 +33,8 @@ export interface ReminderBenchResult {
   nodemailerPerSecond: number;
   ratio: number;
   concurrency: number;
+  /** SQL statements the product ran per reminder during the measurement (hook → run → SMTP). */
+  statementsPerReminder: number;
 }
 
 const CONCURRENCY = 20;
@@ -106,6 +108,20 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     });
     // The clock covers the whole path: the hook (gate, reminder row, job through the outbox) → the job → the run → SMTP.
     let fired = 0;
+    const statements = new Map<string, number>();
+    const latency = new Map<string, number>();
+    const begun = new Map<string, [string, bigint]>();
+    const countStatement = (query: { sql: string; __knexQueryUid: string }) => {
+      statements.set(query.sql, (statements.get(query.sql) ?? 0) + 1);
+      begun.set(query.__knexQueryUid, [query.sql, process.hrtime.bigint()]);
+    };
+    const answered = (_r: unknown, query: { __knexQueryUid: string }) => {
+      const b = begun.get(query.__knexQueryUid);
+      if (b) latency.set(b[0], (latency.get(b[0]) ?? 0) + Number(process.hrtime.bigint() - b[1]) / 1e6);
+      begun.delete(query.__knexQueryUid);
+    };
+    db.on('query', countStatement);
+    db.on('query-response', answered);
     const started = process.hrtime.bigint();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -121,9 +137,16 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
         }
       }),
     );
+    if (process.env.BENCH_SQL) console.error(`hooks done after ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s, ${received} received`);
     await done;
     const productSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     onReceived = undefined;
+    db.off('query', countStatement);
+    const statementCount = [...statements.values()].reduce((a, b) => a + b, 0);
+    if (process.env.BENCH_SQL) {
+      for (const [sql, n] of [...statements].sort((a, b) => (latency.get(b[0]) ?? 0) - (latency.get(a[0]) ?? 0)))
+        console.error(`${(n / total).toFixed(2)} ${((latency.get(sql) ?? 0) / n).toFixed(1)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
+    }
 
     // Baseline: nodemailer's pool (as the connector's), the same concurrency, the same server.
     const transport = createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: 5 });
@@ -141,7 +164,14 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     transport.close();
     const remindersPerSecond = total / productSeconds;
     const nodemailerPerSecond = total / baselineSeconds;
-    return { reminders: total, remindersPerSecond, nodemailerPerSecond, ratio: remindersPerSecond / nodemailerPerSecond, concurrency: CONCURRENCY };
+    return {
+      reminders: total,
+      remindersPerSecond,
+      nodemailerPerSecond,
+      ratio: remindersPerSecond / nodemailerPerSecond,
+      concurrency: CONCURRENCY,
+      statementsPerReminder: statementCount / total,
+    };
   } finally {
     await host.close();
     await db.destroy();
