@@ -3,5 +3,6 @@ import type { ConnectorDefinition } from '../features/connections/domain/connect
 import { scimConnector } from './scim';
 import { sftpConnector } from './sftp';
 import { smtpConnector } from './smtp';
+import { stripeConnectConnector } from './stripe-connect';
 
-export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, scimConnector, sftpConnector];
+export const CONNECTORS: readonly ConnectorDefinition[] = [smtpConnector, scimConnector, sftpConnector, stripeConnectConnector];
