@@ -68,7 +68,14 @@ describe('payouts: worker onboarding (KYC) through Stripe Connect', function () 
     await assert.rejects(
       stripeConnectConnector
         .open(settings(closed), credentials)
-        .startOnboarding({ organizationId: 'o', actionKey: 'payouts.kyc_verification', idempotencyKey: 'r', workerId: 'w', email: 'a@example.com', country: 'US' }),
+        .startOnboarding({
+          organizationId: 'o',
+          actionKey: 'payouts.kyc_verification',
+          idempotencyKey: 'r',
+          workerId: 'w',
+          email: 'a@example.com',
+          country: 'US',
+        }),
       (e: unknown) => isDomainError(e) && e.code === 'connection_unreachable' && e.kind === 'upstream',
     );
   });

@@ -36,7 +36,7 @@ export const stripeConnectCredentials = z
       .string()
       .regex(/^whsec_[A-Za-z0-9+/=]{1,250}$/, 'expected a webhook signing secret (whsec_…)')
       .optional()
-      .meta({ description: "The signing secret of the Connect webhook endpoint that receives account.updated" }),
+      .meta({ description: 'The signing secret of the Connect webhook endpoint that receives account.updated' }),
   })
   .strict();
 
