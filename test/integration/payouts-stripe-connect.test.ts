@@ -66,16 +66,14 @@ describe('payouts: worker onboarding (KYC) through Stripe Connect', function () 
     const outcome = await stripeConnectConnector.test(settings(closed), credentials);
     assert.deepEqual(outcome.ok ? 'ok' : outcome.code, 'connection_unreachable');
     await assert.rejects(
-      stripeConnectConnector
-        .open(settings(closed), credentials)
-        .startOnboarding({
-          organizationId: 'o',
-          actionKey: 'payouts.kyc_verification',
-          idempotencyKey: 'r',
-          workerId: 'w',
-          email: 'a@example.com',
-          country: 'US',
-        }),
+      stripeConnectConnector.open(settings(closed), credentials).startOnboarding({
+        organizationId: 'o',
+        actionKey: 'payouts.kyc_verification',
+        idempotencyKey: 'r',
+        workerId: 'w',
+        email: 'a@example.com',
+        country: 'US',
+      }),
       (e: unknown) => isDomainError(e) && e.code === 'connection_unreachable' && e.kind === 'upstream',
     );
   });
