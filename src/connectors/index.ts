@@ -7,6 +7,7 @@ import { scimConnector } from './scim';
 import { sftpConnector } from './sftp';
 import { smppConnector } from './smpp';
 import { smtpConnector } from './smtp';
+import { stripeConnectConnector } from './stripe-connect';
 import { twilioConnector } from './twilio';
 
 export const CONNECTORS: readonly ConnectorDefinition[] = [
@@ -18,4 +19,5 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   caldavConnector,
   scimConnector,
   sftpConnector,
+  stripeConnectConnector,
 ];

@@ -10,6 +10,7 @@ import type {
   ESignatureConnector,
   HrisConnector,
   NotificationConnector,
+  PayoutConnector,
   PayrollFileConnector,
   SmsConnector,
   VideoMeetingConnector,
@@ -24,10 +25,11 @@ export interface PortsByKind {
   hris: HrisConnector;
   calendar: CalendarConnector;
   payroll_files: PayrollFileConnector;
+  payouts: PayoutConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files'];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files', 'payouts'];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };

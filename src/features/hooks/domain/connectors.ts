@@ -150,5 +150,27 @@ export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
 export const SMS_CONNECTOR = Symbol('SmsConnector');
 export const VIDEO_MEETING_CONNECTOR = Symbol('VideoMeetingConnector');
 export const ESIGNATURE_CONNECTOR = Symbol('ESignatureConnector');
+/** A worker (gig or temp) who is to be paid through the organization's payouts provider. */
+export interface PayoutWorker extends DeliveryBase {
+  workerId: string;
+  email: string;
+  /** ISO 3166-1 alpha-2 country of the worker's bank account. */
+  country: string;
+}
+
+export interface PayoutOnboarding extends Delivery {
+  /** The provider's account for the worker (Stripe: `acct_…`). */
+  accountId: string;
+  /** Hosted onboarding (KYC) page; short-lived, single use. */
+  onboardingUrl: string;
+  expiresAt: Date;
+}
+
+export interface PayoutConnector {
+  /** Creates (once per workerId: retries answer the same account) the worker's connected account and a hosted onboarding link. */
+  startOnboarding(worker: PayoutWorker): Promise<PayoutOnboarding>;
+}
+
 export const HRIS_CONNECTOR = Symbol('HrisConnector');
 export const PAYROLL_FILE_CONNECTOR = Symbol('PayrollFileConnector');
+export const PAYOUT_CONNECTOR = Symbol('PayoutConnector');
