@@ -28,6 +28,7 @@ import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
 import { listingsModule } from './features/listings/register';
+import { jobFeedsModule } from './features/job-feeds/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
 import { cachingModule } from './composition/caching';
@@ -84,6 +85,7 @@ export const MODULES: readonly PluginModule[] = [
   statusUpdatesModule,
   callSheetsModule,
   listingsModule,
+  jobFeedsModule,
   credentialChecksModule,
   reconciliationModule,
   privacyModule,

@@ -187,6 +187,11 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       for (const status of [route.status ?? 200, ...(route.alsoAnswers ?? [])]) {
         const media = route.produces === undefined ? ['application/json'] : [route.produces].flat();
         const schema = () => (route.response ? schemas.convert(route.response, 'output') : { type: 'string' });
+        // 304 Not Modified (a conditional GET whose validator matches) has no body.
+        if (status === 304) {
+          success['304'] = { description: 'Not Modified: the ETag or Last-Modified the client holds is current', headers: responseHeaders(limited) };
+          continue;
+        }
         success[String(status)] = {
           description: status === 201 ? 'Created' : status === 202 ? 'Accepted: the rest happens in the background' : 'Success',
           headers: responseHeaders(limited),

@@ -14,8 +14,11 @@ export interface RunnableActions {
 
 export const RUNNABLE_ACTIONS = Symbol('RunnableActions');
 
+/** job_boards.post_jobs: the job-feeds feature publishes the feeds itself (docs/job-feeds.md). */
+export const POST_JOBS = 'job_boards.post_jobs';
+
 /** Actions performed by the plugin's own features, not by a hook handler. */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION]);
+export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, POST_JOBS]);
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
