@@ -112,7 +112,7 @@ describe('job feeds (job_boards.post_jobs)', function () {
     assert.equal(closed.status, 404);
   });
 
-  it('answers 404 job_feed_unavailable to an unlicensed or unknown organization, and hides other organizations\' listings', async () => {
+  it("answers 404 job_feed_unavailable to an unlicensed or unknown organization, and hides other organizations' listings", async () => {
     const globexListing = (await t.request('POST', '/v1/listings', { auth: globex.apiKey, body: { title: 'Welder' } })).body;
     for (const org of [globex.organizationId, 'org_doesnotexist', '%00', 'x'.repeat(100)]) {
       for (const file of ['jobs.xml', 'jobs.json', 'sitemap.xml']) {

@@ -32,8 +32,7 @@ export interface FeedDocument {
   lastModified: Date;
 }
 
-export const feedUnavailable = () =>
-  new DomainError('not_found', 'job_feed_unavailable', 'This organization publishes no job feed (docs/job-feeds.md)');
+export const feedUnavailable = () => new DomainError('not_found', 'job_feed_unavailable', 'This organization publishes no job feed (docs/job-feeds.md)');
 
 export interface JobFeedsDeps {
   entitlements: Entitlements;

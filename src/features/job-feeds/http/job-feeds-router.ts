@@ -95,7 +95,7 @@ export function jobFeedRoutes(feeds: JobFeeds): RouteDefinition<any, any, any>[]
       method: 'get',
       path: '/organizations/:organization_id/listings/:listing_id/job-posting.jsonld',
       operationId: 'getListingJobPosting',
-      summary: "An open listing's schema.org JobPosting JSON-LD, for the listing page to embed in <script type=\"application/ld+json\">",
+      summary: 'An open listing\'s schema.org JobPosting JSON-LD, for the listing page to embed in <script type="application/ld+json">',
       tags: ['job-feeds'],
       auth: [],
       params: listingParams,
