@@ -18,6 +18,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'organization', description: 'The calling organization: its record, API keys and profile apply settings. Operators create organizations.' },
   { name: 'applications', description: "Profile applications (SPEC 4.1): a candidate's verified profile instead of a resume; read them back per listing." },
   {
+    name: 'job-feeds',
+    description:
+      "job_boards.post_jobs: an organization's open listings as an aggregator XML feed, a JSON feed, a sitemap and schema.org JobPosting JSON-LD, public and cacheable (docs/job-feeds.md).",
+  },
+  {
     name: 'widget',
     description:
       "What the embeddable `<profile-apply>` element reads without credentials (CORS for the organization's allowed origins), and the script itself.",
