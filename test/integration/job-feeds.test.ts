@@ -10,7 +10,7 @@ import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 import { waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { xmllintErrors } from '../unit/job-feeds-documents.test';
+import { xmllintErrors } from '../helpers/xmllint';
 
 const XSD = path.join(PACKAGE_ROOT, 'schemas/job-feed.xsd');
 const PAGE = 'https://careers.acme.example/jobs/{listing_id}';

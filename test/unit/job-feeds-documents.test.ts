@@ -5,14 +5,12 @@
  * validates against schemas/job-feed.xsd.
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { xmlFeed, sitemap, jsonFeed } from '../../src/features/job-feeds/domain/feed-documents';
 import { toJobPosting, VALID_FOR_DAYS } from '../../src/features/job-feeds/domain/job-posting';
 import type { Listing } from '../../src/features/listings/domain/listing';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
+import { xmllintErrors } from '../helpers/xmllint';
 
 const NOW = new Date('2026-11-25T18:00:00Z');
 const listing = (over: Partial<Listing> = {}): Listing => ({
@@ -29,21 +27,6 @@ const listing = (over: Partial<Listing> = {}): Listing => ({
   ...over,
 });
 const context = { organizationName: 'Acme Care', listingUrl: 'https://careers.acme.example/jobs/listing_abc', now: NOW };
-
-/** xmllint's verdict: empty when the document validates against the XSD. */
-export function xmllintErrors(xml: string, xsd?: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'job-feed-'));
-  try {
-    const file = path.join(dir, 'feed.xml');
-    writeFileSync(file, xml);
-    execFileSync('xmllint', ['--noout', '--nonet', ...(xsd ? ['--schema', xsd] : []), file], { stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    return String((error as { stderr?: Buffer }).stderr ?? error);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('job feed documents', () => {
   it('maps a listing to a JobPosting with the required and recommended fields', () => {
