@@ -29,6 +29,7 @@ import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
 import { credentialDocumentsModule } from './features/credential-documents/register';
 import { listingsModule } from './features/listings/register';
+import { jobFeedsModule } from './features/job-feeds/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
 import { verificationsModule } from './features/verifications/register';
@@ -88,6 +89,7 @@ export const MODULES: readonly PluginModule[] = [
   callSheetsModule,
   verificationsModule,
   listingsModule,
+  jobFeedsModule,
   credentialChecksModule,
   credentialDocumentsModule,
   reconciliationModule,

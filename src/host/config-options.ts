@@ -26,6 +26,13 @@ export interface SettingOptions {
   cdnUrl?: string;
 
   /**
+   * The public page of a listing on the organization's careers site, where its JobPosting JSON-LD is embedded and candidates apply: an http(s) URL template with {listing_id} (and optionally {organization_id}). Without it the job feeds answer 404 job_feed_unavailable (docs/job-feeds.md).
+   *
+   * `JOB_FEEDS_LISTING_URL`.
+   */
+  jobFeedsListingUrl?: string;
+
+  /**
    * Minimum level of the JSON logs.
    *
    * `LOG_LEVEL`, default `info`.

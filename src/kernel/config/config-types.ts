@@ -28,6 +28,8 @@ export interface Config {
   /** Where the host mounts the plugin ('' = the host's root, as in the standalone host). */
   mountPath: string;
   cdnUrl: string;
+  /** JOB_FEEDS_LISTING_URL: the listing page template ({organization_id}, {listing_id}) the job feeds link to; undefined: no feeds. */
+  jobFeedsListingUrl: string | undefined;
   dataDir: string;
   /** Uploaded credential documents: the encrypted local-disk blob store's folder and the size bound. */
   credentialDocuments: { dir: string; maxBytes: number };

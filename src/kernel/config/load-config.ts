@@ -134,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl,
     mountPath,
     cdnUrl: s.CDN_URL ?? baseUrl,
+    jobFeedsListingUrl: s.JOB_FEEDS_LISTING_URL,
     dataDir,
     databaseUrl: s.DATABASE_URL,
     databasePoolMax: s.DATABASE_POOL_MAX,

@@ -18,6 +18,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'organization', description: 'The calling organization: its record, API keys and profile apply settings. Operators create organizations.' },
   { name: 'applications', description: "Profile applications (SPEC 4.1): a candidate's verified profile instead of a resume; read them back per listing." },
   {
+    name: 'job-feeds',
+    description:
+      "job_boards.post_jobs: an organization's open listings as an aggregator XML feed, a JSON feed, a sitemap and schema.org JobPosting JSON-LD, public and cacheable (docs/job-feeds.md).",
+  },
+  {
     name: 'widget',
     description:
       "What the embeddable `<profile-apply>` element reads without credentials (CORS for the organization's allowed origins), and the script itself.",
@@ -192,6 +197,11 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
       for (const status of [route.status ?? 200, ...(route.alsoAnswers ?? [])]) {
         const media = route.produces === undefined ? ['application/json'] : [route.produces].flat();
         const schema = () => (route.response ? schemas.convert(route.response, 'output') : { type: 'string' });
+        // 304 Not Modified (a conditional GET whose validator matches) has no body.
+        if (status === 304) {
+          success['304'] = { description: 'Not Modified: the ETag or Last-Modified the client holds is current', headers: responseHeaders(limited) };
+          continue;
+        }
         success[String(status)] = {
           description: status === 201 ? 'Created' : status === 202 ? 'Accepted: the rest happens in the background' : 'Success',
           headers: responseHeaders(limited),

@@ -22,6 +22,21 @@ export const SERVER = {
     }),
     BASE_URL: url({ schemes: HTTP, description: 'Public base URL of the service. Default: http://localhost:$PORT.' }),
     CDN_URL: url({ schemes: HTTP, description: 'Where the widget script is served from. Default: BASE_URL.' }),
+    JOB_FEEDS_LISTING_URL: text({
+      parse: (value, ctx) => {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(value.replaceAll('{organization_id}', 'o').replaceAll('{listing_id}', 'l'));
+        } catch {
+          parsed = undefined;
+        }
+        if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || !value.includes('{listing_id}'))
+          ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL template containing {listing_id}' });
+        return value;
+      },
+      description:
+        "The public page of a listing on the organization's careers site, where its JobPosting JSON-LD is embedded and candidates apply: an http(s) URL template with {listing_id} (and optionally {organization_id}). Without it the job feeds answer 404 job_feed_unavailable (docs/job-feeds.md).",
+    }),
     LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'Minimum level of the JSON logs.' }),
     BODY_LIMIT_BYTES: integer({
       default: '65536',
