@@ -159,11 +159,11 @@ describe('connections: email reminders over a real SMTP server', function () {
     const action = await t.request('POST', '/v1/integrations/licenses/background_checks.run_check/activate', { auth: globex.apiKey });
     assert.equal(action.status, 409, action.text);
     assert.equal(action.body.error.code, 'action_not_available');
-    const pkg = await t.request('POST', '/v1/integrations/packages/schools/subscribe', { auth: globex.apiKey });
+    // Restaurants: food handler checks run, shift scheduling and POS sync do not (yet).
+    const pkg = await t.request('POST', '/v1/integrations/packages/restaurants/subscribe', { auth: globex.apiKey });
     assert.equal(pkg.status, 409, pkg.text);
     assert.equal(pkg.body.error.code, 'package_not_available');
-    assert.ok(pkg.body.error.actions.includes('hris.volunteer_management'), pkg.text);
-    assert.ok(!pkg.body.error.actions.includes('profile.accept_application'), 'the built-in action is runnable');
+    assert.deepEqual([...pkg.body.error.actions].sort(), ['hris.pos_sync', 'scheduling.shift_scheduling'], pkg.text);
     const quote = await t.request('GET', '/v1/billing/quote?activate=background_checks.run_check', { auth: globex.apiKey });
     assert.equal(quote.status, 409, quote.text);
     assert.equal(quote.body.error.code, 'action_not_available');

@@ -193,7 +193,7 @@ describe('credential requirements and checks API', function () {
     assert.equal(unlicensed.status, 200, unlicensed.text);
     assert.deepEqual(unlicensed.body.handled, []);
     await activateLicense(t, acme.apiKey, 'background_checks.license_verification');
-    assert.deepEqual(await availability(), { status: 'available', missing: [] });
+    assert.deepEqual(await availability(), { status: 'available', missing: [], purchasable: true, reason: null });
     const fired = await fire(acme.organizationId, payload);
     assert.deepEqual(fired.body.handled, ['license-verification-check'], fired.text);
     const outcome = fired.body.outcomes.find((o: { handler: string }) => o.handler === 'license-verification-check');

@@ -51,7 +51,8 @@ describe('licensing: license state machine', () => {
   it('names the states each event may leave from (what storage updates conditionally)', () => {
     assert.deepEqual(licenseStatusesAllowing('provisioned'), ['provisioning']);
     assert.deepEqual(licenseStatusesAllowing('provisioning_failed'), ['provisioning']);
-    assert.deepEqual(licenseStatusesAllowing('deactivate').sort(), ['active', 'provisioning']);
+    // A license waiting for its connection can be deactivated too (it was never billed).
+    assert.deepEqual(licenseStatusesAllowing('deactivate').sort(), ['active', 'provisioning', 'requires_connection']);
   });
 });
 
