@@ -68,9 +68,14 @@ describe('audit: every change is in the trail', function () {
       "the host's hook call in the trail",
     );
     assert.equal(hook.actor_type, 'host');
-    // Only the candidate's own calls (its session, the connect flow) and public ones are outside the trail.
+    // Only the candidate's own calls (its session, the connect flow, a recipient's answer through a signed link in a
+    // message: unsubscribe, call sheet confirmation) and public ones are outside the trail.
     for (const operation of unaudited)
-      assert.match(operation, /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\//, operation);
+      assert.match(
+        operation,
+        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\//,
+        operation,
+      );
     let missing: string[] = [];
     const rows = await waitFor(
       async () => {
