@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { activateLicense } from '../helpers/hooks';
+import { settledLicense } from '../helpers/licensing';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -20,6 +20,7 @@ describe('payroll: new-hire files over SFTP to a real sshd', function () {
   let sshd: TestSshd;
   let acme: { organizationId: string; apiKey: string };
   let connectionId: string;
+  let licenseId: string;
 
   const settings = (extra: object = {}) => ({
     host: '127.0.0.1',
@@ -50,7 +51,12 @@ describe('payroll: new-hire files over SFTP to a real sshd', function () {
     sshd = await startSshd();
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     acme = await t.createOrganization('Acme');
-    await activateLicense(t, acme.apiKey, 'payroll.payroll_sync');
+    // No payroll-files connection yet (and no sandbox for that kind): the license waits, unbilled.
+    const activation = await t.request('POST', '/v1/integrations/licenses/payroll.payroll_sync/activate', { auth: acme.apiKey });
+    assert.equal(activation.status, 202, activation.text);
+    assert.equal(activation.body.status, 'requires_connection', activation.text);
+    assert.deepEqual(activation.body.missing_connections, ['payroll_files']);
+    licenseId = activation.body.id;
   });
   after(async () => {
     await t?.close();
@@ -88,6 +94,8 @@ describe('payroll: new-hire files over SFTP to a real sshd', function () {
     const tested = await testConnection();
     assert.equal(tested.ok, true, JSON.stringify(tested));
     assert.ok(!JSON.stringify(tested).includes('PRIVATE KEY'));
+    // The verified connection releases the waiting license.
+    assert.equal((await settledLicense(t, acme.apiKey, licenseId)).status, 'active');
   });
 
   it('a hire lands once as a new_hire.v1 CSV with the expected row; the run holds its SHA-256', async () => {
