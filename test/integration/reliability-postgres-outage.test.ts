@@ -33,7 +33,7 @@ const ACTIONS = [
   'scheduling.availability_sync',
   'job_import.import_jobs',
   'hris.employee_sync',
-  'payroll.payroll_sync',
+  'hris.volunteer_management',
   'esign.send_offer',
   'sms.two_factor_auth',
 ];
