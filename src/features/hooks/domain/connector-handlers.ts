@@ -6,6 +6,7 @@
  * with an event on the hook bus.
  */
 import { inject } from 'tsyringe';
+import type { z } from 'zod';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
 import {
@@ -107,6 +108,16 @@ export class ESignOfferHandler implements GatedHookHandler {
   }
 }
 
+/** The employee a hire (or a later change of it) describes: what the HRIS port receives besides keys. */
+export const employeeFields = (hire: z.output<typeof candidateHired>) => ({
+  candidateId: hire.candidate_id,
+  name: hire.candidate.name,
+  email: hire.candidate.email,
+  jobTitle: hire.job_title ?? null,
+  startDate: hire.start_date ?? null,
+  department: hire.department ?? null,
+});
+
 @HookHandlerFor({
   name: 'hris-employee-sync',
   hook: 'candidate.hired',
@@ -127,12 +138,7 @@ export class EmployeeSyncHandler implements GatedHookHandler {
       organizationId,
       actionKey: 'hris.employee_sync',
       idempotencyKey: `employee-${organizationId}-${hire.candidate_id}`,
-      candidateId: hire.candidate_id,
-      name: hire.candidate.name,
-      email: hire.candidate.email,
-      jobTitle: hire.job_title ?? null,
-      startDate: hire.start_date ?? null,
-      department: hire.department ?? null,
+      ...employeeFields(hire),
     });
     const result = { candidate_id: hire.candidate_id, employee_id: employee.employeeId };
     await announce(this.events, this.logger, 'employee.synced', organizationId, result, `${organizationId}-${hire.candidate_id}`);

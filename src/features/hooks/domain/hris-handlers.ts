@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { inject } from 'tsyringe';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
-import { announce } from './connector-handlers';
+import { announce, employeeFields } from './connector-handlers';
 import { HRIS_CONNECTOR, type HrisConnector } from './connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
 import { employeeTerminated, employeeUpdated, volunteerCleared } from './payloads';
@@ -36,12 +36,7 @@ export class EmployeeUpdateHandler implements GatedHookHandler {
       organizationId,
       actionKey: 'hris.employee_sync',
       idempotencyKey: `employee-update-${organizationId}-${change.candidate_id}-${version}`,
-      candidateId: change.candidate_id,
-      name: change.candidate.name,
-      email: change.candidate.email,
-      jobTitle: change.job_title ?? null,
-      startDate: change.start_date ?? null,
-      department: change.department ?? null,
+      ...employeeFields(change),
     });
     const result = { candidate_id: change.candidate_id, employee_id: employee.employeeId };
     await announce(this.events, this.logger, 'employee.synced', organizationId, result, `${organizationId}-${change.candidate_id}-${version}`);
