@@ -6,6 +6,7 @@
  */
 import type { Listing } from '../../listings/domain/listing';
 import { descriptionHtml, listingUrl, postedAt, toJobPosting, type JobPosting } from './job-posting';
+import { escapeHtml } from '../../../kernel/html-escape';
 
 export interface FeedInput {
   organizationId: string;
@@ -24,8 +25,8 @@ export interface FeedInput {
 // XML 1.0 has no place for most control characters: they are dropped, not escaped.
 // eslint-disable-next-line no-control-regex
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-export const xmlText = (text: string): string => text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+/** The kernel's escaper serves XML too (its five entities are XML's); only the characters XML forbids go first. */
+export const xmlText = (text: string): string => escapeHtml(text.replace(NOT_XML, ''));
 
 /** Aggregators date jobs in RFC 1123 form ("Tue, 24 Nov 2026 10:00:00 GMT"). */
 const rfc1123 = (date: Date) => date.toUTCString();

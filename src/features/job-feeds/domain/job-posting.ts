@@ -5,6 +5,7 @@
  * (validThrough, identifier, directApply, url). Pure: no I/O, the clock is passed in.
  */
 import type { Listing } from '../../listings/domain/listing';
+import { escapeHtml } from '../../../kernel/html-escape';
 
 export interface PostingContext {
   organizationName: string;
@@ -39,9 +40,6 @@ function locationOf(location: string | null | undefined): Record<string, unknown
     ...(region ? { applicantLocationRequirements: { '@type': 'Country', name: region } } : {}),
   };
 }
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /** Google wants HTML: the plain-text description escaped, blank lines as paragraphs, line breaks kept. */
 export function descriptionHtml(listing: Pick<Listing, 'title' | 'description'>): string {
