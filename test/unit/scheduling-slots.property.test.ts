@@ -76,8 +76,10 @@ function allowed(q: SlotQuery, t: number): boolean {
     // Every minute of the slot inside one of the day's ranges (ranges that touch or overlap join).
     const ranges = i.hours[from.weekday as 1] ?? [];
     const covered = (m: number) => ranges.some(([a, b]) => toMinutes(a) <= m && m < toMinutes(b));
+    // Minute by real minute, each read on the wall clock: across a fall-back the wall clock runs
+    // backwards (02:45 CEST → 02:00 CET), so a loop over wall minutes would pass a slot unchecked.
     let works = true;
-    for (let m = wallMinutes(from); m < wallMinutes(to); m++) works &&= covered(m);
+    for (let at = t; at < end; at += MINUTE) works &&= covered(wallMinutes(DateTime.fromMillis(at, { zone: i.zone })));
     const busy = i.busy.some((b) => b.start.getTime() - buffer < end && b.end.getTime() + buffer > t);
     return works && !busy;
   });
