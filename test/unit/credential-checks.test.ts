@@ -12,7 +12,7 @@ import type { PresentedCredential } from '../../src/features/credential-checks/d
 import { DidResolver, didWebUrl } from '../../src/features/credential-checks/verification/did-resolver';
 import { HttpDocumentFetcher } from '../../src/features/credential-checks/verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from '../../src/features/credential-checks/verification/vc-jwt-examiner';
-import { isPublicAddress } from '../../src/features/webhooks/sending/address-policy';
+import { isPublicAddress } from '../../src/platform/network/address-policy';
 import { didJwkIssuer, didKeyIssuer, LocalIssuerServer, openBadge, signVcJwt, type IssuerKey } from '../helpers/credential-issuer';
 
 const NOW = new Date('2026-11-26T09:00:00Z');

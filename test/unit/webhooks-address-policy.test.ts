@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { isPublicAddress } from '../../src/features/webhooks/sending/address-policy';
+import { isPublicAddress } from '../../src/platform/network/address-policy';
 
 const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
 

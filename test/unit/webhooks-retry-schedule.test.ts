@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { isRetryableStatus, JITTER, nextAttemptAt, retryDelayMs } from '../../src/features/webhooks/domain/retry-schedule';
-import { isPublicAddress } from '../../src/features/webhooks/sending/address-policy';
+import { isPublicAddress } from '../../src/platform/network/address-policy';
 
 const DEFAULT = { baseMs: 30_000, maxDelayMs: 12 * 3_600_000, windowMs: 3 * 86_400_000 };
 

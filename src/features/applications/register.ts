@@ -3,6 +3,7 @@
  * the widget makes, the apply endpoint and pipeline delivery. The connect flow, profiles
  * and the sandbox provider register themselves (their own `register.ts`).
  */
+import { ACCEPT_APPLICATION } from '../licensing/domain/entitlements';
 import { Router } from 'express';
 import type { DependencyContainer } from 'tsyringe';
 import { LOGGER, type Logger } from '../../kernel/logger';
@@ -47,6 +48,7 @@ function withCors(
 
 export const profileApplicationsModule: PluginModule = {
   name: 'profile-applications',
+  builtInActions: [ACCEPT_APPLICATION],
   register(container, { config }) {
     container.register<OriginPolicy>(ORIGIN_POLICY, { useValue: { allowLoopbackHttp: config.env !== 'production' } });
 

@@ -20,7 +20,7 @@ import { registerCandidateData } from '../privacy/register';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 // The webhooks' address policy: the same rule for every URL the plugin fetches on someone else's word.
-import { isPublicAddress } from '../webhooks/sending/address-policy';
+import { isPublicAddress } from '../../platform/network/address-policy';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';

@@ -3,6 +3,7 @@
  * search engines and aggregators read them, at /v1/public (docs/job-feeds.md). No table:
  * the feeds are computed from the listings the host lets the plugin list.
  */
+import { POST_JOBS } from './domain/job-feeds';
 import type { Config } from '../../kernel/config';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { CONFIG, MANIFEST } from '../../composition/infrastructure';
@@ -16,6 +17,7 @@ import { jobFeedRoutes } from './http/job-feeds-router';
 
 export const jobFeedsModule: PluginModule = {
   name: 'job-feeds',
+  builtInActions: [POST_JOBS],
   register() {
     // Nothing to register: the router is built from the listings, licensing and organizations features.
   },

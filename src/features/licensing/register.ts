@@ -10,7 +10,7 @@ import { PACKAGE_REPOSITORY } from './domain/package';
 import { PackageService } from './domain/package-service';
 import { HOOK_REGISTRY, type HookRegistry } from '../hooks/domain/hook-registry';
 import { ENTITLEMENTS } from './domain/entitlements';
-import { RUNNABLE_ACTIONS, runnableActions } from './domain/runnable-actions';
+import { BUILT_IN_ACTIONS, RUNNABLE_ACTIONS, runnableActions } from './domain/runnable-actions';
 import { LicenseChanges } from './domain/license-changes';
 import { LicenseProvisioning } from './domain/license-provisioning';
 import { LicenseService } from './domain/license-service';
@@ -36,6 +36,10 @@ import type { PluginModule } from '../../platform/composition/plugin-module';
 import type { ConnectorResolver } from '../connections/domain/connector-resolver';
 import { CONNECTOR_RESOLVER } from '../connections/register';
 
+/** What the modules declared in `builtInActions` (plugin.ts collects them). */
+const builtInActionsOf = (c: DependencyContainer): ReadonlySet<string> =>
+  c.isRegistered(BUILT_IN_ACTIONS) ? c.resolve<ReadonlySet<string>>(BUILT_IN_ACTIONS) : new Set<string>();
+
 export const licensingModule: PluginModule = {
   name: 'licensing',
   register(container, { config }) {
@@ -60,6 +64,7 @@ export const licensingModule: PluginModule = {
       useFactory: instanceCachingFactory((c) => {
         const registry = () => (c.isRegistered(HOOK_REGISTRY) ? c.resolve<HookRegistry>(HOOK_REGISTRY) : undefined);
         const runnable = runnableActions(
+          builtInActionsOf(c),
           () => registry()?.handledActions() ?? new Set<string>(),
           (action) => (registry()?.handlersFor(action) ?? []).flatMap((h) => h.steps),
           async (organizationId) =>
@@ -94,6 +99,7 @@ export const licensingModule: PluginModule = {
             quotes: container.resolve(BillingQuotes),
             ledger: container.resolve(BillingService),
             // The catalog shows which actions have a hook handler here (hooks module, issue 5).
+            builtInActions: builtInActionsOf(container),
             hookHandlersOf: container.isRegistered(HOOK_REGISTRY) ? (action) => container.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action) : undefined,
             // Per organization: which connector kinds resolve (its verified connections, the host's, the defaults).
             availableKinds: container.isRegistered(CONNECTOR_RESOLVER)

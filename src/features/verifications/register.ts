@@ -3,6 +3,7 @@
  * and checks it, like Twilio Verify. Codes and destinations are kept only as HMACs; the
  * send is an action run through the organization's resolved connector.
  */
+import { VERIFICATION_ACTION } from './domain/verification';
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
@@ -21,6 +22,7 @@ import { KnexVerificationRepository } from './storage/knex-verification-reposito
 
 export const verificationsModule: PluginModule = {
   name: 'verifications',
+  builtInActions: [VERIFICATION_ACTION],
   register(container, { config }) {
     const keys = { code: deriveKey(config.secretKey, 'verification-codes'), destination: deriveKey(config.secretKey, 'verification-destinations') };
     container.register(VERIFICATION_REPOSITORY, {

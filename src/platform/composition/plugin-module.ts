@@ -50,6 +50,12 @@ export interface PluginModule {
   routers?: RouterFactory[];
   processors?(container: DependencyContainer): JobProcessor[];
   hooks?: HookHandlerRegistration[];
+  /**
+   * Catalog actions this module performs itself, through its own API or jobs rather than a
+   * hook handler (e.g. `['sms.two_factor_auth']` for the verification API): they count as
+   * runnable, so they can be sold. Gate the work on the action's license (ENTITLEMENTS).
+   */
+  builtInActions?: readonly string[];
   /** Background services of the API role (relays, subscribers); returns their disposer. */
   start?(container: DependencyContainer, context: CompositionContext): Promise<Disposer | void>;
 }

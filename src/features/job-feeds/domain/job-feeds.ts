@@ -15,9 +15,8 @@ import type { OrganizationRepository } from '../../organizations/domain/ports';
 import { jsonFeed, sitemap, xmlFeed, type FeedInput } from './feed-documents';
 import { listingUrl, toJobPosting, type JobPosting } from './job-posting';
 
-import { POST_JOBS } from '../../licensing/domain/runnable-actions';
-
-export { POST_JOBS };
+/** job_boards.post_jobs: this feature publishes the feeds itself (docs/job-feeds.md), a built-in action. */
+export const POST_JOBS = 'job_boards.post_jobs';
 
 /** The most listings one feed carries; the oldest beyond it are left out (documented). */
 export const MAX_FEED_LISTINGS = 5_000;

@@ -1,9 +1,9 @@
 /**
  * Which catalog actions this build can actually perform. An action is runnable when a hook
- * handler declares it (the hooks registry) or the plugin performs it itself (the profile
- * apply flow). Nothing else may be sold: see Purchasability (billing) and docs/billing.md.
+ * handler declares it (the hooks registry) or a feature module performs it itself and says
+ * so (`PluginModule.builtInActions`). Nothing else may be sold: see Purchasability
+ * (billing) and docs/billing.md.
  */
-import { ACCEPT_APPLICATION } from './entitlements';
 
 export interface RunnableActions {
   /** true when this build has code that performs the action. */
@@ -14,14 +14,11 @@ export interface RunnableActions {
 
 export const RUNNABLE_ACTIONS = Symbol('RunnableActions');
 
-/** job_boards.post_jobs: the job-feeds feature publishes the feeds itself (docs/job-feeds.md). */
-export const POST_JOBS = 'job_boards.post_jobs';
-
 /**
- * Actions performed by the plugin's own features through their API, not by a hook handler:
- * the profile apply flow, the verification API (src/features/verifications) and the job feeds.
+ * The built-in actions: those the modules declare in `builtInActions` (performed by the
+ * plugin's own features through their API, not by a hook handler), collected by plugin.ts.
  */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth', POST_JOBS]);
+export const BUILT_IN_ACTIONS = Symbol('BuiltInActions');
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
@@ -29,12 +26,13 @@ export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION
  * through, `availableKinds` those that resolve for an organization (ConnectorResolver).
  */
 export function runnableActions(
+  builtIn: ReadonlySet<string>,
   handled: () => ReadonlySet<string>,
   stepsOf: (actionKey: string) => readonly string[],
   availableKinds: (organizationId: string) => Promise<ReadonlySet<string>>,
 ): RunnableActions {
   return {
-    canRun: (actionKey) => BUILT_IN_ACTIONS.has(actionKey) || handled().has(actionKey),
+    canRun: (actionKey) => builtIn.has(actionKey) || handled().has(actionKey),
     async missingConnections(organizationId, actionKey) {
       const steps = stepsOf(actionKey);
       if (steps.length === 0) return [];

@@ -40,6 +40,8 @@ export interface IntegrationsServices {
   quotes: BillingQuotes;
   /** The ledger's rules (grace, proration) the catalog shows. */
   ledger: BillingService;
+  /** Actions the modules perform themselves (PluginModule.builtInActions): runnable without a hook handler. */
+  builtInActions?: ReadonlySet<string>;
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
   /** The connector kinds that resolve for an organization (undefined: the deployment alone). */
@@ -120,7 +122,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       response: catalogSchema,
       handler: async ({ principal }) => {
         const kinds = s.availableKinds ? await s.availableKinds(principal.kind === 'organization' ? principal.organizationId : undefined) : undefined;
-        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds), billing_rules: s.ledger.rules() };
+        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds, s.builtInActions), billing_rules: s.ledger.rules() };
       },
     }),
     defineRoute({

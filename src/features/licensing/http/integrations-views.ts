@@ -1,6 +1,5 @@
 /** JSON shapes of the integrations API (snake_case, ISO dates, money in integer minor units). */
 import type { Catalog, CatalogAction } from '../domain/catalog';
-import { BUILT_IN_ACTIONS } from '../domain/runnable-actions';
 import type { Package } from '../domain/package';
 import type { License } from '../domain/license';
 import type { SubscriptionWithLicenses } from '../domain/subscription';
@@ -40,6 +39,7 @@ export const catalogView = (
   catalog: Catalog,
   hookHandlersOf: HookHandlersOf = () => [],
   availableKinds?: ReadonlySet<string>,
+  builtInActions: ReadonlySet<string> = new Set(),
 ): Omit<z.output<typeof catalogSchema>, 'billing_rules'> => ({
   object: 'catalog',
   version: catalog.version,
@@ -56,7 +56,7 @@ export const catalogView = (
         ...actionView(a),
         has_hook_handler: handlers.length > 0,
         hook_handlers: handlers,
-        ...availabilityOf(registered, availableKinds, BUILT_IN_ACTIONS.has(a.key)),
+        ...availabilityOf(registered, availableKinds, builtInActions.has(a.key)),
       };
     }),
   })),

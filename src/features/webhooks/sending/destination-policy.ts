@@ -5,11 +5,9 @@
  * the host is on WEBHOOK_ALLOWED_INTERNAL_HOSTS. The sender checks the addresses again
  * at each delivery (a name may resolve elsewhere later: DNS rebinding).
  */
-import { lookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
 import type { DestinationPolicy } from '../domain/ports';
 import { invalid } from '../../../kernel/errors';
-import { hostOf, isPublicAddress } from './address-policy';
+import { checkHost, hostOf } from '../../../platform/network/address-policy';
 
 export interface DestinationRules {
   production: boolean;
@@ -34,23 +32,14 @@ export class ResolvingDestinationPolicy implements DestinationPolicy {
     if (url.protocol === 'http:' && this.rules.production && !this.rules.httpAllowedHosts.includes(host)) {
       throw invalid('url_not_https', 'url must use https (plain http only for hosts on WEBHOOK_HTTP_ALLOWED_HOSTS)', 'url');
     }
-    if (this.rules.allowedInternalHosts.includes(host)) return;
-    const addresses = ipaddr.isValid(host) ? [host] : await resolve(host);
-    if (addresses.length === 0) throw invalid('url_unresolvable', `The host ${host} does not resolve`, 'url');
-    if (!addresses.every(isPublicAddress)) {
+    const verdict = await checkHost(host, this.rules.allowedInternalHosts);
+    if (verdict === 'unresolvable') throw invalid('url_unresolvable', `The host ${host} does not resolve`, 'url');
+    if (verdict === 'not_public') {
       throw invalid(
         'url_not_allowed',
         `The host ${host} resolves to a loopback, private, link-local or reserved address; an operator can allow it with WEBHOOK_ALLOWED_INTERNAL_HOSTS`,
         'url',
       );
     }
-  }
-}
-
-async function resolve(host: string): Promise<string[]> {
-  try {
-    return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-  } catch {
-    return [];
   }
 }

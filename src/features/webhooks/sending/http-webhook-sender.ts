@@ -5,13 +5,11 @@
  * now resolves to 127.0.0.1 or 169.254.169.254 (DNS rebinding) is refused at delivery.
  * Redirects are not followed. The deadline covers connect, send and the whole answer.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { WebhookSendError, type OutgoingWebhook, type WebhookResponse, type WebhookSender } from '../domain/ports';
-import { hostOf, isPublicAddress } from './address-policy';
+import { guardedLookup, hostOf, isPublicAddress } from '../../../platform/network/address-policy';
 
 export class HttpWebhookSender implements WebhookSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
@@ -26,22 +24,7 @@ export class HttpWebhookSender implements WebhookSender {
     if (!allowInternal && ipaddr.isValid(host) && !isPublicAddress(host)) {
       return Promise.reject(new WebhookSendError('destination_refused', `${host} is not a public address`));
     }
-    const guardedLookup: LookupFunction = (hostname, options, callback) => {
-      dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses) => {
-        if (error) return (callback as (e: Error | null, a: string, f: number) => void)(error, '', 0);
-        const list = addresses as unknown as LookupAddress[];
-        const refused = allowInternal ? undefined : list.find((a) => !isPublicAddress(a.address));
-        if (refused) {
-          return (callback as (e: Error | null, a: string, f: number) => void)(
-            new WebhookSendError('destination_refused', `${hostname} resolves to ${refused.address}, not a public address`),
-            '',
-            0,
-          );
-        }
-        if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-        (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
-      });
-    };
+    const lookup = guardedLookup(allowInternal, (message) => new WebhookSendError('destination_refused', message));
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<WebhookResponse>((resolve, reject) => {
       let settled = false;
@@ -58,7 +41,7 @@ export class HttpWebhookSender implements WebhookSender {
           method: 'POST',
           headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) },
           agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
-          lookup: guardedLookup,
+          lookup,
         },
         (response) => {
           // Read (and drop) the answer so the connection can be reused; the status is what counts.
