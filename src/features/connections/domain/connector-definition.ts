@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { CalendarConnector } from '../../scheduling/domain/calendar-port';
 import type {
+  BackgroundCheckConnector,
   ESignatureConnector,
   HrisConnector,
   NotificationConnector,
@@ -26,10 +27,21 @@ export interface PortsByKind {
   calendar: CalendarConnector;
   payroll_files: PayrollFileConnector;
   payouts: PayoutConnector;
+  background_checks: BackgroundCheckConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files', 'payouts'];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = [
+  'email',
+  'sms',
+  'video_meetings',
+  'esign',
+  'hris',
+  'calendar',
+  'payroll_files',
+  'payouts',
+  'background_checks',
+];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };
