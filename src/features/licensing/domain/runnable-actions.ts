@@ -17,11 +17,14 @@ export const RUNNABLE_ACTIONS = Symbol('RunnableActions');
 /** job_boards.post_jobs: the job-feeds feature publishes the feeds itself (docs/job-feeds.md). */
 export const POST_JOBS = 'job_boards.post_jobs';
 
+/** sourcing.distribute_jobs: the job-distribution feature's channel feeds, tracked links and attribution (docs/job-distribution.md). */
+export const DISTRIBUTE_JOBS = 'sourcing.distribute_jobs';
+
 /**
  * Actions performed by the plugin's own features through their API, not by a hook handler:
  * the profile apply flow, the verification API (src/features/verifications) and the job feeds.
  */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth', POST_JOBS]);
+export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth', POST_JOBS, DISTRIBUTE_JOBS]);
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
