@@ -31,6 +31,7 @@ import { credentialChecksModule } from './features/credential-checks/register';
 import { credentialDocumentsModule } from './features/credential-documents/register';
 import { listingsModule } from './features/listings/register';
 import { jobFeedsModule } from './features/job-feeds/register';
+import { jobDistributionModule } from './features/job-distribution/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
 import { verificationsModule } from './features/verifications/register';
@@ -91,6 +92,7 @@ export const MODULES: readonly PluginModule[] = [
   verificationsModule,
   listingsModule,
   jobFeedsModule,
+  jobDistributionModule,
   credentialChecksModule,
   credentialDocumentsModule,
   reconciliationModule,

@@ -75,6 +75,7 @@ describe('tenant isolation: another organization’s ids', function () {
     erasureId: '',
     holdId: '',
     documentId: '',
+    channelId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -89,6 +90,8 @@ describe('tenant isolation: another organization’s ids', function () {
     external_id: 'b-req-1',
     profile_user_id: GRACE.id,
     credential_type: 'License',
+    // A distribution channel's name: B has one of that name (but no sourcing.distribute_jobs license, so its feeds are 404).
+    channel: 'indeed',
   };
   const B_TRUSTED_ISSUER = 'did:web:tenant-b.example';
   /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */
@@ -182,6 +185,9 @@ describe('tenant isolation: another organization’s ids', function () {
     });
     assert.equal(document.status, 201, document.text);
     b.documentId = document.body.id;
+    const channel = await t.request('POST', '/v1/job-distribution/channels', { auth: b.apiKey, body: { name: 'indeed' } });
+    assert.equal(channel.status, 201, channel.text);
+    b.channelId = channel.body.id;
     await t.request('POST', '/v1/integrations/licenses/hris.employee_sync/activate', { auth: b.apiKey });
     await waitFor(
       async () =>
@@ -250,6 +256,7 @@ describe('tenant isolation: another organization’s ids', function () {
       erasure_id: { other: b.erasureId, missing: newId('cer') },
       hold_id: { other: b.holdId, missing: newId('hold') },
       document_id: { other: b.documentId, missing: newId('cdoc') },
+      channel_id: { other: b.channelId, missing: newId('dch') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -296,6 +303,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.exportId,
     b.erasureId,
     b.holdId,
+    b.channelId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

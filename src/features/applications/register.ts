@@ -14,6 +14,7 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/l
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/domain/ports';
 import { ApplicationReader } from './domain/application-reader';
 import { ApplyService } from './domain/apply-service';
+import { APPLICATION_SOURCES, noApplicationSources, type ApplicationSources } from './domain/application-source';
 import { PipelineDelivery } from './domain/pipeline-delivery';
 import { APPLICATION_REPOSITORY } from './domain/ports';
 import { ProfileApplyAvailability } from './domain/profile-apply-availability';
@@ -57,6 +58,8 @@ export const profileApplicationsModule: PluginModule = {
     container.registerSingleton(SNAPSHOT_APPLICATIONS, KnexSnapshotApplicationWriter);
     container.registerSingleton(ProfileApplySettingsService);
     container.registerSingleton(ProfileApplyAvailability);
+    // The job-distribution feature replaces it with the verifier of its tracked links.
+    if (!container.isRegistered(APPLICATION_SOURCES)) container.register<ApplicationSources>(APPLICATION_SOURCES, { useValue: noApplicationSources });
     container.registerSingleton(ApplyService);
     container.registerSingleton(ApplicationReader);
     container.registerSingleton(PipelineDelivery);

@@ -20,7 +20,8 @@ export type KeyPurpose =
   | 'verification-codes'
   | 'verification-destinations'
   | 'scheduling-links'
-  | 'credential-document-encryption';
+  | 'credential-document-encryption'
+  | 'job-distribution-sources';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

@@ -26,6 +26,7 @@ export function applicationSubmittedPayload(application: ProfileApplication, lis
     experience_summary: application.experienceSummary,
     work_history: application.workHistory,
     profile_url: application.profileUrl,
+    source: application.source,
     submitted_at: application.createdAt.toISOString(),
   };
 }

@@ -63,6 +63,7 @@ export class PipelineDelivery {
       },
       workHistory: application.workHistory,
       profileUrl: application.profileUrl,
+      ...(application.source ? { source: application.source } : {}),
       submittedAt: application.createdAt,
     });
     // Records application.submitted in the event log (once: its dedupe key) and announces it on the

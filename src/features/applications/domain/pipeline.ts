@@ -32,6 +32,8 @@ export interface PipelineApplication {
   /** The candidate's positions, newest first. */
   workHistory: PipelinePosition[];
   profileUrl: string;
+  /** The distribution channel the candidate came through, when known. */
+  source?: string;
   submittedAt: Date;
 }
 

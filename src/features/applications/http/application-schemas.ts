@@ -47,6 +47,10 @@ export const applicationSchema = submittedApplicationSchema
     candidate: z.object({ name: z.string(), headline: z.string().nullable() }),
     cover_letter: z.string().nullable(),
     answers: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
+    source: z
+      .string()
+      .nullable()
+      .meta({ description: 'The distribution channel of the tracked apply link the candidate came through (sourcing.distribute_jobs); null when none' }),
     created_at: isoDateTime,
   })
   .meta({ id: 'Application' });

@@ -18,6 +18,10 @@ const applyBody = z
     profile_user_id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/, 'expected a profile user id: usr_ followed by an opaque id'),
     cover_letter: z.string().optional(),
     answers: z.record(z.string(), z.unknown()).optional(),
+    source: z.string().max(200).optional().meta({
+      description:
+        'The `source` query parameter of a tracked apply link (sourcing.distribute_jobs), passed on as is; 400 source_invalid when it is not one of this listing',
+    }),
   })
   .strict()
   .meta({
@@ -53,6 +57,7 @@ export function applicationDetail(application: ProfileApplication): z.output<typ
     candidate: { name: application.candidateName, headline: application.candidateHeadline },
     cover_letter: application.coverLetter,
     answers: application.answers,
+    source: application.source,
     created_at: application.createdAt.toISOString(),
   };
 }
@@ -78,6 +83,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
           profileUserId: body.profile_user_id,
           coverLetter: body.cover_letter,
           answers: body.answers,
+          source: body.source,
         });
         return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);
       },
