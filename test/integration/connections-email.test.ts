@@ -8,10 +8,21 @@
  */
 import { strict as assert } from 'node:assert';
 import { activateLicense } from '../helpers/hooks';
-import { rememberSecret } from '../helpers/log-capture';
+import { rememberSecret, testLogger } from '../helpers/log-capture';
 import { waitFor } from '../helpers/profile-flow';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { usingRedis } from '../helpers/redis';
+import { queueDefinitions } from '../../src/composition/infrastructure';
+import { loadManifest } from '../../src/platform/manifest/manifest';
+import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
+import { closeRedis, createRedis } from '../../src/platform/queue/redis';
+import { ReconciliationSweep } from '../../src/features/operations/domain/reconciliation-sweep';
+import { StuckRunReconciler } from '../../src/features/action-runs/domain/stuck-run-reconciler';
+import { KnexActionRunRepository } from '../../src/features/action-runs/storage/knex-action-run-repository';
+import { ReminderRunReplayer } from '../../src/features/reminders/domain/reminder-run-replayer';
+import { KnexInterviewReminderRepository } from '../../src/features/reminders/storage/interview-reminder-repository';
+import { systemClock } from '../../src/kernel/clock';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const WRONG = 'wrong-horse-battery-staple';
@@ -318,6 +329,55 @@ describe('connections: email reminders over a real SMTP server', function () {
       ['transient_error', 'transient_error', 'succeeded'],
     );
     assert.equal(run.attempts[0].error_code, 'counterpart_unavailable');
+  });
+
+  it('a retrying run whose job the queue lost (its Redis keys flushed) is found by the run sweep, re-enqueued once, and delivered once', async function () {
+    if (!usingRedis()) return this.skip(); // the in-process queue has no store to lose
+    smtp.failNext(2, 451, 'Greylisted, try again');
+    const before = smtp.received.length;
+    await fire(acme.organizationId, 'int_lost', 'katherine@example.com');
+    // After the second failure the job waits ~2 s in BullMQ's delayed set: lose it there.
+    const stuck = await waitFor(async () => {
+      const [run] = (await runs(acme.apiKey, '?status=retrying')).body.data;
+      return run?.attempts.length === 2 && run.attempts[1].outcome === 'transient_error' ? run : undefined;
+    }, 'two failed attempts');
+    const client = createRedis(process.env.REDIS_URL!, 'client');
+    const queue = new BullmqJobQueue({
+      connection: client,
+      workerConnection: () => createRedis(process.env.REDIS_URL!, 'worker'),
+      prefix: t.config.queuePrefix,
+      definitions: queueDefinitions(loadManifest()),
+      logger: testLogger(),
+    });
+    try {
+      const keys = await client.keys(`${t.config.queuePrefix}:interview-reminders:*`);
+      if (keys.length > 0) await client.del(...keys);
+      assert.equal((await reminder(acme.organizationId, 'int_lost')).status, 'scheduled', 'the reminder still waits for its lost job');
+      const db = t.database.db;
+      const sweep = new ReconciliationSweep(
+        [new StuckRunReconciler(new KnexActionRunRepository(db), () => [new ReminderRunReplayer(new KnexInterviewReminderRepository(db), queue, systemClock)])],
+        queue,
+        testLogger(),
+        { boundMs: 0, batchSize: 100 },
+      );
+      // Two sweeps at once (two workers) find it; its job id lets one job exist, so it is sent once.
+      const reports = await Promise.all([sweep.run(new Date(Date.now() + 1000)), sweep.run(new Date(Date.now() + 1000))]);
+      for (const report of reports) assert.deepEqual([report.action_runs!.found, report.action_runs!.error ?? 0], [1, 0], JSON.stringify(reports));
+      const row = await settledReminder(acme.organizationId, 'int_lost');
+      assert.equal(row.status, 'sent');
+      assert.equal(row.delivery_id, stuck.id);
+      assert.equal(smtp.received.length, before + 1, 'delivered once');
+      const run = (await t.request('GET', `/v1/integrations/runs/${stuck.id}`, { auth: acme.apiKey })).body;
+      assert.deepEqual(
+        run.attempts.map((a: { outcome: string }) => a.outcome),
+        ['transient_error', 'transient_error', 'succeeded'],
+      );
+      // Nothing left to sweep.
+      assert.equal((await sweep.run(new Date(Date.now() + 1000))).action_runs!.found, 0);
+    } finally {
+      await queue.close();
+      await closeRedis(client);
+    }
   });
 
   it("another organization's connection and run answer 404", async () => {

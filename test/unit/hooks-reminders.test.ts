@@ -57,6 +57,10 @@ class MemoryReminders implements InterviewReminderRepository {
   async listScheduled(o: string, c: ReminderChannel) {
     return [...this.rows.values()].filter((r) => r.organizationId === o && r.channel === c && r.status === 'scheduled');
   }
+  async findScheduledByJob(o: string, jobId: string) {
+    const row = [...this.rows.values()].find((r) => r.organizationId === o && r.jobId === jobId && r.status === 'scheduled');
+    return row ? structuredClone(row) : undefined;
+  }
   async reopenFailed(o: string, jobId: string, at: Date) {
     const row = [...this.rows.values()].find((r) => r.organizationId === o && r.jobId === jobId && r.status === 'failed');
     if (!row) return undefined;

@@ -29,6 +29,8 @@ import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from './domain/action
 import { ActionRunner } from './domain/action-runner';
 import { RunRecordingConnectors } from './domain/run-recording-connectors';
 import { RUN_REPLAYER, RunRetries, type RunReplayer } from './domain/run-retries';
+import { StuckRunReconciler } from './domain/stuck-run-reconciler';
+import { RECONCILERS, type Reconciler } from '../operations/domain/reconciler';
 import { actionRunRoutes } from './http/action-runs-router';
 import { KnexActionRunRepository } from './storage/knex-action-run-repository';
 
@@ -71,6 +73,15 @@ export const actionRunsModule: PluginModule = {
             c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY),
             () => (c.isRegistered(RUN_REPLAYER) ? c.resolveAll<RunReplayer>(RUN_REPLAYER) : []),
             () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    // The sweep for runs whose job the queue lost (the reconciliation sweep runs it).
+    container.register<Reconciler>(RECONCILERS, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new StuckRunReconciler(c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY), () =>
+            c.isRegistered(RUN_REPLAYER) ? c.resolveAll<RunReplayer>(RUN_REPLAYER) : [],
           ),
       ),
     });

@@ -82,6 +82,8 @@ export interface ActionRunRepository {
   list(organizationId: string, filter: RunFilter): Promise<{ data: ActionRun[]; hasMore: boolean }>;
   /** A failed run an organization asked to retry: `failed` → `retrying`; undefined when it was no longer failed. */
   reopen(organizationId: string, id: string, at: Date): Promise<ActionRun | undefined>;
+  /** Runs `running` or `retrying` not touched since `before` (the sweep: their job may be lost), oldest first. */
+  unfinished(before: Date, limit: number): Promise<ActionRun[]>;
   /** Undoes `reopen` when the step could not be queued again: `retrying` (no new attempt yet) → `failed`. */
   restoreFailed(organizationId: string, id: string, at: Date): Promise<void>;
 }

@@ -11,6 +11,7 @@
  *   source gone         → 409 run_not_retryable (e.g. the interview was canceled since)
  */
 import { conflict, notFound } from '../../../kernel/errors';
+import type { OutboxMessage } from '../../../kernel/outbox';
 import type { ActionRun, ActionRunRepository } from './action-run';
 
 /** A feature that performs runs of some actions and can queue one again. */
@@ -18,6 +19,13 @@ export interface RunReplayer {
   readonly actions: readonly string[];
   /** Queues the step of a reopened run again (same idempotency key); false when what it was for is gone. */
   replay(run: ActionRun): Promise<boolean>;
+  /**
+   * For the sweep (ActionRunReconciler): the jobs that perform these runs' step, under
+   * their deterministic ids, for runs `running`/`retrying` whose job the queue may have lost
+   * (Redis died). Leave out runs whose source is gone. The sweep re-enqueues a job only
+   * when the queue no longer holds it, and a run that succeeded is never performed again.
+   */
+  jobsFor?(runs: readonly ActionRun[]): Promise<OutboxMessage[]>;
 }
 
 export const RUN_REPLAYER = Symbol('RunReplayer');

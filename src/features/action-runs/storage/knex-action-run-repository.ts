@@ -168,6 +168,15 @@ export class KnexActionRunRepository implements ActionRunRepository {
     return row ? fromRow(row as RunRow) : undefined;
   }
 
+  async unfinished(before: Date, limit: number): Promise<ActionRun[]> {
+    const rows = await this.db<RunRow>('hi_action_runs')
+      .whereIn('status', ['running', 'retrying'])
+      .where('updated_at', '<', before)
+      .orderBy('updated_at')
+      .limit(limit);
+    return rows.map(fromRow);
+  }
+
   async restoreFailed(organizationId: string, id: string, at: Date): Promise<void> {
     await this.db('hi_action_runs')
       .where({ organization_id: organizationId, id, status: 'retrying' })

@@ -73,6 +73,8 @@ export interface InterviewReminderRepository {
     change: { status: Exclude<ReminderStatus, 'scheduled'>; reason: string | null; deliveryId?: string; at: Date },
   ): Promise<boolean>;
   listScheduled(organizationId: string, channel: ReminderChannel): Promise<InterviewReminder[]>;
+  /** The reminder still `scheduled` under `jobId` (a run of it looks stuck: the action-runs reconciler). */
+  findScheduledByJob(organizationId: string, jobId: string): Promise<InterviewReminder | undefined>;
   /** A failed reminder whose run an organization retries: `failed` → `scheduled` under the same job id. */
   reopenFailed(organizationId: string, jobId: string, at: Date): Promise<InterviewReminder | undefined>;
 }

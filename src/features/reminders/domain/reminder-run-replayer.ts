@@ -7,6 +7,7 @@
 import { inject, injectable } from 'tsyringe';
 import { CLOCK, type Clock } from '../../../kernel/clock';
 import { JOB_QUEUE, type JobQueue } from '../../../kernel/job-queue';
+import type { OutboxMessage } from '../../../kernel/outbox';
 import type { ActionRun } from '../../action-runs/domain/action-run';
 import type { RunReplayer } from '../../action-runs/domain/run-retries';
 import {
@@ -29,6 +30,18 @@ export class ReminderRunReplayer implements RunReplayer {
     @inject(JOB_QUEUE) private readonly queue: JobQueue,
     @inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  /** A reminder run stuck `running`/`retrying`: its reminder's job, if the reminder still waits for it. */
+  async jobsFor(runs: readonly ActionRun[]): Promise<OutboxMessage[]> {
+    const messages: OutboxMessage[] = [];
+    for (const run of runs) {
+      const reminder = await this.reminders.findScheduledByJob(run.organizationId, run.idempotencyKey);
+      if (!reminder) continue;
+      const job: ReminderJob = { organization_id: reminder.organizationId, interview_id: reminder.interviewId, channel: reminder.channel };
+      messages.push({ queue: INTERVIEW_REMINDERS_QUEUE, name: 'remind', data: job, jobId: reminder.jobId });
+    }
+    return messages;
+  }
 
   async replay(run: ActionRun): Promise<boolean> {
     const reminder = await this.reminders.reopenFailed(run.organizationId, run.idempotencyKey, this.clock.now());

@@ -79,6 +79,11 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
     return updated > 0;
   }
 
+  async findScheduledByJob(organizationId: string, jobId: string): Promise<InterviewReminder | undefined> {
+    const row = await this.db<Row>('hi_interview_reminders').where({ organization_id: organizationId, job_id: jobId, status: 'scheduled' }).first();
+    return row ? toDomain(row) : undefined;
+  }
+
   async reopenFailed(organizationId: string, jobId: string, at: Date): Promise<InterviewReminder | undefined> {
     const [row] = await this.db<Row>('hi_interview_reminders')
       .where({ organization_id: organizationId, job_id: jobId, status: 'failed' })

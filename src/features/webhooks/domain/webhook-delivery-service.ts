@@ -49,17 +49,17 @@ export class WebhookDeliveryService {
 
   /** Returns what happened, or undefined when the job was stale (nothing to do). */
   async attempt(deliveryId: string, jobSeq: number): Promise<AttemptOutcome | undefined> {
-    const delivery = await this.deliveries.findById(deliveryId);
-    if (!delivery || delivery.status !== 'pending' || delivery.jobSeq !== jobSeq) return undefined;
     const started = this.clock.now();
+    // One statement (batched with concurrent deliveries): the job claims its delivery and reads the event.
+    const claimed = await this.deliveries.claim(deliveryId, jobSeq, new Date(started.getTime() + this.settings.timeoutMs + 5_000));
+    if (!claimed) return undefined;
+    const { delivery, event } = claimed;
     const target = await this.endpoints.findForDelivery(delivery.endpointId, started);
     const endpoint = target?.endpoint;
-    const event = await this.events.find(delivery.organizationId, delivery.eventId);
     let outcome: AttemptOutcome;
     if (!endpoint || !event) outcome = { kind: 'canceled', error: 'the endpoint or the event no longer exists' };
     else if (!endpoint.enabled) outcome = { kind: 'canceled', error: 'endpoint_disabled' };
     else {
-      if (!(await this.deliveries.claim(deliveryId, jobSeq, new Date(started.getTime() + this.settings.timeoutMs + 5_000)))) return undefined;
       const secrets = target!.secrets;
       const body = webhookBody(event);
       const signatures = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])].map((secret) => this.signer.sign(secret, event.id, started, body));

@@ -1,3 +1,5 @@
+import type { PluginEvent } from '../../events/domain/event';
+
 /** One event for one endpoint, with the history of its attempts. */
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'canceled';
 
@@ -35,6 +37,12 @@ export type AttemptOutcome =
   | { kind: 'failed'; statusCode: number | null; error: string; windowExhausted: boolean }
   | { kind: 'canceled'; error: string };
 
+/** A delivery claimed by its job, with the event it carries. */
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  event: PluginEvent | undefined;
+}
+
 export interface WebhookDeliveryRepository {
   find(organizationId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
   findById(deliveryId: string): Promise<WebhookDelivery | undefined>;
@@ -43,8 +51,12 @@ export interface WebhookDeliveryRepository {
     endpointId: string,
     options: { limit: number; startingAfter?: string; status?: DeliveryStatus },
   ): Promise<{ data: WebhookDelivery[]; hasMore: boolean }>;
-  /** Marks the delivery as being sent by the job `jobSeq` until `until`; false when that job is stale. */
-  claim(deliveryId: string, jobSeq: number, until: Date): Promise<boolean>;
+  /**
+   * Marks the delivery as being sent by the job `jobSeq` until `until`, and answers it with
+   * its event (undefined when the event is gone); undefined when that job is stale or the
+   * delivery is no longer pending.
+   */
+  claim(deliveryId: string, jobSeq: number, until: Date): Promise<ClaimedDelivery | undefined>;
   /** Records an attempt's outcome (a success also stamps the endpoint's last_success_at); a retry also bumps the job number and writes the next job's outbox message. Ignored for a stale job. */
   recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean>;
   /** Sends again (replay): pending now, a new job, a new retry window. */

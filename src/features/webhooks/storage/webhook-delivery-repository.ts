@@ -5,11 +5,15 @@
  */
 import { inject, injectable } from 'tsyringe';
 import type { Knex } from 'knex';
+import { GroupCommit } from '../../../kernel/group-commit';
 import { OUTBOX_NOTIFIER, type OutboxNotifier } from '../../../kernel/outbox';
+import type { PluginEvent } from '../../events/domain/event';
+import { fromJson } from '../../../platform/database/json-column';
 import {
   deliveryJobId,
   WEBHOOK_DELIVERY_QUEUE,
   type AttemptOutcome,
+  type ClaimedDelivery,
   type DeliveryStatus,
   type WebhookDelivery,
   type WebhookDeliveryRepository,
@@ -64,8 +68,37 @@ const jobMessage = (deliveryId: string, jobSeq: number, delayMs = 0) => ({
   delayMs,
 });
 
+interface ClaimRow extends DeliveryRow {
+  event_sequence: string | number | null;
+  event_data: unknown;
+  event_created_at: Date | null;
+}
+
+interface Claim {
+  deliveryId: string;
+  jobSeq: number;
+  until: Date;
+}
+
+interface Success {
+  deliveryId: string;
+  jobSeq: number;
+  statusCode: number;
+  at: Date;
+}
+
+/** One `(?::type, …)` row per item of a VALUES list. */
+const valuesList = (count: number, row: string) => Array.from({ length: count }, () => row).join(', ');
+
 @injectable()
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  /**
+   * The hot path of every delivery is two statements, claim (with the event) and success;
+   * those of concurrent deliveries are written together (one statement per batch).
+   */
+  private readonly claims = new GroupCommit<Claim, ClaimedDelivery | undefined>((_, items) => this.claimBatch(items));
+  private readonly successes = new GroupCommit<Success, boolean>((_, items) => this.succeedBatch(items));
+
   constructor(
     @inject(DATABASE) private readonly db: Database,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
@@ -98,42 +131,67 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return { data: rows.slice(0, options.limit).map(fromRow), hasMore: rows.length > options.limit };
   }
 
-  async claim(deliveryId: string, jobSeq: number, until: Date): Promise<boolean> {
-    const rows = await this.db('hi_webhook_deliveries')
-      .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
-      .update({ locked_until: until })
-      .returning('id');
-    return rows.length > 0;
+  claim(deliveryId: string, jobSeq: number, until: Date): Promise<ClaimedDelivery | undefined> {
+    return this.claims.submit('claim', { deliveryId, jobSeq, until });
+  }
+
+  /** Claims a batch in one statement and answers each pending delivery with its event (undefined: stale or finished). */
+  private async claimBatch(items: Claim[]): Promise<(ClaimedDelivery | undefined)[]> {
+    const { rows } = (await this.db.raw(
+      `WITH v(id, job_seq, until) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::timestamptz)')}),
+       claimed AS (
+         UPDATE hi_webhook_deliveries d SET locked_until = v.until FROM v
+         WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
+         RETURNING d.*
+       )
+       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at
+       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id`,
+      items.flatMap((i) => [i.deliveryId, i.jobSeq, i.until]),
+    )) as { rows: ClaimRow[] };
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return items.map((item) => {
+      const row = byId.get(item.deliveryId);
+      if (!row) return undefined;
+      const event: PluginEvent | undefined =
+        row.event_created_at === null
+          ? undefined
+          : {
+              id: row.event_id,
+              organizationId: row.organization_id,
+              sequence: Number(row.event_sequence),
+              type: row.event_type,
+              data: fromJson<Record<string, unknown>>(row.event_data),
+              createdAt: new Date(row.event_created_at),
+            };
+      return { delivery: fromRow(row), event };
+    });
+  }
+
+  /** Successes of a batch in one statement: the deliveries, and each endpoint's last success. */
+  private async succeedBatch(items: Success[]): Promise<boolean[]> {
+    const { rows } = (await this.db.raw(
+      `WITH v(id, job_seq, status_code, at) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::int, ?::timestamptz)')}),
+       delivered AS (
+         UPDATE hi_webhook_deliveries d
+         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = v.status_code, last_error = NULL,
+             next_attempt_at = NULL, locked_until = NULL, completed_at = v.at, updated_at = v.at
+         FROM v WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
+         RETURNING d.id, d.endpoint_id, v.at
+       ),
+       stamped AS (
+         UPDATE hi_webhook_endpoints w SET last_success_at = m.at
+         FROM (SELECT endpoint_id, max(at) AS at FROM delivered GROUP BY endpoint_id) m
+         WHERE w.id = m.endpoint_id AND (w.last_success_at IS NULL OR w.last_success_at < m.at)
+       )
+       SELECT id FROM delivered`,
+      items.flatMap((i) => [i.deliveryId, i.jobSeq, i.statusCode, i.at]),
+    )) as { rows: { id: string }[] };
+    const done = new Set(rows.map((row) => row.id));
+    return items.map((item) => done.has(item.deliveryId));
   }
 
   async recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean> {
-    if (outcome.kind === 'succeeded') {
-      // One statement (the hot path): the delivery, and the endpoint's last success.
-      const rows = await this.db
-        .with(
-          'delivered',
-          this.db('hi_webhook_deliveries')
-            .where({ id: deliveryId, job_seq: jobSeq, status: 'pending' })
-            .update({
-              status: 'succeeded',
-              attempts: this.db.raw('attempts + 1'),
-              last_status_code: outcome.statusCode,
-              last_error: null,
-              next_attempt_at: null,
-              locked_until: null,
-              completed_at: at,
-              updated_at: at,
-            })
-            .returning('endpoint_id'),
-        )
-        .from('hi_webhook_endpoints')
-        .whereIn('id', this.db.select('endpoint_id').from('delivered'))
-        .update({ last_success_at: at })
-        .returning('id');
-      if (rows.length > 0) return true;
-      // Recorded if the delivery row moved even though the endpoint is gone.
-      return Boolean(await this.db('hi_webhook_deliveries').where({ id: deliveryId, job_seq: jobSeq, status: 'succeeded', completed_at: at }).first('id'));
-    }
+    if (outcome.kind === 'succeeded') return this.successes.submit('succeeded', { deliveryId, jobSeq, statusCode: outcome.statusCode, at });
     const done = await this.db.transaction(async (trx) => {
       const base = { updated_at: at, locked_until: null, attempts: trx.raw('attempts + 1') } as Record<string, unknown>;
       let patch: Record<string, unknown>;

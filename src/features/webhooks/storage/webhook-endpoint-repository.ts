@@ -1,4 +1,5 @@
 /** Webhook endpoints on knex; signing secrets are stored only as AES-256-GCM ciphertexts bound to their endpoint. */
+import { GroupCommit } from '../../../kernel/group-commit';
 import { inject, injectable } from 'tsyringe';
 import type { SigningSecrets, WebhookEndpoint, WebhookEndpointChange, WebhookEndpointRepository } from '../domain/webhook-endpoint';
 import type { TokenCipher } from '../../../platform/security/token-cipher';
@@ -120,10 +121,21 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
     });
   }
 
-  async findForDelivery(endpointId: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined> {
-    const row = await this.db<EndpointRow>('hi_webhook_endpoints').where({ id: endpointId }).first();
-    return row ? { endpoint: fromRow(row), secrets: this.secretsOf(row, now) } : undefined;
+  /** Read per delivery attempt: concurrent attempts' reads go together (one query per batch). */
+  findForDelivery(endpointId: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined> {
+    return this.deliveryReads.submit('endpoints', { endpointId, now });
   }
+
+  private readonly deliveryReads = new GroupCommit<{ endpointId: string; now: Date }, { endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined>(
+    async (_, items) => {
+      const rows = await this.db<EndpointRow>('hi_webhook_endpoints').whereIn('id', [...new Set(items.map((i) => i.endpointId))]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return items.map(({ endpointId, now }) => {
+        const row = byId.get(endpointId);
+        return row ? { endpoint: fromRow(row), secrets: this.secretsOf(row, now) } : undefined;
+      });
+    },
+  );
 
   async secrets(endpointId: string, now: Date): Promise<SigningSecrets | undefined> {
     const row = await this.db<EndpointRow>('hi_webhook_endpoints').where({ id: endpointId }).first();
