@@ -35,6 +35,7 @@ import { jobDistributionModule } from './features/job-distribution/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
 import { verificationsModule } from './features/verifications/register';
+import { smsModule } from './features/sms/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -90,6 +91,7 @@ export const MODULES: readonly PluginModule[] = [
   statusUpdatesModule,
   callSheetsModule,
   verificationsModule,
+  smsModule,
   listingsModule,
   jobFeedsModule,
   jobDistributionModule,

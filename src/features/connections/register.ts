@@ -21,6 +21,7 @@ import { ConnectionService } from './domain/connection-service';
 import { LicenseService } from '../licensing/domain/license-service';
 import { CONNECTOR_DEFINITIONS } from './domain/connector-definition';
 import { ConnectorResolver, type DeploymentDefault } from './domain/connector-resolver';
+import { SMS_INBOUND, type SmsInboundSink } from '../sms/domain/sms-inbound';
 import { connectionRoutes } from './http/connections-router';
 import { KnexConnectionRepository } from './storage/knex-connection-repository';
 
@@ -58,6 +59,8 @@ export const connectionsModule: PluginModule = {
           hostPorts: host.connectors ?? {},
           defaults,
           sandbox: sandbox ? { email: sandbox, sms: sandbox, video_meetings: sandbox, esign: sandbox, hris: sandbox } : {},
+          publicBaseUrl: config.baseUrl,
+          smsInbound: () => (c.isRegistered(SMS_INBOUND) ? c.resolve<SmsInboundSink>(SMS_INBOUND) : undefined),
         });
       }),
     });

@@ -21,7 +21,9 @@ export type KeyPurpose =
   | 'verification-destinations'
   | 'scheduling-links'
   | 'credential-document-encryption'
-  | 'job-distribution-sources';
+  | 'job-distribution-sources'
+  | 'sms-opt-out-destinations'
+  | 'totp-secret-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

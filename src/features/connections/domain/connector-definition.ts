@@ -16,6 +16,7 @@ import type {
   SmsConnector,
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
+import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {
@@ -56,7 +57,18 @@ export interface ConnectorDefinition<K extends ConnectorKind = ConnectorKind, S 
   /** A real round trip (SMTP: EHLO, STARTTLS, AUTH); never throws, answers the outcome. */
   test(settings: S, credentials: C): Promise<ConnectionTestOutcome>;
   /** The port for one connection; `close` releases pooled sockets. */
-  open(settings: S, credentials: C): PortsByKind[K] & { close?(): void };
+  open(settings: S, credentials: C, context?: OpenContext): PortsByKind[K] & { close?(): void };
+}
+
+/** Whom an opened port works for, and where what its counterpart reports later goes. */
+export interface OpenContext {
+  /** Null for a deployment default (it serves every organization). */
+  organizationId: string | null;
+  connectionId: string | null;
+  /** The plugin's public address (BASE_URL with the mount path): where counterparts call back. */
+  publicBaseUrl?: string;
+  /** SMS connectors hand delivery receipts and inbound messages (STOP) here. */
+  sms?: SmsInboundSink;
 }
 
 export const CONNECTOR_DEFINITIONS = Symbol('ConnectorDefinitions');

@@ -8,7 +8,8 @@
  */
 import { DomainError } from '../../../kernel/errors';
 import type { Connection, ConnectionRepository } from './connection';
-import { CONNECTOR_KINDS, type ConnectorDefinition, type ConnectorKind, type PortsByKind } from './connector-definition';
+import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
+import { CONNECTOR_KINDS, type ConnectorDefinition, type ConnectorKind, type OpenContext, type PortsByKind } from './connector-definition';
 
 export interface ResolvedPort<K extends ConnectorKind> {
   port: PortsByKind[K];
@@ -30,6 +31,10 @@ export interface ResolverOptions {
   hostPorts: Partial<PortsByKind>;
   defaults: readonly DeploymentDefault[];
   sandbox: Partial<PortsByKind>;
+  /** The plugin's public address, for counterparts' callbacks (Twilio's StatusCallback). */
+  publicBaseUrl?: string;
+  /** Where SMS connectors hand receipts and inbound messages (resolved late: it needs the event log). */
+  smsInbound?: () => SmsInboundSink | undefined;
 }
 
 export const connectionMissing = (kind: string, action: string) =>
@@ -111,7 +116,11 @@ export class ConnectorResolver {
     cached?.port.close?.();
     const definition = this.definitions.find((d) => d.key === connection.connector)!;
     const credentials = await this.connections.credentialsOf(connection);
-    const port = definition.open(definition.settings.parse(connection.settings), definition.credentials.parse(credentials));
+    const port = definition.open(
+      definition.settings.parse(connection.settings),
+      definition.credentials.parse(credentials),
+      this.context(connection.organizationId, connection.id),
+    );
     this.opened.set(connection.id, { port, version });
     return port;
   }
@@ -121,8 +130,18 @@ export class ConnectorResolver {
     const cached = this.opened.get(key);
     if (cached) return cached.port;
     const definition = this.definitions.find((d) => d.key === fallback.connector)!;
-    const port = definition.open(definition.settings.parse(fallback.settings), definition.credentials.parse(fallback.credentials));
+    const port = definition.open(definition.settings.parse(fallback.settings), definition.credentials.parse(fallback.credentials), this.context(null, null));
     this.opened.set(key, { port, version: 'default' });
     return port;
+  }
+
+  private context(organizationId: string | null, connectionId: string | null): OpenContext {
+    const sms = this.options.smsInbound?.();
+    return {
+      organizationId,
+      connectionId,
+      ...(this.options.publicBaseUrl ? { publicBaseUrl: this.options.publicBaseUrl } : {}),
+      ...(sms ? { sms } : {}),
+    };
   }
 }
