@@ -41,6 +41,7 @@ import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
 import { METRICS, type PluginMetrics } from './platform/observability/metrics';
 import { privacyModule } from './features/privacy/register';
+import { backgroundChecksModule } from './features/background-checks/register';
 import { auditModule } from './features/audit/register';
 import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-writer';
 import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
@@ -97,6 +98,7 @@ export const MODULES: readonly PluginModule[] = [
   jobDistributionModule,
   credentialChecksModule,
   credentialDocumentsModule,
+  backgroundChecksModule,
   reconciliationModule,
   privacyModule,
   auditModule,

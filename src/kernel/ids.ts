@@ -54,7 +54,8 @@ export type IdPrefix =
   | 'ver'
   | 'bkg'
   | 'cdoc'
-  | 'dch';
+  | 'dch'
+  | 'bgc';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {
