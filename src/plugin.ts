@@ -28,6 +28,7 @@ import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
 import { credentialDocumentsModule } from './features/credential-documents/register';
+import { complianceModule } from './features/compliance/register';
 import { listingsModule } from './features/listings/register';
 import { jobFeedsModule } from './features/job-feeds/register';
 import { statusUpdatesModule } from './features/status-updates/register';
@@ -92,6 +93,7 @@ export const MODULES: readonly PluginModule[] = [
   jobFeedsModule,
   credentialChecksModule,
   credentialDocumentsModule,
+  complianceModule,
   reconciliationModule,
   privacyModule,
   auditModule,

@@ -1,4 +1,5 @@
 import { credentialRequirementSchema } from '../../listings/domain/credential-requirements';
+import { applicationCredentialCheckSchema } from '../../credential-checks/http/credential-check-schemas';
 import { z } from 'zod';
 import { isoDateTime, listOf } from '../../../platform/http/common-schemas';
 
@@ -48,6 +49,7 @@ export const applicationSchema = submittedApplicationSchema
     cover_letter: z.string().nullable(),
     answers: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
     created_at: isoDateTime,
+    credential_check: applicationCredentialCheckSchema.nullable(),
   })
   .meta({ id: 'Application' });
 
