@@ -29,6 +29,7 @@ import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
 import { credentialDocumentsModule } from './features/credential-documents/register';
+import { complianceModule } from './features/compliance/register';
 import { listingsModule } from './features/listings/register';
 import { jobFeedsModule } from './features/job-feeds/register';
 import { jobDistributionModule } from './features/job-distribution/register';
@@ -99,6 +100,7 @@ export const MODULES: readonly PluginModule[] = [
   credentialChecksModule,
   credentialDocumentsModule,
   backgroundChecksModule,
+  complianceModule,
   reconciliationModule,
   privacyModule,
   auditModule,

@@ -55,7 +55,8 @@ export type IdPrefix =
   | 'bkg'
   | 'cdoc'
   | 'dch'
-  | 'bgc';
+  | 'bgc'
+  | 'hcred';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {
