@@ -56,7 +56,8 @@ export type IdPrefix =
   | 'cdoc'
   | 'dch'
   | 'bgc'
-  | 'hcred';
+  | 'hcred'
+  | 'sreq';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

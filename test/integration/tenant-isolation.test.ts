@@ -76,6 +76,7 @@ describe('tenant isolation: another organization’s ids', function () {
     holdId: '',
     documentId: '',
     channelId: '',
+    schedulingRequestId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -215,6 +216,28 @@ describe('tenant isolation: another organization’s ids', function () {
     const verification = await t.request('POST', '/v1/verifications', { auth: b.apiKey, body: { channel: 'sms', to: '+4915199990000' } });
     assert.equal(verification.status, 201, verification.text);
     b.verificationId = verification.body.id;
+    // B's scheduling request, written directly (a real one needs a CalDAV server; scheduling-requests.test.ts makes them).
+    b.schedulingRequestId = newId('sreq');
+    await t.database.db('hi_scheduling_requests').insert({
+      id: b.schedulingRequestId,
+      organization_id: b.organizationId,
+      application_id: b.applicationId,
+      title: 'Interview',
+      candidate_name: 'Ada Lovelace',
+      candidate_email: 'ada@example.com',
+      language: 'en',
+      timezone: 'UTC',
+      duration_minutes: 60,
+      window_start: new Date('2030-01-01T00:00:00Z'),
+      window_end: new Date('2030-01-02T00:00:00Z'),
+      interviewers: JSON.stringify([]),
+      organizer_name: 'B',
+      organizer_email: 'jobs@b.example',
+      status: 'open',
+      link_expires_at: new Date('2030-01-09T00:00:00Z'),
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -257,6 +280,7 @@ describe('tenant isolation: another organization’s ids', function () {
       hold_id: { other: b.holdId, missing: newId('hold') },
       document_id: { other: b.documentId, missing: newId('cdoc') },
       channel_id: { other: b.channelId, missing: newId('dch') },
+      request_id: { other: b.schedulingRequestId, missing: newId('sreq') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -304,6 +328,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.erasureId,
     b.holdId,
     b.channelId,
+    b.schedulingRequestId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

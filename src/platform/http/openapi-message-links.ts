@@ -72,4 +72,48 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/v1/schedule': {
+    get: {
+      operationId: 'showSchedulingPage',
+      summary: 'The candidate’s scheduling page: the open times (or the booked one) in their language and zone; opening it books nothing',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: {
+        '200': html('The page'),
+        ...linkErrors,
+        '400': html('scheduling_link_invalid or scheduling_link_expired (code also in X-Error-Code)'),
+        '503': html('An interviewer’s calendar did not answer (Retry-After)'),
+      },
+    },
+    post: {
+      operationId: 'bookSchedulingSlot',
+      summary:
+        'Books the chosen time (or moves the booked interview there: same UID, SEQUENCE + 1), or cancels it (action=cancel: iTIP CANCEL, events removed)',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: {
+                action: { type: 'string', enum: ['book', 'cancel'] },
+                start: { type: 'string', format: 'date-time', description: 'The chosen slot’s start (action=book)' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': html('Booked, moved or cancelled: the page shows the interview'),
+        ...linkErrors,
+        '400': html('slot_required, slot_not_offered, scheduling_link_invalid or scheduling_link_expired (X-Error-Code); the page with the open times'),
+        '409': html('slot_taken (someone else booked it first) or slot_unavailable (a calendar is busy now): the page with the times left'),
+        '503': html('An interviewer’s calendar did not answer (Retry-After)'),
+      },
+    },
+  },
 };

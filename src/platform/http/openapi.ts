@@ -72,6 +72,11 @@ const TAGS: { name: string; description: string }[] = [
       "One-time codes for the host (sms.two_factor_auth), like Twilio Verify: send a 6-digit code by SMS or email through the organization's connector, check it (10 minutes, 5 attempts, 5 sends per destination every 10 minutes).",
   },
   {
+    name: 'scheduling',
+    description:
+      "Interview self-scheduling (scheduling.interview_scheduling): the candidate gets a signed link, picks a time the interviewers' CalDAV calendars and working hours leave open; the event is written to their calendars and an iTIP invitation sent.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

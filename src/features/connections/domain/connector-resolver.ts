@@ -104,6 +104,23 @@ export class ConnectorResolver {
     throw connectionMissing(kind, action);
   }
 
+  /**
+   * One named connection of the organization (an interviewer's own calendar): verified and of
+   * `kind`, else `connection_not_found` (404: another organization's id looks the same).
+   */
+  async connection<K extends ConnectorKind>(organizationId: string, connectionId: string, kind: K): Promise<ResolvedPort<K>> {
+    const found = (await this.connectionsOf(organizationId, kind)).find((c) => c.id === connectionId);
+    if (!found)
+      throw new DomainError('not_found', 'connection_not_found', `No ${kind} connection ${connectionId} in this organization`, { param: 'connection_id' });
+    if (found.status !== 'verified')
+      throw new DomainError(
+        'conflict',
+        'connection_not_verified',
+        `The connection ${connectionId} is not verified (POST /v1/integrations/connections/${connectionId}/test)`,
+      );
+    return { port: (await this.openConnection(found)) as PortsByKind[K], connector: found.connector, connectionId: found.id, livemode: true };
+  }
+
   close(): void {
     for (const { port } of this.opened.values()) port.close?.();
     this.opened.clear();
