@@ -32,6 +32,7 @@ import { listingsModule } from './features/listings/register';
 import { jobFeedsModule } from './features/job-feeds/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
+import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
@@ -87,6 +88,7 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   statusUpdatesModule,
   callSheetsModule,
+  timesheetsModule,
   verificationsModule,
   listingsModule,
   jobFeedsModule,

@@ -67,6 +67,11 @@ const TAGS: { name: string; description: string }[] = [
       "One-time codes for the host (sms.two_factor_auth), like Twilio Verify: send a 6-digit code by SMS or email through the organization's connector, check it (10 minutes, 5 attempts, 5 sends per destination every 10 minutes).",
   },
   {
+    name: 'timesheets',
+    description:
+      "Temp agencies (payroll.time_tracking): placements of workers at client companies with bill and pay rates in integer cents, weekly timesheets with overtime (FLSA weekly or California daily), approval by the client's contact through a signed link.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",
