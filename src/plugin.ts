@@ -35,6 +35,7 @@ import { jobFeedsModule } from './features/job-feeds/register';
 import { jobDistributionModule } from './features/job-distribution/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
+import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
 import { smsModule } from './features/sms/register';
 import { cachingModule } from './composition/caching';
@@ -92,6 +93,7 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   statusUpdatesModule,
   callSheetsModule,
+  timesheetsModule,
   verificationsModule,
   smsModule,
   listingsModule,

@@ -57,7 +57,10 @@ export type IdPrefix =
   | 'dch'
   | 'bgc'
   | 'hcred'
-  | 'sreq';
+  | 'sreq'
+  | 'plc'
+  | 'tms'
+  | 'cinv';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

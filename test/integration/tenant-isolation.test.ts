@@ -71,6 +71,8 @@ describe('tenant isolation: another organization’s ids', function () {
     connectionId: '',
     runId: '',
     verificationId: '',
+    placementId: '',
+    timesheetId: '',
     exportId: '',
     erasureId: '',
     holdId: '',
@@ -238,6 +240,30 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       updated_at: new Date(),
     });
+    // B placed a worker and keeps a timesheet (payroll.time_tracking).
+    await t.request('POST', '/v1/integrations/licenses/payroll.time_tracking/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'payroll.time_tracking', status: 'active' })).length === 1,
+      "B's time tracking license active",
+    );
+    const placement = await t.request('POST', '/v1/timesheets/placements', {
+      auth: b.apiKey,
+      body: {
+        worker_id: 'wrk_b',
+        worker_name: 'B Worker',
+        client_company_id: 'cli_b',
+        client_name: 'B Client',
+        client_contact: { name: 'B Contact', email: 'contact@b.example' },
+        bill_rate: 4000,
+        pay_rate: 2500,
+      },
+    });
+    assert.equal(placement.status, 201, placement.text);
+    b.placementId = placement.body.id;
+    const timesheet = await t.request('POST', '/v1/timesheets', { auth: b.apiKey, body: { placement_id: b.placementId, period_start: '2026-11-23' } });
+    assert.equal(timesheet.status, 201, timesheet.text);
+    b.timesheetId = timesheet.body.id;
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -274,6 +300,8 @@ describe('tenant isolation: another organization’s ids', function () {
       connection_id: { other: b.connectionId, missing: newId('conn') },
       run_id: { other: b.runId, missing: newId('run') },
       verification_id: { other: b.verificationId, missing: newId('ver') },
+      placement_id: { other: b.placementId, missing: newId('plc') },
+      timesheet_id: { other: b.timesheetId, missing: newId('tms') },
       // B's data-rights requests (under Grace's path for A: B's ids are 404 whoever they name).
       export_id: { other: b.exportId, missing: newId('cex') },
       erasure_id: { other: b.erasureId, missing: newId('cer') },
@@ -304,6 +332,7 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/hires')) return { application_id: b.applicationId };
     if (operation.path.endsWith('/{document_id}/approve')) return { expires_at: '2030-01-01T00:00:00Z' };
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
+    if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
     return {};
   }
 
@@ -324,6 +353,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.connectionId,
     b.runId,
     b.verificationId,
+    b.placementId,
+    b.timesheetId,
     b.exportId,
     b.erasureId,
     b.holdId,

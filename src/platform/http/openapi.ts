@@ -77,6 +77,11 @@ const TAGS: { name: string; description: string }[] = [
       "Interview self-scheduling (scheduling.interview_scheduling): the candidate gets a signed link, picks a time the interviewers' CalDAV calendars and working hours leave open; the event is written to their calendars and an iTIP invitation sent.",
   },
   {
+    name: 'timesheets',
+    description:
+      "Temp agencies (payroll.time_tracking): placements of workers at client companies with bill and pay rates in integer cents, weekly timesheets with overtime (FLSA weekly or California daily), approval by the client's contact through a signed link.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",
