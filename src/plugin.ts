@@ -33,6 +33,7 @@ import { jobFeedsModule } from './features/job-feeds/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
 import { verificationsModule } from './features/verifications/register';
+import { payoutsModule } from './features/payouts/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -88,6 +89,7 @@ export const MODULES: readonly PluginModule[] = [
   statusUpdatesModule,
   callSheetsModule,
   verificationsModule,
+  payoutsModule,
   listingsModule,
   jobFeedsModule,
   credentialChecksModule,

@@ -67,6 +67,11 @@ const TAGS: { name: string; description: string }[] = [
       "One-time codes for the host (sms.two_factor_auth), like Twilio Verify: send a 6-digit code by SMS or email through the organization's connector, check it (10 minutes, 5 attempts, 5 sends per destination every 10 minutes).",
   },
   {
+    name: 'payouts',
+    description:
+      "Workers paid through the organization's Stripe Connect platform: KYC onboarding (connected account, hosted link) and state from account.updated (payouts.kyc_verification); instant payouts in integer cents, never twice per reference (payouts.instant_pay); the Connect webhook endpoint per connection.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

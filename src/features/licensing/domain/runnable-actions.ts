@@ -19,9 +19,16 @@ export const POST_JOBS = 'job_boards.post_jobs';
 
 /**
  * Actions performed by the plugin's own features through their API, not by a hook handler:
- * the profile apply flow, the verification API (src/features/verifications) and the job feeds.
+ * the profile apply flow, the verification API (src/features/verifications), the job feeds and
+ * the payouts API (src/features/payouts).
  */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth', POST_JOBS]);
+export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([
+  ACCEPT_APPLICATION,
+  'sms.two_factor_auth',
+  POST_JOBS,
+  'payouts.kyc_verification',
+  'payouts.instant_pay',
+]);
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
