@@ -79,6 +79,8 @@ describe('tenant isolation: another organization’s ids', function () {
     documentId: '',
     channelId: '',
     schedulingRequestId: '',
+    payoutWorkerId: '',
+    payoutId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -264,6 +266,35 @@ describe('tenant isolation: another organization’s ids', function () {
     const timesheet = await t.request('POST', '/v1/timesheets', { auth: b.apiKey, body: { placement_id: b.placementId, period_start: '2026-11-23' } });
     assert.equal(timesheet.status, 201, timesheet.text);
     b.timesheetId = timesheet.body.id;
+    // B has a payout worker (its onboarding failed connection_missing: B has no payouts connection, the worker stays)
+    // and a payout row for it (written directly: paying needs a worker whose KYC a Stripe webhook completed).
+    await t.request('POST', '/v1/integrations/licenses/payouts.kyc_verification/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'payouts.kyc_verification', status: 'active' })).length ===
+        1,
+      "B's KYC license active",
+    );
+    const payoutWorker = await t.request('POST', '/v1/payouts/workers', {
+      auth: b.apiKey,
+      body: { reference: 'cand_b1', email: 'bea@b.example', country: 'US' },
+    });
+    assert.equal(payoutWorker.body.error?.code, 'connection_missing', payoutWorker.text);
+    b.payoutWorkerId = (await t.database.db('hi_payout_workers').where({ organization_id: b.organizationId }).first()).id;
+    b.payoutId = newId('pout');
+    await t.database.db('hi_payouts').insert({
+      id: b.payoutId,
+      organization_id: b.organizationId,
+      worker_id: b.payoutWorkerId,
+      reference: 'shift_b1',
+      source: 'api',
+      amount: 1000,
+      fee: 0,
+      currency: 'USD',
+      status: 'pending',
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -309,6 +340,8 @@ describe('tenant isolation: another organization’s ids', function () {
       document_id: { other: b.documentId, missing: newId('cdoc') },
       channel_id: { other: b.channelId, missing: newId('dch') },
       request_id: { other: b.schedulingRequestId, missing: newId('sreq') },
+      worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
+      payout_id: { other: b.payoutId, missing: newId('pout') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -360,6 +393,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.holdId,
     b.channelId,
     b.schedulingRequestId,
+    b.payoutWorkerId,
+    b.payoutId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
