@@ -22,7 +22,13 @@ export const POST_JOBS = 'job_boards.post_jobs';
  * the profile apply flow, the verification API (src/features/verifications), the job feeds and the
  * timesheets API (src/features/timesheets).
  */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth', POST_JOBS, 'payroll.time_tracking']);
+export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([
+  ACCEPT_APPLICATION,
+  'sms.two_factor_auth',
+  POST_JOBS,
+  'payroll.time_tracking',
+  'payroll.invoicing',
+]);
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
