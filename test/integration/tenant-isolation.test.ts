@@ -73,6 +73,7 @@ describe('tenant isolation: another organization’s ids', function () {
     verificationId: '',
     placementId: '',
     timesheetId: '',
+    clientInvoiceId: '',
     exportId: '',
     erasureId: '',
     holdId: '',
@@ -294,6 +295,22 @@ describe('tenant isolation: another organization’s ids', function () {
       status: 'pending',
       created_at: new Date(),
       updated_at: new Date(),
+    // B's client invoice (a draft needs approved hours: written directly, as B's own row).
+    b.clientInvoiceId = newId('cinv');
+    await t.database.db('hi_client_invoices').insert({
+      id: b.clientInvoiceId,
+      organization_id: b.organizationId,
+      client_company_id: 'cli_b',
+      client_name: 'B Client',
+      contact_name: 'B Contact',
+      contact_email: 'contact@b.example',
+      period_start: '2026-11-01',
+      period_end: '2026-11-30',
+      status: 'draft',
+      currency: 'USD',
+      lines: '[]',
+      total_cents: 0,
+      created_at: new Date(),
     });
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
@@ -333,6 +350,7 @@ describe('tenant isolation: another organization’s ids', function () {
       verification_id: { other: b.verificationId, missing: newId('ver') },
       placement_id: { other: b.placementId, missing: newId('plc') },
       timesheet_id: { other: b.timesheetId, missing: newId('tms') },
+      client_invoice_id: { other: b.clientInvoiceId, missing: newId('cinv') },
       // B's data-rights requests (under Grace's path for A: B's ids are 404 whoever they name).
       export_id: { other: b.exportId, missing: newId('cex') },
       erasure_id: { other: b.erasureId, missing: newId('cer') },
@@ -388,6 +406,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.verificationId,
     b.placementId,
     b.timesheetId,
+    b.clientInvoiceId,
     b.exportId,
     b.erasureId,
     b.holdId,
