@@ -29,16 +29,21 @@ import { connectionsModule } from './features/connections/register';
 import { actionRunsModule } from './features/action-runs/register';
 import { credentialChecksModule } from './features/credential-checks/register';
 import { credentialDocumentsModule } from './features/credential-documents/register';
+import { complianceModule } from './features/compliance/register';
 import { listingsModule } from './features/listings/register';
 import { jobFeedsModule } from './features/job-feeds/register';
+import { jobDistributionModule } from './features/job-distribution/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
+import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
+import { smsModule } from './features/sms/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
 import { METRICS, type PluginMetrics } from './platform/observability/metrics';
 import { privacyModule } from './features/privacy/register';
+import { backgroundChecksModule } from './features/background-checks/register';
 import { auditModule } from './features/audit/register';
 import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-writer';
 import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
@@ -88,11 +93,16 @@ export const MODULES: readonly PluginModule[] = [
   actionRunsModule,
   statusUpdatesModule,
   callSheetsModule,
+  timesheetsModule,
   verificationsModule,
+  smsModule,
   listingsModule,
   jobFeedsModule,
+  jobDistributionModule,
   credentialChecksModule,
   credentialDocumentsModule,
+  backgroundChecksModule,
+  complianceModule,
   reconciliationModule,
   privacyModule,
   auditModule,

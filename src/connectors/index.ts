@@ -1,6 +1,7 @@
 /** Every connector this build offers. Adding one: its folder under src/connectors/ and one line here. */
 import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
 import { caldavConnector } from './caldav';
+import { checkrConnector } from './checkr';
 import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
 import { scimConnector } from './scim';
@@ -20,4 +21,5 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   scimConnector,
   sftpConnector,
   stripeConnectConnector,
+  checkrConnector,
 ];

@@ -390,6 +390,13 @@ export interface SettingOptions {
   billingRenewalIntervalSeconds?: number;
 
   /**
+   * How often the compliance sweep sends credential.expiring / credential.expired for credentials reaching a reminder threshold or their expiry.
+   *
+   * `COMPLIANCE_SWEEP_INTERVAL_SECONDS`, default `3600`.
+   */
+  complianceSweepIntervalSeconds?: number;
+
+  /**
    * How often the reconciliation sweep looks for work whose effect is missing (undelivered applications, licenses still provisioning, reminders due but not sent).
    *
    * `RECONCILE_INTERVAL_SECONDS`, default `60`.

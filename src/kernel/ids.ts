@@ -53,7 +53,14 @@ export type IdPrefix =
   | 'aud'
   | 'ver'
   | 'bkg'
-  | 'cdoc';
+  | 'cdoc'
+  | 'dch'
+  | 'bgc'
+  | 'hcred'
+  | 'sreq'
+  | 'plc'
+  | 'tms'
+  | 'cinv';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -1,4 +1,8 @@
-/** Loaded by mocha before any test file (see .mocharc.json). */
+/**
+ * Loaded by mocha before any test file (see .mocharc.json). Under `--parallel` (npm test) each
+ * worker loads it too, and the root `afterAll` runs after every file: its checks then cover the
+ * files that worker ran.
+ */
 import 'reflect-metadata';
 import { strict as assert } from 'node:assert';
 import { leakedSecrets, rememberedSecretCount, resetTestLog } from './log-capture';
@@ -6,7 +10,11 @@ import { conformanceMismatches, recordedCount, setCurrentTest } from './openapi-
 import { removeTestDirs } from './temp-dirs';
 
 process.env.NODE_ENV = 'test';
-resetTestLog();
+
+/** Once per run, in mocha's main process (also under --parallel, where each worker loads this file). */
+export function mochaGlobalSetup() {
+  resetTestLog();
+}
 
 export const mochaHooks = {
   beforeEach(this: Mocha.Context) {

@@ -16,6 +16,7 @@ import { startPrism, type PrismServer } from '../helpers/prism';
 import { waitFor } from '../helpers/profile-flow';
 import { startSmppServer, type TestSmppServer } from '../helpers/smpp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { twilioSignature } from '../../src/connectors/twilio/twilio-signature';
 
 const PASSWORD = 'pa55wrd';
 const WRONG = 'wr0ngpw';
@@ -30,6 +31,27 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
   let acme: { organizationId: string; apiKey: string };
   let globex: { organizationId: string; apiKey: string };
   let smppConnection: string;
+  let twilioConnection: string;
+  let twilioReference: string;
+
+  /** Posts a form to the plugin as Twilio does: signed over the URL Twilio was given and the sorted fields. */
+  const postTwilio = (
+    organizationId: string,
+    connectionId: string,
+    kind: 'status' | 'inbound',
+    form: Record<string, string>,
+    token: string | null = AUTH_TOKEN,
+  ) => {
+    const path = `/v1/sms/twilio/${organizationId}/${connectionId}/${kind}`;
+    return t.request('POST', path, {
+      rawBody: new URLSearchParams(form).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(token ? { 'x-twilio-signature': twilioSignature(token, t.config.baseUrl + path, form) } : {}),
+      },
+    });
+  };
+  const optedOut = (organizationId: string) => t.database.db('hi_sms_opt_outs').where({ organization_id: organizationId });
 
   const fire = (organizationId: string, id: string, name: string, phone: string) =>
     t.request('POST', '/host/v1/hooks/interview.scheduled', {
@@ -123,7 +145,7 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     assert.equal(r.status, 'succeeded');
     assert.equal(r.connector, 'smpp');
     assert.equal(r.reference, sms.messageId);
-    assert.deepEqual(await storedResult(r.id), { encoding: 'GSM-7', segments: 1, delivery_status: 'accepted' });
+    assert.deepEqual(await storedResult(r.id), { encoding: 'GSM-7', segments: 1, delivery_status: 'queued' });
   });
 
   it('SMPP: text outside GSM-7 goes as UCS-2; a throttled SMSC is retried and the message delivered once', async () => {
@@ -194,6 +216,93 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     assert.equal(r.connector, 'twilio');
     assert.match(r.reference, /^SM[0-9a-f]{32}$/);
     assert.deepEqual(await storedResult(r.id), { encoding: 'GSM-7', segments: 1, delivery_status: 'queued' });
+    twilioConnection = created.body.id;
+    twilioReference = r.reference;
+  });
+
+  it('Twilio status callbacks: signed ones update the run (never backwards) and publish sms.delivery_updated; unsigned 400, forged 403', async () => {
+    const callback = (status: string, extra: Record<string, string> = {}) => ({
+      MessageSid: twilioReference,
+      MessageStatus: status,
+      AccountSid: 'ACaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      To: '+14155550100',
+      ...extra,
+    });
+    const unsigned = await postTwilio(globex.organizationId, twilioConnection, 'status', callback('delivered'), null);
+    assert.equal(unsigned.status, 400, unsigned.text);
+    assert.equal(unsigned.body.error.code, 'webhook_signature_missing');
+    const forged = await postTwilio(globex.organizationId, twilioConnection, 'status', callback('delivered'), 'someone-elses-auth-token-0000');
+    assert.equal(forged.status, 403, forged.text);
+    assert.equal(forged.body.error.code, 'webhook_signature_invalid');
+    const elsewhere = await postTwilio(acme.organizationId, twilioConnection, 'status', callback('delivered'));
+    assert.equal(elsewhere.status, 404, "another organization's path does not reach the connection");
+    assert.equal((await postTwilio(globex.organizationId, twilioConnection, 'status', callback('sent'))).status, 204);
+    assert.equal((await postTwilio(globex.organizationId, twilioConnection, 'status', callback('delivered'))).status, 204);
+    // Twilio does not promise order: a late `sent` leaves `delivered` alone.
+    assert.equal((await postTwilio(globex.organizationId, twilioConnection, 'status', callback('sent'))).status, 204);
+    const row = await t.database.db('hi_action_runs').where({ reference: twilioReference }).first();
+    const stored = await storedResult(row.id);
+    assert.equal(stored.delivery_status, 'delivered');
+    assert.equal(stored.delivery_error_code, null);
+    assert.equal((await run(globex.apiKey, row.id)).delivery_status, 'delivered');
+    const events = await waitFor(async () => {
+      const found = t.host.hooks.recent.filter((e) => e.hook === 'sms.delivery_updated');
+      return found.length >= 2 ? found : undefined;
+    }, 'sms.delivery_updated');
+    assert.deepEqual(
+      events.map((e) => (e.payload as { delivery_status: string }).delivery_status),
+      ['sent', 'delivered'],
+    );
+    assert.equal((events[1]!.payload as { run_id: string }).run_id, row.id);
+    const garbage = await postTwilio(globex.organizationId, twilioConnection, 'status', callback('exploded'));
+    assert.equal(garbage.status, 400);
+    assert.equal(garbage.body.error.param, 'MessageStatus');
+  });
+
+  it('SMPP delivery receipts (deliver_sm, esm_class 0x04) update the run holding the message_id', async () => {
+    const first = smsc.received[0]!;
+    smsc.sendReceipt(first.messageId, 'DELIVRD');
+    const stored = await waitFor(async () => {
+      const row = await t.database.db('hi_action_runs').where({ connector: 'smpp', reference: first.messageId }).first();
+      const result = await storedResult(row.id);
+      return result.delivery_status === 'delivered' ? result : undefined;
+    }, 'the receipt to be recorded');
+    assert.equal(stored.encoding, 'GSM-7');
+  });
+
+  it('STOP opt-outs: Twilio inbound STOP and SMPP MO "stop" stop later SMS with recipient_opted_out; START resumes', async () => {
+    const inbound = await postTwilio(globex.organizationId, twilioConnection, 'inbound', { From: '+14155550100', To: '+14155552345', Body: ' Stop ' });
+    assert.equal(inbound.status, 200, inbound.text);
+    assert.match(inbound.text, /<Response><\/Response>/);
+    assert.equal((await optedOut(globex.organizationId)).length, 1);
+    assert.ok(!JSON.stringify(await optedOut(globex.organizationId)).includes('4155550100'), 'only an HMAC of the number is kept');
+    await fire(globex.organizationId, 'int_stopped', 'Grace Hopper', '+14155550100');
+    const stopped = await settledReminder(globex.organizationId, 'int_stopped');
+    assert.equal(stopped.status, 'failed');
+    assert.equal(stopped.reason, 'recipient_opted_out');
+    const runs = await t.request('GET', '/v1/integrations/runs?status=failed', { auth: globex.apiKey });
+    const r = runs.body.data.find((x: { error: { code: string } }) => x.error.code === 'recipient_opted_out');
+    assert.equal(r.connector, 'twilio');
+    assert.equal(r.attempts.length, 1, 'final: not retried');
+    assert.equal(await postTwilio(globex.organizationId, twilioConnection, 'inbound', { From: '+14155550100', Body: 'START' }).then((x) => x.status), 200);
+    await fire(globex.organizationId, 'int_resumed', 'Grace Hopper', '+14155550100');
+    assert.equal((await settledReminder(globex.organizationId, 'int_resumed')).status, 'sent');
+    // Twilio's own error 21610 (the carrier knows the number said STOP) opts the number out too.
+    await postTwilio(globex.organizationId, twilioConnection, 'status', {
+      MessageSid: twilioReference.replace(/^SM./, 'SMf'),
+      MessageStatus: 'failed',
+      ErrorCode: '21610',
+      To: '+14155550111',
+    });
+    assert.equal((await optedOut(globex.organizationId)).length, 1);
+    // SMPP: a mobile-originated "stop" on the bound session.
+    smsc.sendInbound('+4915112345678', 'AcmeHiring', 'stop');
+    await waitFor(async () => ((await optedOut(acme.organizationId)).length === 1 ? true : undefined), 'the SMPP opt-out');
+    const sent = smsc.received.length;
+    await fire(acme.organizationId, 'int_smpp_stopped', 'Ada Lovelace', '+4915112345678');
+    const row = await settledReminder(acme.organizationId, 'int_smpp_stopped');
+    assert.equal(row.reason, 'recipient_opted_out');
+    assert.equal(smsc.received.length, sent, 'nothing reached the SMSC');
   });
 
   it("another organization's SMS connection answers 404", async () => {

@@ -71,10 +71,14 @@ describe('tenant isolation: another organization’s ids', function () {
     connectionId: '',
     runId: '',
     verificationId: '',
+    placementId: '',
+    timesheetId: '',
     exportId: '',
     erasureId: '',
     holdId: '',
     documentId: '',
+    channelId: '',
+    schedulingRequestId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -89,6 +93,8 @@ describe('tenant isolation: another organization’s ids', function () {
     external_id: 'b-req-1',
     profile_user_id: GRACE.id,
     credential_type: 'License',
+    // A distribution channel's name: B has one of that name (but no sourcing.distribute_jobs license, so its feeds are 404).
+    channel: 'indeed',
   };
   const B_TRUSTED_ISSUER = 'did:web:tenant-b.example';
   /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */
@@ -182,6 +188,9 @@ describe('tenant isolation: another organization’s ids', function () {
     });
     assert.equal(document.status, 201, document.text);
     b.documentId = document.body.id;
+    const channel = await t.request('POST', '/v1/job-distribution/channels', { auth: b.apiKey, body: { name: 'indeed' } });
+    assert.equal(channel.status, 201, channel.text);
+    b.channelId = channel.body.id;
     await t.request('POST', '/v1/integrations/licenses/hris.employee_sync/activate', { auth: b.apiKey });
     await waitFor(
       async () =>
@@ -209,6 +218,52 @@ describe('tenant isolation: another organization’s ids', function () {
     const verification = await t.request('POST', '/v1/verifications', { auth: b.apiKey, body: { channel: 'sms', to: '+4915199990000' } });
     assert.equal(verification.status, 201, verification.text);
     b.verificationId = verification.body.id;
+    // B's scheduling request, written directly (a real one needs a CalDAV server; scheduling-requests.test.ts makes them).
+    b.schedulingRequestId = newId('sreq');
+    await t.database.db('hi_scheduling_requests').insert({
+      id: b.schedulingRequestId,
+      organization_id: b.organizationId,
+      application_id: b.applicationId,
+      title: 'Interview',
+      candidate_name: 'Ada Lovelace',
+      candidate_email: 'ada@example.com',
+      language: 'en',
+      timezone: 'UTC',
+      duration_minutes: 60,
+      window_start: new Date('2030-01-01T00:00:00Z'),
+      window_end: new Date('2030-01-02T00:00:00Z'),
+      interviewers: JSON.stringify([]),
+      organizer_name: 'B',
+      organizer_email: 'jobs@b.example',
+      status: 'open',
+      link_expires_at: new Date('2030-01-09T00:00:00Z'),
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    // B placed a worker and keeps a timesheet (payroll.time_tracking).
+    await t.request('POST', '/v1/integrations/licenses/payroll.time_tracking/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'payroll.time_tracking', status: 'active' })).length === 1,
+      "B's time tracking license active",
+    );
+    const placement = await t.request('POST', '/v1/timesheets/placements', {
+      auth: b.apiKey,
+      body: {
+        worker_id: 'wrk_b',
+        worker_name: 'B Worker',
+        client_company_id: 'cli_b',
+        client_name: 'B Client',
+        client_contact: { name: 'B Contact', email: 'contact@b.example' },
+        bill_rate: 4000,
+        pay_rate: 2500,
+      },
+    });
+    assert.equal(placement.status, 201, placement.text);
+    b.placementId = placement.body.id;
+    const timesheet = await t.request('POST', '/v1/timesheets', { auth: b.apiKey, body: { placement_id: b.placementId, period_start: '2026-11-23' } });
+    assert.equal(timesheet.status, 201, timesheet.text);
+    b.timesheetId = timesheet.body.id;
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -245,11 +300,15 @@ describe('tenant isolation: another organization’s ids', function () {
       connection_id: { other: b.connectionId, missing: newId('conn') },
       run_id: { other: b.runId, missing: newId('run') },
       verification_id: { other: b.verificationId, missing: newId('ver') },
+      placement_id: { other: b.placementId, missing: newId('plc') },
+      timesheet_id: { other: b.timesheetId, missing: newId('tms') },
       // B's data-rights requests (under Grace's path for A: B's ids are 404 whoever they name).
       export_id: { other: b.exportId, missing: newId('cex') },
       erasure_id: { other: b.erasureId, missing: newId('cer') },
       hold_id: { other: b.holdId, missing: newId('hold') },
       document_id: { other: b.documentId, missing: newId('cdoc') },
+      channel_id: { other: b.channelId, missing: newId('dch') },
+      request_id: { other: b.schedulingRequestId, missing: newId('sreq') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -273,6 +332,7 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/hires')) return { application_id: b.applicationId };
     if (operation.path.endsWith('/{document_id}/approve')) return { expires_at: '2030-01-01T00:00:00Z' };
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
+    if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
     return {};
   }
 
@@ -293,9 +353,13 @@ describe('tenant isolation: another organization’s ids', function () {
     b.connectionId,
     b.runId,
     b.verificationId,
+    b.placementId,
+    b.timesheetId,
     b.exportId,
     b.erasureId,
     b.holdId,
+    b.channelId,
+    b.schedulingRequestId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

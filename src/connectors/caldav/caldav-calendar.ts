@@ -48,12 +48,25 @@ const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\
 export class CaldavCalendarConnector implements CalendarConnector {
   private readonly client: DAVClient;
   private calendar: Promise<DAVCalendar> | undefined;
+  private readonly others = new Map<string, CaldavCalendarConnector>();
 
   constructor(
     private readonly settings: CaldavSettings,
-    credentials: CaldavCredentials,
+    private readonly credentials: CaldavCredentials,
   ) {
     this.client = davClient(settings, credentials);
+  }
+
+  /** The account's calendar at `url` (discovery only picks among the account's own calendars). */
+  withCalendar(url: string): CaldavCalendarConnector {
+    const absolute = new URL(url, this.settings.server_url).href;
+    if (this.settings.calendar_url && sameUrl(new URL(this.settings.calendar_url, this.settings.server_url).href, absolute)) return this;
+    let other = this.others.get(absolute);
+    if (!other) {
+      other = new CaldavCalendarConnector({ ...this.settings, calendar_url: absolute }, this.credentials);
+      this.others.set(absolute, other);
+    }
+    return other;
   }
 
   /** Discovers the server and picks the calendar (the configured one, else the first holding events). */

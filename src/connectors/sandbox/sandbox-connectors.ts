@@ -26,7 +26,7 @@ import type {
 } from '../../features/hooks/domain/connectors';
 import type { Database } from '../../platform/database/database';
 
-export type SandboxConnectorName = 'email' | 'sms' | 'video_meetings' | 'esign' | 'hris';
+export type SandboxConnectorName = 'email' | 'sms' | 'video_meetings' | 'esign' | 'hris' | 'background_checks';
 
 export interface ConnectorDelivery {
   id: string;

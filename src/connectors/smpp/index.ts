@@ -1,14 +1,14 @@
 /** The `smpp` connector: an SMSC speaking SMPP 3.4 (bind_transceiver, submit_sm, delivery receipts) fills the sms port. */
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { smppCredentials, smppSettings, type SmppCredentials, type SmppSettings } from './settings';
-import { SmppSmsConnector } from './smpp-client';
+import { receiptsTo, SmppSmsConnector } from './smpp-client';
 import { SmppError } from './smpp-errors';
 import { SmppSession } from './smpp-session';
 
 export const smppConnector: ConnectorDefinition<'sms', SmppSettings, SmppCredentials> = {
   key: 'smpp',
   kind: 'sms',
-  description: 'SMS through an SMSC over SMPP 3.4 (bind_transceiver, delivery receipts, enquire_link keepalive)',
+  description: 'SMS through an SMSC over SMPP 3.4 (bind_transceiver, delivery receipts, STOP opt-outs, enquire_link keepalive)',
   settings: smppSettings,
   credentials: smppCredentials,
   async test(settings, credentials) {
@@ -25,5 +25,5 @@ export const smppConnector: ConnectorDefinition<'sms', SmppSettings, SmppCredent
       session.close();
     }
   },
-  open: (settings, credentials) => new SmppSmsConnector(settings, credentials),
+  open: (settings, credentials, context) => new SmppSmsConnector(settings, credentials, context ? receiptsTo(context) : undefined),
 };

@@ -7,11 +7,40 @@
  * message_payload TLV and the SMSC segments it.
  */
 import * as smpp from 'smpp';
+import type { OpenContext } from '../../features/connections/domain/connector-definition';
 import type { Delivery, SmsConnector, SmsMessage } from '../../features/hooks/domain/connectors';
 import { segmentSms } from '../../features/sms/domain/sms-segments';
 import type { SmppCredentials, SmppSettings } from './settings';
 import { classifySubmitStatus, smppFailure, SmppError } from './smpp-errors';
+import { readDeliverSm } from './smpp-deliver-sm';
 import { SmppSession, type DeliverSmListener } from './smpp-session';
+
+/**
+ * Hands what the SMSC delivers on the session to the SMS feature: receipts update the run
+ * that holds the message_id, an organization's inbound STOP opts the sender out. Receipts
+ * arrive on the session that is kept bound between messages.
+ */
+export function receiptsTo(context: OpenContext): DeliverSmListener | undefined {
+  const sink = context.sms;
+  if (!sink) return undefined;
+  return (pdu) => {
+    const read = readDeliverSm(pdu);
+    const at = new Date();
+    if (read.kind === 'receipt')
+      return sink.deliveryUpdated({
+        organizationId: context.organizationId,
+        connector: 'smpp',
+        reference: read.messageId,
+        status: read.status,
+        errorCode: read.errorCode,
+        at,
+      });
+    // A deployment default serves every organization: an inbound STOP cannot be told apart, it is acknowledged only.
+    if (read.kind === 'message' && context.organizationId)
+      return sink.received({ organizationId: context.organizationId, connector: 'smpp', from: read.from, text: read.text, at }).then(() => undefined);
+    return Promise.resolve();
+  };
+}
 
 /** SMPP TON/NPI for an E.164 number (international, ISDN) or an alphanumeric sender. */
 function address(value: string): { addr: string; ton: number; npi: number } {
@@ -60,7 +89,7 @@ export class SmppSmsConnector implements SmsConnector {
       deliveryId: messageId,
       reference: messageId,
       livemode: true,
-      details: { encoding: segmentation.encoding, segments: segmentation.segments, delivery_status: 'accepted' },
+      details: { encoding: segmentation.encoding, segments: segmentation.segments, delivery_status: 'queued' },
     };
   }
 

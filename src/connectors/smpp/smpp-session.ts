@@ -10,7 +10,8 @@ import { classifyBindStatus, classifySocketError, SmppError } from './smpp-error
 
 const TIMEOUT_MS = 15_000;
 
-export type DeliverSmListener = (pdu: smpp.PDU) => void;
+/** Settles once what the SMSC delivered is recorded; a rejection answers ESME_RX_T_APPN, so the SMSC delivers it again later. */
+export type DeliverSmListener = (pdu: smpp.PDU) => Promise<void>;
 
 export class SmppSession {
   private bound: Promise<smpp.Session> | undefined;
@@ -88,8 +89,11 @@ export class SmppSession {
           session.close();
         });
         session.on('deliver_sm', (pdu: smpp.PDU) => {
-          session.send(pdu.response());
-          this.onDeliverSm?.(pdu);
+          const recorded = this.onDeliverSm ? this.onDeliverSm(pdu) : Promise.resolve();
+          recorded.then(
+            () => session.send(pdu.response()),
+            () => session.send(pdu.response({ command_status: smpp.ESME_RX_T_APPN })),
+          );
         });
         session.once(this.settings.tls ? 'secureConnect' : 'connect', () => {
           session.bind_transceiver(

@@ -6,7 +6,7 @@ import { TwilioApi, TwilioSmsConnector } from './twilio-client';
 export const twilioConnector: ConnectorDefinition<'sms', TwilioSettings, TwilioCredentials> = {
   key: 'twilio',
   kind: 'sms',
-  description: 'SMS through Twilio Programmable Messaging (Account SID + Auth Token; delivery status callbacks)',
+  description: 'SMS through Twilio Programmable Messaging (Account SID + Auth Token; delivery status callbacks, STOP opt-outs)',
   settings: twilioSettings,
   credentials: twilioCredentials,
   async test(settings, credentials) {
@@ -18,5 +18,5 @@ export const twilioConnector: ConnectorDefinition<'sms', TwilioSettings, TwilioC
       return { ok: false, code: 'connection_auth_failed', message: `The Twilio account is ${status}, not active` };
     return { ok: true, detail: `Twilio account ${settings.account_sid} answered${typeof status === 'string' ? ` (${status})` : ''}` };
   },
-  open: (settings, credentials) => new TwilioSmsConnector(settings, credentials),
+  open: (settings, credentials, context) => new TwilioSmsConnector(settings, credentials, context),
 };

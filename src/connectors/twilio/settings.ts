@@ -19,7 +19,7 @@ export const twilioSettings = z
       .url({ protocol: /^https?$/ })
       .max(2000)
       .optional()
-      .meta({ description: "Where Twilio posts delivery status callbacks (this plugin's /v1/sms/twilio/{connection_id}/status)" }),
+      .meta({ description: "Where Twilio posts delivery status callbacks ; default: this plugin's /v1/sms/twilio/{organization_id}/{connection_id}/status" }),
     api_base_url: z
       .url({ protocol: /^https?$/ })
       .max(500)

@@ -6,7 +6,10 @@
  * Twilio later posts for it carry the same SID.
  */
 import type { Delivery, SmsConnector, SmsMessage } from '../../features/hooks/domain/connectors';
+import type { OpenContext } from '../../features/connections/domain/connector-definition';
+import { fromTwilioStatus } from '../../features/sms/domain/delivery-status';
 import { segmentSms } from '../../features/sms/domain/sms-segments';
+import { twilioWebhookPath } from './twilio-signature';
 import type { TwilioCredentials, TwilioSettings } from './settings';
 import { classifyTwilioAnswer, classifyTwilioNetworkError, twilioFailure, type ClassifiedTwilioError } from './twilio-errors';
 
@@ -59,12 +62,20 @@ export class TwilioApi {
 
 export class TwilioSmsConnector implements SmsConnector {
   private readonly api: TwilioApi;
+  private readonly statusCallback: string | undefined;
 
   constructor(
     private readonly settings: TwilioSettings,
     credentials: TwilioCredentials,
+    context?: OpenContext,
   ) {
     this.api = new TwilioApi(settings, credentials);
+    // Twilio posts delivery status to this connection's own endpoint unless the settings name another.
+    this.statusCallback =
+      settings.status_callback_url ??
+      (context?.organizationId && context.connectionId && context.publicBaseUrl
+        ? context.publicBaseUrl + twilioWebhookPath(context.organizationId, context.connectionId, 'status')
+        : undefined);
   }
 
   async sendSms(m: SmsMessage): Promise<Delivery> {
@@ -73,7 +84,7 @@ export class TwilioSmsConnector implements SmsConnector {
       To: m.to,
       Body: m.text,
       ...(this.settings.messaging_service_sid ? { MessagingServiceSid: this.settings.messaging_service_sid } : { From: this.settings.from! }),
-      ...(this.settings.status_callback_url ? { StatusCallback: this.settings.status_callback_url } : {}),
+      ...(this.statusCallback ? { StatusCallback: this.statusCallback } : {}),
     });
     if (!answer.ok) throw twilioFailure(answer.error);
     const sid = answer.body.sid;
@@ -87,7 +98,7 @@ export class TwilioSmsConnector implements SmsConnector {
       details: {
         encoding: segmentation.encoding,
         segments: segmentation.segments,
-        delivery_status: typeof answer.body.status === 'string' ? answer.body.status : 'queued',
+        delivery_status: (typeof answer.body.status === 'string' ? fromTwilioStatus(answer.body.status) : undefined) ?? 'queued',
       },
     };
   }

@@ -27,6 +27,7 @@ import type { ConnectorResolver } from '../connections/domain/connector-resolver
 import { CONNECTOR_RESOLVER } from '../connections/register';
 import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from './domain/action-run';
 import { ActionRunner } from './domain/action-runner';
+import { SmsOptOuts } from '../sms/domain/sms-opt-outs';
 import { RunRecordingConnectors } from './domain/run-recording-connectors';
 import { RUN_REPLAYER, RunRetries, type RunReplayer } from './domain/run-retries';
 import { StuckRunReconciler } from './domain/stuck-run-reconciler';
@@ -59,11 +60,16 @@ export const actionRunsModule: PluginModule = {
     container.register(RunRecordingConnectors, {
       useFactory: instanceCachingFactory(
         (c) =>
-          new RunRecordingConnectors(c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER), c.resolve(ActionRunner), (action, step) => {
-            if (!c.isRegistered(HOOK_REGISTRY)) return null;
-            const handlers = c.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action);
-            return (handlers.find((h) => h.steps.includes(step)) ?? handlers[0])?.hook ?? null;
-          }),
+          new RunRecordingConnectors(
+            c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER),
+            c.resolve(ActionRunner),
+            (action, step) => {
+              if (!c.isRegistered(HOOK_REGISTRY)) return null;
+              const handlers = c.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action);
+              return (handlers.find((h) => h.steps.includes(step)) ?? handlers[0])?.hook ?? null;
+            },
+            () => (c.isRegistered(SmsOptOuts) ? c.resolve(SmsOptOuts) : undefined),
+          ),
       ),
     });
     container.register(RunRetries, {

@@ -14,6 +14,8 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/l
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/domain/ports';
 import { ApplicationReader } from './domain/application-reader';
 import { ApplyService } from './domain/apply-service';
+import { APPLICATION_SOURCES, noApplicationSources, type ApplicationSources } from './domain/application-source';
+import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './domain/application-credential-check';
 import { PipelineDelivery } from './domain/pipeline-delivery';
 import { APPLICATION_REPOSITORY } from './domain/ports';
 import { ProfileApplyAvailability } from './domain/profile-apply-availability';
@@ -57,6 +59,8 @@ export const profileApplicationsModule: PluginModule = {
     container.registerSingleton(SNAPSHOT_APPLICATIONS, KnexSnapshotApplicationWriter);
     container.registerSingleton(ProfileApplySettingsService);
     container.registerSingleton(ProfileApplyAvailability);
+    // The job-distribution feature replaces it with the verifier of its tracked links.
+    if (!container.isRegistered(APPLICATION_SOURCES)) container.register<ApplicationSources>(APPLICATION_SOURCES, { useValue: noApplicationSources });
     container.registerSingleton(ApplyService);
     container.registerSingleton(ApplicationReader);
     container.registerSingleton(PipelineDelivery);
@@ -88,7 +92,14 @@ export const profileApplicationsModule: PluginModule = {
       create: (container, kit) => {
         const settings = container.resolve(ProfileApplySettingsService);
         const listings = container.resolve<ListingsDirectory>(LISTINGS_DIRECTORY);
-        const api = kit.build('opportunities', applicationRoutes(container.resolve(ApplyService), container.resolve(ApplicationReader)));
+        const api = kit.build(
+          'opportunities',
+          applicationRoutes(
+            container.resolve(ApplyService),
+            container.resolve(ApplicationReader),
+            container.resolve<ApplicationCredentialChecker>(APPLICATION_CREDENTIAL_CHECKER),
+          ),
+        );
         const origins = async (params: Record<string, string>) => {
           const listing = params.listing_id ? await listings.get(params.listing_id) : undefined;
           return listing ? ((await settings.find(listing.organizationId))?.allowedOrigins ?? []) : [];

@@ -10,6 +10,7 @@ import { instanceCachingFactory } from 'tsyringe';
 import { CONNECTORS } from '../../connectors';
 import { smtpDeploymentDefault } from '../../connectors/smtp/deployment-default';
 import { SandboxConnectors, SandboxDeliveryLog } from '../../connectors/sandbox/sandbox-connectors';
+import { SandboxBackgroundChecks } from '../../connectors/sandbox/sandbox-background-checks';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { deriveKey } from '../../platform/security/key-derivation';
@@ -21,6 +22,7 @@ import { ConnectionService } from './domain/connection-service';
 import { LicenseService } from '../licensing/domain/license-service';
 import { CONNECTOR_DEFINITIONS } from './domain/connector-definition';
 import { ConnectorResolver, type DeploymentDefault } from './domain/connector-resolver';
+import { SMS_INBOUND, type SmsInboundSink } from '../sms/domain/sms-inbound';
 import { connectionRoutes } from './http/connections-router';
 import { KnexConnectionRepository } from './storage/knex-connection-repository';
 
@@ -52,12 +54,17 @@ export const connectionsModule: PluginModule = {
     container.register(CONNECTOR_RESOLVER, {
       useFactory: instanceCachingFactory((c) => {
         // Test mode only: the sandbox answers with livemode false; production never constructs it.
-        const sandbox = production ? undefined : new SandboxConnectors(new SandboxDeliveryLog(c.resolve<Database>(DATABASE)));
+        const log = production ? undefined : new SandboxDeliveryLog(c.resolve<Database>(DATABASE));
+        const sandbox = log ? new SandboxConnectors(log) : undefined;
         return new ConnectorResolver(c.resolve<ConnectionRepository>(CONNECTION_REPOSITORY), CONNECTORS, {
           production,
           hostPorts: host.connectors ?? {},
           defaults,
-          sandbox: sandbox ? { email: sandbox, sms: sandbox, video_meetings: sandbox, esign: sandbox, hris: sandbox } : {},
+          sandbox: sandbox
+            ? { email: sandbox, sms: sandbox, video_meetings: sandbox, esign: sandbox, hris: sandbox, background_checks: new SandboxBackgroundChecks(log!) }
+            : {},
+          publicBaseUrl: config.baseUrl,
+          smsInbound: () => (c.isRegistered(SMS_INBOUND) ? c.resolve<SmsInboundSink>(SMS_INBOUND) : undefined),
         });
       }),
     });

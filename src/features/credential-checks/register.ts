@@ -24,6 +24,11 @@ import { isPublicAddress } from '../../platform/network/address-policy';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
+import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from '../applications/domain/application-credential-check';
+import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
+import { AutomaticApplicationChecks } from './domain/automatic-application-checks';
+import { REQUIREMENTS_WITH_TRUST, type RequirementsWithTrust } from './domain/requirements-with-trust';
+import { KnexRequirementsWithTrust } from './storage/knex-requirements-with-trust';
 
 export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
 
@@ -51,6 +56,21 @@ export const credentialChecksModule: PluginModule = {
           () => c.resolve<Clock>(CLOCK).now(),
         );
       }),
+    });
+    container.register<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST, {
+      useFactory: instanceCachingFactory((c) => new KnexRequirementsWithTrust(c.resolve<Database>(DATABASE))),
+    });
+    container.register<ApplicationCredentialChecker>(APPLICATION_CREDENTIAL_CHECKER, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new AutomaticApplicationChecks(
+            c.resolve<Entitlements>(ENTITLEMENTS),
+            c.resolve<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST),
+            c.resolve(CredentialCheckService),
+            (organizationId, applicationIds) => c.resolve(CredentialDocumentService).reviewedCredentialsFor(organizationId, applicationIds),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
     });
   },
   routers: [

@@ -21,6 +21,7 @@ import { credentialDocumentRoutes, UPLOAD_OPERATION } from './http/credential-do
 import { EncryptedDiskBlobStore } from './storage/encrypted-disk-blob-store';
 import { KnexCredentialDocuments } from './storage/knex-credential-documents';
 import { credentialDocumentsData } from './storage/documents-candidate-data';
+import { ComplianceService } from '../compliance/domain/compliance-service';
 
 const DOCUMENT_MAX_BYTES = Symbol('CredentialDocumentMaxBytes');
 
@@ -55,6 +56,20 @@ export const credentialDocumentsModule: PluginModule = {
           lookup,
           config.credentialDocuments.maxBytes,
           () => c.resolve<Clock>(CLOCK).now(),
+          // From now on its expiry is tracked (reminders, credential.expiring/expired, GET /v1/compliance).
+          async (d) => {
+            if (!d.expiresAt) return;
+            await c.resolve(ComplianceService).record({
+              organizationId: d.organizationId,
+              profileUserId: d.profileUserId,
+              listingId: d.listingId,
+              requirementKey: d.requirementKey,
+              credentialType: d.credentialType,
+              source: 'document_review',
+              sourceId: d.id,
+              expiresAt: d.expiresAt,
+            });
+          },
         );
       }),
     });

@@ -74,6 +74,8 @@ export interface Config {
   billingCollection: 'host' | 'sandbox' | undefined;
   billingGraceDays: number;
   billingRenewalIntervalSeconds: number;
+  /** Compliance: how often expiring credentials are swept. */
+  complianceSweepIntervalSeconds: number;
   /** Standalone host: seed and serve the demo (undefined: embedded mode only). */
   demoEnabled: boolean | undefined;
   /** Webhook delivery: timeouts, the retry schedule, destination policy, the sweep. */

@@ -12,7 +12,7 @@ const linkErrors = {
 export const MESSAGE_LINK_TAG = {
   name: 'message links',
   description:
-    'Pages behind the links of the messages the plugin sends (unsubscribe, call sheet confirmation): HTML in the recipient’s language, authorized by a signed token.',
+    'Pages behind the links of the messages the plugin sends (unsubscribe, call sheet confirmation, timesheet approval): HTML in the recipient’s language, authorized by a signed token.',
 };
 
 export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
@@ -58,6 +58,42 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       responses: { '200': html('Confirmed'), ...linkErrors, '410': html('link_expired: a week after the call time') },
     },
   },
+  '/v1/timesheet_review': {
+    get: {
+      operationId: 'showTimesheetReview',
+      summary:
+        "The approval page of a submitted timesheet (the link the client's contact receives): shifts, hours, billed amount, a note, Approve and Reject; opening it decides nothing",
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: { '200': html('The page'), ...linkErrors, '410': html('link_expired (30 days) or link_superseded (the timesheet was submitted again)') },
+    },
+    post: {
+      operationId: 'decideTimesheet',
+      summary: 'Approves or rejects the timesheet once (timesheet.approved / timesheet.rejected); a rejection needs a note',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['decision'],
+              properties: { decision: { type: 'string', enum: ['approve', 'reject'] }, note: { type: 'string', maxLength: 1000 } },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': html('Decided (or already decided: the page says how)'),
+        ...linkErrors,
+        '400': html('link_invalid, decision_invalid, or note_required (a rejection without a note); code in X-Error-Code'),
+        '410': html('link_expired or link_superseded'),
+      },
+    },
+  },
   '/v1/call_sheets/sheet': {
     get: {
       operationId: 'getCallSheetDocument',
@@ -69,6 +105,50 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
         '200': { description: 'The call sheet', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
         ...linkErrors,
         '410': html('link_expired: a week after the call time'),
+      },
+    },
+  },
+  '/v1/schedule': {
+    get: {
+      operationId: 'showSchedulingPage',
+      summary: 'The candidate’s scheduling page: the open times (or the booked one) in their language and zone; opening it books nothing',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: {
+        '200': html('The page'),
+        ...linkErrors,
+        '400': html('scheduling_link_invalid or scheduling_link_expired (code also in X-Error-Code)'),
+        '503': html('An interviewer’s calendar did not answer (Retry-After)'),
+      },
+    },
+    post: {
+      operationId: 'bookSchedulingSlot',
+      summary:
+        'Books the chosen time (or moves the booked interview there: same UID, SEQUENCE + 1), or cancels it (action=cancel: iTIP CANCEL, events removed)',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: {
+                action: { type: 'string', enum: ['book', 'cancel'] },
+                start: { type: 'string', format: 'date-time', description: 'The chosen slot’s start (action=book)' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': html('Booked, moved or cancelled: the page shows the interview'),
+        ...linkErrors,
+        '400': html('slot_required, slot_not_offered, scheduling_link_invalid or scheduling_link_expired (X-Error-Code); the page with the open times'),
+        '409': html('slot_taken (someone else booked it first) or slot_unavailable (a calendar is busy now): the page with the times left'),
+        '503': html('An interviewer’s calendar did not answer (Retry-After)'),
       },
     },
   },

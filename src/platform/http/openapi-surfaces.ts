@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MESSAGE_LINK_SURFACES, MESSAGE_LINK_TAG } from './openapi-message-links';
+import { SMS_WEBHOOK_SURFACES, SMS_WEBHOOK_TAG } from './openapi-sms-webhooks';
 
 type Convert = (schema: z.ZodType, io: 'input' | 'output') => object;
 
@@ -19,6 +20,7 @@ export const SURFACE_TAGS = [
     description: 'Endpoints of the reference host (`hiring-integrations serve`), not of the plugin: an ATS embedding the plugin fires hooks in-process.',
   },
   MESSAGE_LINK_TAG,
+  SMS_WEBHOOK_TAG,
 ];
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -101,6 +103,7 @@ export function NON_JSON_SURFACES(convert: Convert): Record<string, Record<strin
   ];
   return {
     ...MESSAGE_LINK_SURFACES,
+    ...SMS_WEBHOOK_SURFACES,
     '/v1/connect/profile': {
       get: {
         operationId: 'startConnect',

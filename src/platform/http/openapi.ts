@@ -23,6 +23,11 @@ const TAGS: { name: string; description: string }[] = [
       "job_boards.post_jobs: an organization's open listings as an aggregator XML feed, a JSON feed, a sitemap and schema.org JobPosting JSON-LD, public and cacheable (docs/job-feeds.md).",
   },
   {
+    name: 'job-distribution',
+    description:
+      'sourcing.distribute_jobs: distribution channels with their own feeds and tracked apply links, the `source` of applications and the attribution report (docs/job-distribution.md).',
+  },
+  {
     name: 'widget',
     description:
       "What the embeddable `<profile-apply>` element reads without credentials (CORS for the organization's allowed origins), and the script itself.",
@@ -65,6 +70,16 @@ const TAGS: { name: string; description: string }[] = [
     name: 'verifications',
     description:
       "One-time codes for the host (sms.two_factor_auth), like Twilio Verify: send a 6-digit code by SMS or email through the organization's connector, check it (10 minutes, 5 attempts, 5 sends per destination every 10 minutes).",
+  },
+  {
+    name: 'scheduling',
+    description:
+      "Interview self-scheduling (scheduling.interview_scheduling): the candidate gets a signed link, picks a time the interviewers' CalDAV calendars and working hours leave open; the event is written to their calendars and an iTIP invitation sent.",
+  },
+  {
+    name: 'timesheets',
+    description:
+      "Temp agencies (payroll.time_tracking): placements of workers at client companies with bill and pay rates in integer cents, weekly timesheets with overtime (FLSA weekly or California daily), approval by the client's contact through a signed link.",
   },
   {
     name: 'privacy',
@@ -200,6 +215,14 @@ export function buildOpenApiDocument(routers: MountedApiRouter[], info: { versio
         // 304 Not Modified (a conditional GET whose validator matches) has no body.
         if (status === 304) {
           success['304'] = { description: 'Not Modified: the ETag or Last-Modified the client holds is current', headers: responseHeaders(limited) };
+          continue;
+        }
+        // A redirect (a tracked apply link) has no body: where it leads is its Location.
+        if (status === 302) {
+          success['302'] = {
+            description: 'Found: go to the Location header',
+            headers: { ...responseHeaders(limited), Location: { schema: { type: 'string' } } },
+          };
           continue;
         }
         success[String(status)] = {

@@ -20,7 +20,10 @@ export type KeyPurpose =
   | 'verification-codes'
   | 'verification-destinations'
   | 'scheduling-links'
-  | 'credential-document-encryption';
+  | 'credential-document-encryption'
+  | 'job-distribution-sources'
+  | 'sms-opt-out-destinations'
+  | 'totp-secret-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

@@ -38,6 +38,8 @@ export class RunRecordingConnectors
     private readonly runner: ActionRunner,
     /** The hook whose handler declares this step for the action (the hook registry), for the runs API's `hook` filter. */
     private readonly hookOf: (action: string, step: string) => string | null = () => null,
+    /** Numbers that replied STOP: the SMS step fails with recipient_opted_out before anything leaves. */
+    private readonly smsOptOuts: () => { requireReachable(organizationId: string, phone: string): Promise<void> } | undefined = () => undefined,
   ) {}
 
   async sendEmail(m: EmailMessage): Promise<Delivery> {
@@ -45,7 +47,10 @@ export class RunRecordingConnectors
   }
 
   async sendSms(m: SmsMessage): Promise<Delivery> {
-    return this.deliver('sms', m, (port) => port.sendSms(m));
+    return this.deliver('sms', m, async (port) => {
+      await this.smsOptOuts()?.requireReachable(m.organizationId, m.to);
+      return port.sendSms(m);
+    });
   }
 
   async createMeeting(r: MeetingRequest): Promise<Meeting> {

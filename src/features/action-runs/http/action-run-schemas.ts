@@ -17,6 +17,10 @@ export const actionRunSchema = z
     status: z.enum(RUN_STATUSES).meta({ description: 'succeeded only on the counterpart’s acknowledgment' }),
     reference: z.string().nullable().meta({ description: "The counterpart's reference (SMTP queue id, message SID)", example: '4Xk2mPq7' }),
     error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
+    delivery_status: z
+      .string()
+      .nullable()
+      .meta({ description: 'SMS: what the counterpart reported since (queued, sent, delivered, undelivered, failed); null for other steps' }),
     attempts: z.array(
       z.object({
         number: z.number().int(),

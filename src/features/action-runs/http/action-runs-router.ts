@@ -21,6 +21,8 @@ export function runView(run: ActionRun): z.output<typeof actionRunSchema> {
     status: run.status,
     reference: run.reference,
     error: run.errorCode ? { code: run.errorCode, message: run.errorMessage } : null,
+    // What an SMS counterpart reported after accepting the message (status callbacks, receipts).
+    delivery_status: typeof run.result?.delivery_status === 'string' ? run.result.delivery_status : null,
     attempts: run.attempts.map((a) => ({
       number: a.number,
       started_at: a.startedAt.toISOString(),

@@ -5,12 +5,17 @@
  * and announces it on the host's bus.
  */
 import type { ProfileApplication } from './application';
+import type { ApplicationCredentialCheck } from './application-credential-check';
 
 export const APPLICATION_SUBMITTED_EVENT = 'application.submitted';
 
 export const applicationSubmittedKey = (applicationId: string) => `${APPLICATION_SUBMITTED_EVENT}:${applicationId}`;
 
-export function applicationSubmittedPayload(application: ProfileApplication, listingExternalId: string | null) {
+export function applicationSubmittedPayload(
+  application: ProfileApplication,
+  listingExternalId: string | null,
+  credentialCheck: ApplicationCredentialCheck | null = null,
+) {
   return {
     application_id: application.id,
     status: application.status,
@@ -26,6 +31,8 @@ export function applicationSubmittedPayload(application: ProfileApplication, lis
     experience_summary: application.experienceSummary,
     work_history: application.workHistory,
     profile_url: application.profileUrl,
+    source: application.source,
     submitted_at: application.createdAt.toISOString(),
+    credential_check: credentialCheck,
   };
 }

@@ -21,6 +21,8 @@ export interface ProfileApplication {
   /** Newest first. */
   workHistory: WorkHistoryEntry[];
   profileUrl: string;
+  /** The distribution channel the candidate came through (`sourcing.distribute_jobs`), null when none. */
+  source: string | null;
   createdAt: Date;
   deliveredAt: Date | null;
 }

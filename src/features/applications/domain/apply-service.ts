@@ -23,6 +23,7 @@ import { pipelineDeliveryMessage } from './pipeline-delivery-message';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 import { SNAPSHOT_APPLICATIONS, type ApplicationDraft, type SnapshotApplications } from './snapshot-application';
 import { snapshotFreshSince } from '../../profiles/domain/profile-snapshot';
+import { APPLICATION_SOURCES, type ApplicationSources } from './application-source';
 
 /** Who submits: an organization's server, or a candidate's session from the widget. */
 export interface Applicant {
@@ -35,6 +36,8 @@ export interface ApplicationRequest {
   profileUserId: string;
   coverLetter?: string;
   answers?: Record<string, unknown>;
+  /** The tracked apply link's `source` token (sourcing.distribute_jobs). */
+  source?: string;
 }
 
 export const duplicateApplication = (applicationId: string) =>
@@ -50,6 +53,7 @@ export class ApplyService {
     @inject(SNAPSHOT_APPLICATIONS) private readonly snapshotApplications: SnapshotApplications,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(APPLICATION_SOURCES) private readonly sources: ApplicationSources,
   ) {}
 
   async submit(applicant: Applicant, listingId: string, request: ApplicationRequest): Promise<SubmittedApplication> {
@@ -69,6 +73,8 @@ export class ApplyService {
       throw invalid('parameter_invalid', `cover_letter must be at most ${MAX_COVER_LETTER_LENGTH} characters`, 'cover_letter');
     }
     const answers = validateAnswers(listing.questions, request.answers ?? {});
+    const source = request.source === undefined ? null : this.sources.channelOf(applicant.organizationId, listingId, request.source);
+    if (source === undefined) throw invalid('source_invalid', 'source is not a tracked apply link of this listing', 'source');
 
     const draft: ApplicationDraft = {
       id: newId('app'),
@@ -77,6 +83,7 @@ export class ApplyService {
       profileUserId: request.profileUserId,
       coverLetter: request.coverLetter ?? null,
       answers,
+      source,
       createdAt: this.clock.now(),
     };
     // application.submitted is recorded by the pipeline delivery this message guarantees (its

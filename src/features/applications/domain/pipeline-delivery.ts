@@ -13,6 +13,7 @@ import { notFound } from '../../../kernel/errors';
 import type { SubmittedApplication } from './application';
 import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
+import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './application-credential-check';
 
 export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
 
@@ -35,6 +36,7 @@ export class PipelineDelivery {
     @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
+    @inject(APPLICATION_CREDENTIAL_CHECKER) private readonly credentialChecks: ApplicationCredentialChecker,
   ) {}
 
   /** Returns false when the application was already delivered. */
@@ -45,6 +47,8 @@ export class PipelineDelivery {
     const listing = await this.listings.get(application.listingId);
     // The pipeline receives the answers in the listing's question order (the stored object has lost it).
     const answers = Object.fromEntries(inQuestionOrder(application.answers, listing?.questions ?? []));
+    // Checked here, off the apply path: the host and application.submitted receive the same result.
+    const credentialCheck = (await this.credentialChecks.checkAll(application.organizationId, [application])).get(application.id);
     await this.pipeline.deliver({
       applicationId: application.id,
       organizationId: application.organizationId,
@@ -63,14 +67,16 @@ export class PipelineDelivery {
       },
       workHistory: application.workHistory,
       profileUrl: application.profileUrl,
+      ...(application.source ? { source: application.source } : {}),
       submittedAt: application.createdAt,
+      ...(credentialCheck ? { credentialCheck } : {}),
     });
     // Records application.submitted in the event log (once: its dedupe key) and announces it on the
     // host's hook bus. A failure here retries the job; the pipeline delivery above is idempotent.
     await this.events.publish(
       APPLICATION_SUBMITTED_EVENT,
       application.organizationId,
-      applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null),
+      applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null, credentialCheck ?? null),
       {
         dedupeKey: applicationSubmittedKey(application.id),
       },

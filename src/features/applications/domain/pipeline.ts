@@ -1,4 +1,6 @@
 /** The host's hiring pipeline, which receives submitted applications. */
+import type { ApplicationCredentialCheck } from './application-credential-check';
+
 export interface PipelineCredential {
   title: string;
   issuer: string;
@@ -32,7 +34,15 @@ export interface PipelineApplication {
   /** The candidate's positions, newest first. */
   workHistory: PipelinePosition[];
   profileUrl: string;
+  /** The distribution channel the candidate came through, when known. */
+  source?: string;
   submittedAt: Date;
+  /**
+   * The listing's credential requirements checked against the candidate's credentials (each
+   * met, missing, expired, unverified or pending, with evidence); absent when the listing has
+   * none or the organization holds no verification action.
+   */
+  credentialCheck?: ApplicationCredentialCheck;
 }
 
 export interface Pipeline {

@@ -18,6 +18,8 @@ export interface ApplicationRepository {
   /** Newest first; `startingAfter` is the id of the last application of the previous page. */
   list(organizationId: string, listingId: string, options: { limit: number; startingAfter?: string }): Promise<ApplicationPage>;
   markDelivered(applicationId: string, at: Date): Promise<void>;
+  /** Applications that came through a distribution channel, counted per channel (`source`) and listing. */
+  countBySource(organizationId: string): Promise<{ source: string; listingId: string; applications: number }[]>;
 }
 
 export const APPLICATION_REPOSITORY = Symbol('ApplicationRepository');

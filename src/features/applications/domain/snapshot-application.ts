@@ -10,7 +10,7 @@ import type { AnswerValue } from './answer-validation';
 import type { ProfileApplication, SubmittedApplication } from './application';
 
 /** The applicant's part of an application; the profile part comes from the snapshot. */
-export type ApplicationDraft = Pick<ProfileApplication, 'id' | 'organizationId' | 'listingId' | 'profileUserId' | 'coverLetter' | 'createdAt'> & {
+export type ApplicationDraft = Pick<ProfileApplication, 'id' | 'organizationId' | 'listingId' | 'profileUserId' | 'coverLetter' | 'createdAt' | 'source'> & {
   answers: Record<string, AnswerValue>;
 };
 

@@ -1,4 +1,5 @@
 import { credentialRequirementSchema } from '../../listings/domain/credential-requirements';
+import { applicationCredentialCheckSchema } from '../../credential-checks/http/credential-check-schemas';
 import { z } from 'zod';
 import { isoDateTime, listOf } from '../../../platform/http/common-schemas';
 
@@ -47,7 +48,12 @@ export const applicationSchema = submittedApplicationSchema
     candidate: z.object({ name: z.string(), headline: z.string().nullable() }),
     cover_letter: z.string().nullable(),
     answers: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
+    source: z
+      .string()
+      .nullable()
+      .meta({ description: 'The distribution channel of the tracked apply link the candidate came through (sourcing.distribute_jobs); null when none' }),
     created_at: isoDateTime,
+    credential_check: applicationCredentialCheckSchema.nullable(),
   })
   .meta({ id: 'Application' });
 

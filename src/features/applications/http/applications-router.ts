@@ -1,6 +1,7 @@
 import { LISTING_ID_MAX_LENGTH } from '../../listings/domain/listing-id';
 import type { ProfileApplication } from '../domain/application';
 import type { ApplicationReader } from '../domain/application-reader';
+import type { ApplicationCredentialCheck, ApplicationCredentialChecker } from '../domain/application-credential-check';
 import type { Applicant, ApplyService } from '../domain/apply-service';
 import { applicationView } from '../domain/pipeline-delivery';
 import type { Principal } from '../../../platform/http/principal';
@@ -18,6 +19,10 @@ const applyBody = z
     profile_user_id: z.string().regex(/^usr_[0-9A-Za-z_-]{1,64}$/, 'expected a profile user id: usr_ followed by an opaque id'),
     cover_letter: z.string().optional(),
     answers: z.record(z.string(), z.unknown()).optional(),
+    source: z.string().max(200).optional().meta({
+      description:
+        'The `source` query parameter of a tracked apply link (sourcing.distribute_jobs), passed on as is; 400 source_invalid when it is not one of this listing',
+    }),
   })
   .strict()
   .meta({
@@ -43,7 +48,7 @@ function applicant(principal: Principal): Applicant {
 }
 
 /** The full record, for the organization's own reads. */
-export function applicationDetail(application: ProfileApplication): z.output<typeof applicationSchema> {
+export function applicationDetail(application: ProfileApplication, credentialCheck: ApplicationCredentialCheck | null): z.output<typeof applicationSchema> {
   return {
     object: 'application',
     ...applicationView(application),
@@ -53,12 +58,19 @@ export function applicationDetail(application: ProfileApplication): z.output<typ
     candidate: { name: application.candidateName, headline: application.candidateHeadline },
     cover_letter: application.coverLetter,
     answers: application.answers,
+    source: application.source,
     created_at: application.createdAt.toISOString(),
+    credential_check: credentialCheck,
   };
 }
 
 /** Mounted at /v1/opportunities. */
-export function applicationRoutes(apply: ApplyService, reader: ApplicationReader): RouteDefinition<any, any, any>[] {
+export function applicationRoutes(apply: ApplyService, reader: ApplicationReader, checks: ApplicationCredentialChecker): RouteDefinition<any, any, any>[] {
+  // The check as it stands now: a document approved since the submission counts.
+  const withChecks = async (organizationId: string, applications: ProfileApplication[]) => {
+    const results = await checks.checkAll(organizationId, applications);
+    return applications.map((a) => applicationDetail(a, results.get(a.id) ?? null));
+  };
   return [
     defineRoute({
       method: 'post',
@@ -78,6 +90,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
           profileUserId: body.profile_user_id,
           coverLetter: body.cover_letter,
           answers: body.answers,
+          source: body.source,
         });
         return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);
       },
@@ -95,7 +108,11 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       auth: ['organization'],
       params: z.object({ application_id: z.string().max(100) }),
       response: applicationSchema,
-      handler: async ({ principal, params }) => applicationDetail(await reader.get(applicant(principal).organizationId, params.application_id)),
+      handler: async ({ principal, params }) => {
+        const organizationId = applicant(principal).organizationId;
+        const [detail] = await withChecks(organizationId, [await reader.get(organizationId, params.application_id)]);
+        return detail;
+      },
     }),
     defineRoute({
       method: 'get',
@@ -108,13 +125,14 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
       query: listQuery,
       response: applicationListSchema,
       handler: async ({ principal, params, query }) => {
-        const page = await reader.listForListing(applicant(principal).organizationId, params.listing_id, {
+        const organizationId = applicant(principal).organizationId;
+        const page = await reader.listForListing(organizationId, params.listing_id, {
           limit: query.limit,
           startingAfter: query.starting_after,
         });
         return {
           object: 'list',
-          data: page.data.map(applicationDetail),
+          data: await withChecks(organizationId, page.data),
           has_more: page.hasMore,
           url: `/v1/opportunities/listings/${params.listing_id}/applications`,
         };

@@ -47,6 +47,7 @@ interface ApplicationRow {
   experience_summary: unknown;
   work_history: unknown;
   profile_url: string;
+  source: string | null;
   created_at: Date;
   delivered_at: Date | null;
 }
@@ -66,6 +67,7 @@ const fromRow = (row: ApplicationRow): ProfileApplication => ({
   experienceSummary: fromJson<ExperienceSummary>(row.experience_summary),
   workHistory: fromJson<WorkHistoryEntry[]>(row.work_history) ?? [],
   profileUrl: row.profile_url,
+  source: row.source ?? null,
   createdAt: new Date(row.created_at),
   deliveredAt: row.delivered_at ? new Date(row.delivered_at) : null,
 });
@@ -94,6 +96,7 @@ export class KnexApplicationRepository implements ApplicationRepository {
         experience_summary: JSON.stringify(application.experienceSummary),
         work_history: JSON.stringify(application.workHistory),
         profile_url: application.profileUrl,
+        source: application.source,
         created_at: application.createdAt,
       };
       // One statement, so one round trip instead of four (BEGIN, two INSERTs, COMMIT): a
@@ -140,6 +143,16 @@ export class KnexApplicationRepository implements ApplicationRepository {
     }
     const rows = await query;
     return { data: rows.slice(0, options.limit).map(fromRow), hasMore: rows.length > options.limit };
+  }
+
+  async countBySource(organizationId: string): Promise<{ source: string; listingId: string; applications: number }[]> {
+    const rows: { source: string; listing_id: string; count: string | number }[] = await this.db('hi_profile_applications')
+      .select('source', 'listing_id')
+      .count({ count: '*' })
+      .where({ organization_id: organizationId })
+      .whereNotNull('source')
+      .groupBy('source', 'listing_id');
+    return rows.map((r) => ({ source: r.source, listingId: r.listing_id, applications: Number(r.count) }));
   }
 
   async markDelivered(applicationId: string, at: Date): Promise<void> {

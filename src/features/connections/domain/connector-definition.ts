@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { CalendarConnector } from '../../scheduling/domain/calendar-port';
 import type {
+  BackgroundCheckConnector,
   ESignatureConnector,
   HrisConnector,
   NotificationConnector,
@@ -15,6 +16,7 @@ import type {
   SmsConnector,
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
+import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {
@@ -26,10 +28,21 @@ export interface PortsByKind {
   calendar: CalendarConnector;
   payroll_files: PayrollFileConnector;
   payouts: PayoutConnector;
+  background_checks: BackgroundCheckConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files', 'payouts'];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = [
+  'email',
+  'sms',
+  'video_meetings',
+  'esign',
+  'hris',
+  'calendar',
+  'payroll_files',
+  'payouts',
+  'background_checks',
+];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };
@@ -44,7 +57,18 @@ export interface ConnectorDefinition<K extends ConnectorKind = ConnectorKind, S 
   /** A real round trip (SMTP: EHLO, STARTTLS, AUTH); never throws, answers the outcome. */
   test(settings: S, credentials: C): Promise<ConnectionTestOutcome>;
   /** The port for one connection; `close` releases pooled sockets. */
-  open(settings: S, credentials: C): PortsByKind[K] & { close?(): void };
+  open(settings: S, credentials: C, context?: OpenContext): PortsByKind[K] & { close?(): void };
+}
+
+/** Whom an opened port works for, and where what its counterpart reports later goes. */
+export interface OpenContext {
+  /** Null for a deployment default (it serves every organization). */
+  organizationId: string | null;
+  connectionId: string | null;
+  /** The plugin's public address (BASE_URL with the mount path): where counterparts call back. */
+  publicBaseUrl?: string;
+  /** SMS connectors hand delivery receipts and inbound messages (STOP) here. */
+  sms?: SmsInboundSink;
 }
 
 export const CONNECTOR_DEFINITIONS = Symbol('ConnectorDefinitions');

@@ -8,7 +8,8 @@
  */
 import { DomainError } from '../../../kernel/errors';
 import type { Connection, ConnectionRepository } from './connection';
-import { CONNECTOR_KINDS, type ConnectorDefinition, type ConnectorKind, type PortsByKind } from './connector-definition';
+import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
+import { CONNECTOR_KINDS, type ConnectorDefinition, type ConnectorKind, type OpenContext, type PortsByKind } from './connector-definition';
 
 export interface ResolvedPort<K extends ConnectorKind> {
   port: PortsByKind[K];
@@ -30,6 +31,10 @@ export interface ResolverOptions {
   hostPorts: Partial<PortsByKind>;
   defaults: readonly DeploymentDefault[];
   sandbox: Partial<PortsByKind>;
+  /** The plugin's public address, for counterparts' callbacks (Twilio's StatusCallback). */
+  publicBaseUrl?: string;
+  /** Where SMS connectors hand receipts and inbound messages (resolved late: it needs the event log). */
+  smsInbound?: () => SmsInboundSink | undefined;
 }
 
 export const connectionMissing = (kind: string, action: string) =>
@@ -99,6 +104,23 @@ export class ConnectorResolver {
     throw connectionMissing(kind, action);
   }
 
+  /**
+   * One named connection of the organization (an interviewer's own calendar): verified and of
+   * `kind`, else `connection_not_found` (404: another organization's id looks the same).
+   */
+  async connection<K extends ConnectorKind>(organizationId: string, connectionId: string, kind: K): Promise<ResolvedPort<K>> {
+    const found = (await this.connectionsOf(organizationId, kind)).find((c) => c.id === connectionId);
+    if (!found)
+      throw new DomainError('not_found', 'connection_not_found', `No ${kind} connection ${connectionId} in this organization`, { param: 'connection_id' });
+    if (found.status !== 'verified')
+      throw new DomainError(
+        'conflict',
+        'connection_not_verified',
+        `The connection ${connectionId} is not verified (POST /v1/integrations/connections/${connectionId}/test)`,
+      );
+    return { port: (await this.openConnection(found)) as PortsByKind[K], connector: found.connector, connectionId: found.id, livemode: true };
+  }
+
   close(): void {
     for (const { port } of this.opened.values()) port.close?.();
     this.opened.clear();
@@ -111,7 +133,11 @@ export class ConnectorResolver {
     cached?.port.close?.();
     const definition = this.definitions.find((d) => d.key === connection.connector)!;
     const credentials = await this.connections.credentialsOf(connection);
-    const port = definition.open(definition.settings.parse(connection.settings), definition.credentials.parse(credentials));
+    const port = definition.open(
+      definition.settings.parse(connection.settings),
+      definition.credentials.parse(credentials),
+      this.context(connection.organizationId, connection.id),
+    );
     this.opened.set(connection.id, { port, version });
     return port;
   }
@@ -121,8 +147,18 @@ export class ConnectorResolver {
     const cached = this.opened.get(key);
     if (cached) return cached.port;
     const definition = this.definitions.find((d) => d.key === fallback.connector)!;
-    const port = definition.open(definition.settings.parse(fallback.settings), definition.credentials.parse(fallback.credentials));
+    const port = definition.open(definition.settings.parse(fallback.settings), definition.credentials.parse(fallback.credentials), this.context(null, null));
     this.opened.set(key, { port, version: 'default' });
     return port;
+  }
+
+  private context(organizationId: string | null, connectionId: string | null): OpenContext {
+    const sms = this.options.smsInbound?.();
+    return {
+      organizationId,
+      connectionId,
+      ...(this.options.publicBaseUrl ? { publicBaseUrl: this.options.publicBaseUrl } : {}),
+      ...(sms ? { sms } : {}),
+    };
   }
 }

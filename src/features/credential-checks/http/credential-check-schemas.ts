@@ -32,6 +32,30 @@ const evidence = z.object({
   verification: z.enum(['verified', 'unverified', 'invalid']),
 });
 
+/** One requirement's outcome, with the credential it rests on. */
+export const requirementOutcomeSchema = z.object({
+  requirement: z.string().meta({ description: "The requirement's key" }),
+  status: z.enum(['met', 'missing', 'expired', 'unverified', 'pending']),
+  reason: z.string().nullable().meta({
+    description:
+      'Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …)',
+  }),
+  evidence: evidence.nullable(),
+});
+
+/** The check an application carries (applications API, application.submitted, the host pipeline). */
+export const applicationCredentialCheckSchema = z
+  .object({
+    status: z.enum(['met', 'not_met', 'pending']),
+    requirements: z.array(requirementOutcomeSchema),
+    checked_at: z.string(),
+  })
+  .meta({
+    id: 'ApplicationCredentialCheck',
+    description:
+      "The listing's requirements checked automatically against the candidate's credentials (profile credentials count as self-reported; reviewer-approved documents as verified); null when the listing has none or the organization holds no verification action",
+  });
+
 export const credentialCheckSchema = z
   .object({
     object: z.literal('credential_check'),
@@ -40,17 +64,7 @@ export const credentialCheckSchema = z
     status: z
       .enum(['met', 'not_met', 'pending'])
       .meta({ description: 'met: every requirement is met; pending: only vendor checks still running stand between' }),
-    requirements: z.array(
-      z.object({
-        requirement: z.string().meta({ description: "The requirement's key" }),
-        status: z.enum(['met', 'missing', 'expired', 'unverified', 'pending']),
-        reason: z.string().nullable().meta({
-          description:
-            'Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …)',
-        }),
-        evidence: evidence.nullable(),
-      }),
-    ),
+    requirements: z.array(requirementOutcomeSchema),
     credentials: z.array(
       z.object({
         source: z.enum(['vc_jwt', 'self_reported', 'document_review']),

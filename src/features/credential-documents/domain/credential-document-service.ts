@@ -38,6 +38,8 @@ export class CredentialDocumentService {
     private readonly applications: ApplicationRequirementsLookup,
     private readonly maxBytes: number,
     private readonly now: () => Date,
+    /** Hears every approval once it is recorded (compliance tracks the expiry); idempotent. */
+    private readonly onApproved: (document: CredentialDocument) => Promise<void> = async () => {},
   ) {}
 
   async upload(by: UploadedBy, upload: DocumentUpload): Promise<CredentialDocument> {
@@ -95,7 +97,9 @@ export class CredentialDocumentService {
   }
 
   async approve(organizationId: string, id: string, expiresAt: Date, reviewedBy: string): Promise<CredentialDocument> {
-    return this.decide(organizationId, id, { decision: 'approve', expiresAt, reviewedBy, at: this.now() });
+    const approved = await this.decide(organizationId, id, { decision: 'approve', expiresAt, reviewedBy, at: this.now() });
+    await this.onApproved(approved);
+    return approved;
   }
 
   async reject(organizationId: string, id: string, reason: string, reviewedBy: string): Promise<CredentialDocument> {
@@ -104,17 +108,18 @@ export class CredentialDocumentService {
 
   /** An application's approved documents, as credentials a reviewer verified (the checks match them). */
   async reviewedCredentials(organizationId: string, applicationId: string): Promise<PresentedCredential[]> {
-    const approved = (await this.documents.listForApplication(organizationId, applicationId)).filter((d) => d.status === 'approved');
-    return approved.map((d) => ({
-      source: 'document_review',
-      id: d.id,
-      types: [d.credentialType],
-      issuer: `reviewer:${d.reviewedBy ?? 'organization'}`,
-      name: d.fileName,
-      validFrom: d.reviewedAt,
-      validUntil: d.expiresAt,
-      verification: { status: 'verified', reason: null },
-    }));
+    return (await this.reviewedCredentialsFor(organizationId, [applicationId])).get(applicationId) ?? [];
+  }
+
+  /** The same for many applications in one read, by application id. */
+  async reviewedCredentialsFor(organizationId: string, applicationIds: string[]): Promise<Map<string, PresentedCredential[]>> {
+    const byApplication = new Map<string, PresentedCredential[]>();
+    for (const d of await this.documents.listApproved(organizationId, applicationIds)) {
+      const list = byApplication.get(d.applicationId) ?? [];
+      list.push(reviewedCredential(d));
+      byApplication.set(d.applicationId, list);
+    }
+    return byApplication;
   }
 
   private async decide(organizationId: string, id: string, decision: Parameters<CredentialDocumentRepository['decide']>[2]): Promise<CredentialDocument> {
@@ -129,3 +134,15 @@ export class CredentialDocumentService {
 
 const alreadyReviewed = (document: CredentialDocument) =>
   conflict('document_already_reviewed', `The document was already ${document.status}; upload a new one for a new review`, { status: document.status });
+
+/** A document a reviewer approved, as the checks see it: verified by that person, valid until the expiry they read. */
+export const reviewedCredential = (d: CredentialDocument): PresentedCredential => ({
+  source: 'document_review',
+  id: d.id,
+  types: [d.credentialType],
+  issuer: `reviewer:${d.reviewedBy ?? 'organization'}`,
+  name: d.fileName,
+  validFrom: d.reviewedAt,
+  validUntil: d.expiresAt,
+  verification: { status: 'verified', reason: null },
+});

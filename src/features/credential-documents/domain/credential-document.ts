@@ -36,6 +36,8 @@ export interface CredentialDocumentRepository {
   insert(document: CredentialDocument): Promise<void>;
   get(organizationId: string, id: string): Promise<CredentialDocument | undefined>;
   listForApplication(organizationId: string, applicationId: string): Promise<CredentialDocument[]>;
+  /** The approved documents of many applications, oldest first. */
+  listApproved(organizationId: string, applicationIds: string[]): Promise<CredentialDocument[]>;
   /** Records the decision only while the document awaits review; undefined when it no longer does. */
   decide(organizationId: string, id: string, decision: ReviewDecision): Promise<CredentialDocument | undefined>;
 }

@@ -82,6 +82,15 @@ export class KnexCredentialDocuments implements CredentialDocumentRepository {
     return rows.map(fromRow);
   }
 
+  async listApproved(organizationId: string, applicationIds: string[]): Promise<CredentialDocument[]> {
+    if (applicationIds.length === 0) return [];
+    const rows = await this.db<DocumentRow>(TABLE)
+      .where({ organization_id: organizationId, status: 'approved' })
+      .whereIn('application_id', applicationIds)
+      .orderBy('created_at');
+    return rows.map(fromRow);
+  }
+
   async decide(organizationId: string, id: string, decision: ReviewDecision): Promise<CredentialDocument | undefined> {
     const rows = await this.db<DocumentRow>(TABLE)
       .where({ organization_id: organizationId, id, status: 'pending_review' })

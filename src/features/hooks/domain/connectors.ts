@@ -174,3 +174,75 @@ export interface PayoutConnector {
 export const HRIS_CONNECTOR = Symbol('HrisConnector');
 export const PAYROLL_FILE_CONNECTOR = Symbol('PayrollFileConnector');
 export const PAYOUT_CONNECTOR = Symbol('PayoutConnector');
+
+/** A person to screen through the organization's background-check vendor (Checkr's shape). */
+export interface BackgroundCheckOrder extends DeliveryBase {
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  /** The vendor's package slug (`driver_pro`, `tasker_standard`, …): what is screened. */
+  packageSlug: string;
+  /** Where the person will work (US: state required); decides the vendor's disclosures. */
+  workLocation: { country: string; state?: string; city?: string };
+}
+
+/** The candidate and invitation the vendor created: the invitation is its hosted consent and apply flow. */
+export interface OrderedBackgroundCheck extends Delivery {
+  vendorCandidateId: string;
+  invitationId: string;
+  invitationUrl: string;
+}
+
+/** Post-hire monitoring of a person already known to the vendor. */
+export interface MonitoringEnrollment extends DeliveryBase {
+  vendorCandidateId: string;
+  type: 'criminal' | 'mvr';
+}
+
+export interface MonitoringSubscription extends Delivery {
+  subscriptionId: string;
+}
+
+export type VendorReportStatus = 'pending' | 'complete' | 'suspended' | 'dispute' | 'canceled';
+
+export interface VendorReport {
+  id: string;
+  status: VendorReportStatus;
+  result: 'clear' | 'consider' | null;
+  packageSlug: string | null;
+  vendorCandidateId: string | null;
+  motorVehicleReportId: string | null;
+}
+
+export interface MotorVehicleViolation {
+  description: string;
+  category: string | null;
+  date: string | null;
+}
+
+export interface MotorVehicleRecord {
+  id: string;
+  licenseStatus: string | null;
+  licenseState: string | null;
+  expirationDate: string | null;
+  violations: MotorVehicleViolation[];
+}
+
+/** A vendor event whose signature checked out, reduced to what the checks use. */
+export interface VendorEvent {
+  id: string;
+  type: string;
+  /** The object the event is about, as the vendor sent it (`include_object`). */
+  object: Record<string, unknown>;
+}
+
+export interface BackgroundCheckConnector {
+  /** Creates the vendor's candidate and an invitation to its hosted consent/apply flow. */
+  orderCheck(order: BackgroundCheckOrder): Promise<OrderedBackgroundCheck>;
+  /** Enrolls a person in continuous monitoring (new records produce new reports). */
+  enrollMonitoring(enrollment: MonitoringEnrollment): Promise<MonitoringSubscription>;
+  fetchReport(reportId: string): Promise<VendorReport>;
+  fetchMotorVehicleRecord(id: string): Promise<MotorVehicleRecord>;
+  /** Verifies a webhook's signature over its raw body; answers the event, or throws `webhook_signature_invalid`. */
+  verifyWebhook(rawBody: Buffer, signature: string | undefined): VendorEvent;
+}

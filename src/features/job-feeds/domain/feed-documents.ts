@@ -20,7 +20,12 @@ export interface FeedInput {
   publisher: string;
   /** The plugin's own public URL of the feed (`<publisherurl>`). */
   feedUrl: string;
+  /** Where a job links to, when not the listing page itself: a distribution channel's tracked apply link. */
+  jobUrl?: (listingId: string) => string;
 }
+
+const urlOf = (input: FeedInput, listingId: string) =>
+  input.jobUrl ? input.jobUrl(listingId) : listingUrl(input.listingUrlTemplate, input.organizationId, listingId);
 
 // XML 1.0 has no place for most control characters: they are dropped, not escaped.
 // eslint-disable-next-line no-control-regex
@@ -39,7 +44,7 @@ export function xmlFeed(input: FeedInput): string {
       element('title', listing.title),
       element('date', rfc1123(postedAt(listing, input.now))),
       element('referencenumber', listing.externalId ?? listing.id),
-      element('url', listingUrl(input.listingUrlTemplate, input.organizationId, listing.id)),
+      element('url', urlOf(input, listing.id)),
       element('company', input.organizationName),
       ...(listing.location?.trim() ? [element('city', listing.location.trim())] : []),
       element('description', descriptionHtml(listing)),
@@ -69,7 +74,7 @@ export function jsonFeed(input: FeedInput): { object: 'job_feed'; organization: 
     object: 'job_feed',
     organization: { id: input.organizationId, name: input.organizationName },
     data: input.listings.map((listing) => {
-      const url = listingUrl(input.listingUrlTemplate, input.organizationId, listing.id);
+      const url = urlOf(input, listing.id);
       return {
         id: listing.id,
         reference_number: listing.externalId ?? listing.id,

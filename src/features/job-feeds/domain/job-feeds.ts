@@ -31,6 +31,14 @@ export interface FeedDocument {
   lastModified: Date;
 }
 
+/** What makes a feed a channel's: the license it needs and the tracked link of each job. */
+export interface ChannelFeed {
+  action: string;
+  /** Checked after the license: false answers the same 404 as everything else. */
+  exists: () => Promise<boolean>;
+  jobUrl: (listingId: string) => string;
+}
+
 export const feedUnavailable = () => new DomainError('not_found', 'job_feed_unavailable', 'This organization publishes no job feed (docs/job-feeds.md)');
 
 export interface JobFeedsDeps {
@@ -52,11 +60,17 @@ const CONTENT_TYPES: Record<FeedFormat, string> = {
   sitemap: 'application/xml; charset=utf-8',
 };
 
+export const JOB_FEEDS = Symbol('JobFeeds');
+
 export class JobFeeds {
   constructor(private readonly deps: JobFeedsDeps) {}
 
-  async feed(organizationId: string, format: FeedFormat): Promise<FeedDocument> {
-    const { input, lastModified } = await this.load(organizationId);
+  /**
+   * `channel`: a distribution channel's feed (sourcing.distribute_jobs), licensed by its own
+   * action and linking each job to the channel's tracked apply link.
+   */
+  async feed(organizationId: string, format: FeedFormat, channel?: ChannelFeed): Promise<FeedDocument> {
+    const { input, lastModified } = await this.load(organizationId, channel);
     const body = format === 'xml' ? xmlFeed(input) : format === 'sitemap' ? sitemap(input) : `${JSON.stringify(jsonFeed(input))}\n`;
     return { body, contentType: CONTENT_TYPES[format], etag: etagOf(body), lastModified };
   }
@@ -71,17 +85,18 @@ export class JobFeeds {
     return { posting, etag: etagOf(JSON.stringify(posting)), lastModified: listing.updatedAt ?? listing.createdAt ?? now };
   }
 
-  private async publishing(organizationId: string): Promise<{ template: string; name: string; manager: ListingsManager }> {
+  private async publishing(organizationId: string, action = POST_JOBS): Promise<{ template: string; name: string; manager: ListingsManager }> {
     const { listings: manager, listingUrlTemplate: template } = this.deps;
     if (!manager || !template) throw feedUnavailable();
     // The entitlement is asked only of organizations that exist: an unknown id is the same 404.
     const organization = await this.deps.organizations.findById(organizationId);
-    if (!organization || !(await this.deps.entitlements.isActive(organizationId, POST_JOBS))) throw feedUnavailable();
+    if (!organization || !(await this.deps.entitlements.isActive(organizationId, action))) throw feedUnavailable();
     return { template, name: organization.name, manager };
   }
 
-  private async load(organizationId: string): Promise<{ input: FeedInput; lastModified: Date }> {
-    const { template, name, manager } = await this.publishing(organizationId);
+  private async load(organizationId: string, channel?: ChannelFeed): Promise<{ input: FeedInput; lastModified: Date }> {
+    const { template, name, manager } = await this.publishing(organizationId, channel?.action);
+    if (channel && !(await channel.exists())) throw feedUnavailable();
     const now = this.deps.clock.now();
     // Every listing, closed ones included: a close must move Last-Modified forward too.
     const open: Listing[] = [];
@@ -107,6 +122,7 @@ export class JobFeeds {
       now,
       publisher: this.deps.publisher,
       feedUrl: this.deps.feedUrl(organizationId),
+      ...(channel ? { jobUrl: channel.jobUrl } : {}),
     };
     return { input, lastModified };
   }

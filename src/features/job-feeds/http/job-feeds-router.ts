@@ -14,7 +14,7 @@ const listingParams = z.object({ organization_id: z.string().max(100), listing_i
 /** Crawlers may reuse a feed for five minutes, then must revalidate. */
 const CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
-function send(req: Request, res: Response, document: { body: string; contentType: string; etag: string; lastModified: Date }): undefined {
+export function sendFeed(req: Request, res: Response, document: { body: string; contentType: string; etag: string; lastModified: Date }): undefined {
   res.setHeader('ETag', document.etag);
   res.setHeader('Last-Modified', document.lastModified.toUTCString());
   res.setHeader('Cache-Control', CACHE_CONTROL);
@@ -34,7 +34,7 @@ const jobPostingSchema = z
   .passthrough()
   .describe('schema.org JobPosting (JSON-LD) with the fields Google for Jobs requires and recommends');
 
-const jobFeedSchema = z.object({
+export const jobFeedSchema = z.object({
   object: z.literal('job_feed'),
   organization: z.object({ id: z.string(), name: z.string() }),
   data: z.array(
@@ -88,7 +88,7 @@ export function jobFeedRoutes(feeds: JobFeeds): RouteDefinition<any, any, any>[]
         produces: feed.produces,
         ...(feed.format === 'json' ? { response: jobFeedSchema } : {}),
         alsoAnswers: [304],
-        handler: async ({ params, req, res }) => send(req, res, await feeds.feed(params.organization_id, feed.format)),
+        handler: async ({ params, req, res }) => sendFeed(req, res, await feeds.feed(params.organization_id, feed.format)),
       }),
     ),
     defineRoute({
@@ -104,7 +104,7 @@ export function jobFeedRoutes(feeds: JobFeeds): RouteDefinition<any, any, any>[]
       response: jobPostingSchema,
       handler: async ({ params, req, res }) => {
         const { posting, etag, lastModified } = await feeds.posting(params.organization_id, params.listing_id);
-        return send(req, res, { body: `${JSON.stringify(posting)}\n`, contentType: 'application/ld+json; charset=utf-8', etag, lastModified });
+        return sendFeed(req, res, { body: `${JSON.stringify(posting)}\n`, contentType: 'application/ld+json; charset=utf-8', etag, lastModified });
       },
     }),
   ];

@@ -5,8 +5,8 @@
  */
 import type { MessageLocale } from './message-language';
 
-export type MessageKind = 'interview_reminder' | 'status_update' | 'call_sheet' | 'call_sheet_reminder';
-export type LinkKind = 'unsubscribe' | 'confirm' | 'call_sheet';
+export type MessageKind = 'interview_reminder' | 'status_update' | 'call_sheet' | 'call_sheet_reminder' | 'scheduling_invitation';
+export type LinkKind = 'unsubscribe' | 'confirm' | 'call_sheet' | 'schedule';
 
 export interface KindTemplate {
   subject: string;
@@ -36,7 +36,16 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
       subject: 'Please confirm: {production}, {date}',
       lines: ['Hello {name},', 'we have not had your confirmation yet: your call time for {production} is {call_time}.', 'Location: {location}'],
     },
-    links: { unsubscribe: 'Unsubscribe from status updates', confirm: 'Confirm my call time', call_sheet: 'Your call sheet' },
+    scheduling_invitation: {
+      subject: 'Pick a time for your interview: {title}',
+      lines: [
+        'Hello {name},',
+        '{organization} invites you to "{title}" ({duration} minutes).',
+        'Choose a time that suits you; times are shown in {timezone}.',
+        'The link works until {expires}.',
+      ],
+    },
+    links: { unsubscribe: 'Unsubscribe from status updates', confirm: 'Confirm my call time', call_sheet: 'Your call sheet', schedule: 'Choose a time' },
     footer_unsubscribe: 'You receive this because you applied to {organization}.',
   },
   es: {
@@ -58,7 +67,21 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
       subject: 'Confirma, por favor: {production}, {date}',
       lines: ['Hola {name}:', 'aún no hemos recibido tu confirmación: tu hora de llamada para {production} es {call_time}.', 'Lugar: {location}'],
     },
-    links: { unsubscribe: 'Darme de baja de las actualizaciones', confirm: 'Confirmar mi hora de llamada', call_sheet: 'Tu hoja de llamada' },
+    scheduling_invitation: {
+      subject: 'Elige la hora de tu entrevista: {title}',
+      lines: [
+        'Hola {name}:',
+        '{organization} te invita a «{title}» ({duration} minutos).',
+        'Elige la hora que mejor te venga; las horas se muestran en {timezone}.',
+        'El enlace funciona hasta el {expires}.',
+      ],
+    },
+    links: {
+      unsubscribe: 'Darme de baja de las actualizaciones',
+      confirm: 'Confirmar mi hora de llamada',
+      call_sheet: 'Tu hoja de llamada',
+      schedule: 'Elegir una hora',
+    },
     footer_unsubscribe: 'Recibes este mensaje porque enviaste una candidatura a {organization}.',
   },
   fr: {
@@ -88,7 +111,21 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
         'Lieu : {location}',
       ],
     },
-    links: { unsubscribe: 'Ne plus recevoir les mises à jour', confirm: 'Confirmer mon heure de convocation', call_sheet: 'Votre feuille de service' },
+    scheduling_invitation: {
+      subject: 'Choisissez l’heure de votre entretien : {title}',
+      lines: [
+        'Bonjour {name},',
+        '{organization} vous invite à « {title} » ({duration} minutes).',
+        'Choisissez l’heure qui vous convient ; les heures sont indiquées en {timezone}.',
+        'Le lien fonctionne jusqu’au {expires}.',
+      ],
+    },
+    links: {
+      unsubscribe: 'Ne plus recevoir les mises à jour',
+      confirm: 'Confirmer mon heure de convocation',
+      call_sheet: 'Votre feuille de service',
+      schedule: 'Choisir une heure',
+    },
     footer_unsubscribe: 'Vous recevez ce message parce que vous avez postulé chez {organization}.',
   },
   de: {
@@ -110,7 +147,16 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
       subject: 'Bitte bestätigen: {production}, {date}',
       lines: ['Hallo {name},', 'uns fehlt noch Ihre Bestätigung: Ihre Drehzeit für {production} ist {call_time}.', 'Ort: {location}'],
     },
-    links: { unsubscribe: 'Statusmeldungen abbestellen', confirm: 'Drehzeit bestätigen', call_sheet: 'Ihre Dispo' },
+    scheduling_invitation: {
+      subject: 'Wählen Sie einen Termin für Ihr Gespräch: {title}',
+      lines: [
+        'Hallo {name},',
+        '{organization} lädt Sie zu „{title}“ ein ({duration} Minuten).',
+        'Wählen Sie einen passenden Termin; die Zeiten sind in {timezone} angegeben.',
+        'Der Link gilt bis {expires}.',
+      ],
+    },
+    links: { unsubscribe: 'Statusmeldungen abbestellen', confirm: 'Drehzeit bestätigen', call_sheet: 'Ihre Dispo', schedule: 'Termin wählen' },
     footer_unsubscribe: 'Sie erhalten diese Nachricht, weil Sie sich bei {organization} beworben haben.',
   },
   pt: {
@@ -132,7 +178,21 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
       subject: 'Confirme, por favor: {production}, {date}',
       lines: ['Olá {name},', 'ainda não recebemos a sua confirmação: o seu horário de chamada para {production} é {call_time}.', 'Local: {location}'],
     },
-    links: { unsubscribe: 'Cancelar as atualizações de estado', confirm: 'Confirmar o meu horário', call_sheet: 'A sua ordem do dia' },
+    scheduling_invitation: {
+      subject: 'Escolha o horário da sua entrevista: {title}',
+      lines: [
+        'Olá {name},',
+        '{organization} convida-o para «{title}» ({duration} minutos).',
+        'Escolha o horário que lhe convém; os horários são mostrados em {timezone}.',
+        'A ligação funciona até {expires}.',
+      ],
+    },
+    links: {
+      unsubscribe: 'Cancelar as atualizações de estado',
+      confirm: 'Confirmar o meu horário',
+      call_sheet: 'A sua ordem do dia',
+      schedule: 'Escolher um horário',
+    },
     footer_unsubscribe: 'Recebe esta mensagem porque se candidatou a {organization}.',
   },
   ar: {
@@ -149,7 +209,16 @@ export const TEMPLATES: Record<MessageLocale, LocaleTemplates> = {
       subject: 'يُرجى التأكيد: {production}، {date}',
       lines: ['مرحبًا {name}،', 'لم يصلنا تأكيدك بعد: موعد حضورك لـ {production} هو {call_time}.', 'المكان: {location}'],
     },
-    links: { unsubscribe: 'إلغاء الاشتراك في تحديثات الحالة', confirm: 'تأكيد موعد حضوري', call_sheet: 'ورقة الاستدعاء الخاصة بك' },
+    scheduling_invitation: {
+      subject: 'اختر موعد مقابلتك: {title}',
+      lines: [
+        'مرحبًا {name}،',
+        'تدعوك {organization} إلى «{title}» ({duration} دقيقة).',
+        'اختر الموعد الذي يناسبك؛ تظهر الأوقات بتوقيت {timezone}.',
+        'يعمل الرابط حتى {expires}.',
+      ],
+    },
+    links: { unsubscribe: 'إلغاء الاشتراك في تحديثات الحالة', confirm: 'تأكيد موعد حضوري', call_sheet: 'ورقة الاستدعاء الخاصة بك', schedule: 'اختيار موعد' },
     footer_unsubscribe: 'تصلك هذه الرسالة لأنك تقدّمت بطلب إلى {organization}.',
   },
 };

@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, invalid } from '../../../kernel/errors';
 
-export type LinkPurpose = 'unsubscribe' | 'call_sheet_confirm' | 'call_sheet_view';
+export type LinkPurpose = 'unsubscribe' | 'call_sheet_confirm' | 'call_sheet_view' | 'timesheet_review';
 
 export interface LinkClaims {
   /** What the link does. */

@@ -68,4 +68,10 @@ export interface CalendarConnector {
   deleteEvent(uid: string): Promise<void>;
   /** Changes since `state` (sync-token, else ctag and a full read). */
   changes(state?: string): Promise<CalendarChanges>;
+  /**
+   * Another calendar the same account can reach (a shared or delegated one: one connection
+   * for a team's calendars). It must be among the account's calendars, else the first use
+   * fails with `connection_protocol_error`.
+   */
+  withCalendar?(url: string): CalendarConnector;
 }

@@ -33,6 +33,12 @@ export const BACKGROUND_WORK = {
       ...POSITIVE,
       description: 'How often the renewal job looks for due periods, payment retries and ends of grace.',
     }),
+    COMPLIANCE_SWEEP_INTERVAL_SECONDS: integer({
+      default: '3600',
+      ...POSITIVE,
+      description:
+        'How often the compliance sweep sends credential.expiring / credential.expired for credentials reaching a reminder threshold or their expiry.',
+    }),
     RECONCILE_INTERVAL_SECONDS: integer({
       default: '60',
       ...POSITIVE,

@@ -1,0 +1,121 @@
+/**
+ * Background checks through a vendor (Checkr's shape): the run_check, route_verification and
+ * continuous_monitoring hook handlers, the signed result webhook, FCRA adverse action, and
+ * the check records (candidate data: registered with the privacy registry).
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import type { PluginModule, HookHandlerRegistration } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import { buildRouter } from '../../platform/http/route';
+import { ActionRunner } from '../action-runs/domain/action-runner';
+import type { ConnectorResolver } from '../connections/domain/connector-resolver';
+import { CONNECTOR_RESOLVER } from '../connections/register';
+import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/domain/connectors';
+import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import { tableStore } from '../privacy/storage/table-store';
+import { AdverseActionService } from './domain/adverse-action-service';
+import { BACKGROUND_CHECK_REPOSITORY, CONTINUOUS_MONITORING_ACTION, type BackgroundCheckRepository } from './domain/background-check';
+import { BACKGROUND_CHECK_REQUESTED_HOOK, BackgroundCheckService } from './domain/background-check-service';
+import { BackgroundCheckRequestHandler, ContinuousMonitoringHandler, REQUEST_ACTIONS } from './domain/background-check-handlers';
+import { VendorSteps } from './domain/vendor-steps';
+import { backgroundCheckRoutes, VENDOR_WEBHOOK_OPERATION } from './http/background-checks-router';
+import { rawJsonBody } from './http/raw-json-body';
+import { KnexBackgroundChecks } from './storage/knex-background-checks';
+
+const BODY_LIMIT = Symbol('BackgroundCheckWebhookBodyLimit');
+
+const HOOKS: HookHandlerRegistration[] = [
+  ...REQUEST_ACTIONS.map(({ action, name }): HookHandlerRegistration => ({
+    name,
+    hook: BACKGROUND_CHECK_REQUESTED_HOOK,
+    action,
+    steps: ['background_checks'],
+    resolve: (c) => new BackgroundCheckRequestHandler(c.resolve(BackgroundCheckService), action),
+  })),
+  {
+    name: 'continuous-monitoring-enroll',
+    hook: 'candidate.hired',
+    action: CONTINUOUS_MONITORING_ACTION,
+    steps: ['background_checks'],
+    resolve: (c) => new ContinuousMonitoringHandler(c.resolve(BackgroundCheckService)),
+  },
+];
+
+export const backgroundChecksModule: PluginModule = {
+  name: 'background-checks',
+  register(container, { config }) {
+    const db = () => container.resolve<Database>(DATABASE);
+    container.register(BODY_LIMIT, { useValue: config.bodyLimitBytes });
+    container.register<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY, {
+      useFactory: instanceCachingFactory((c) => new KnexBackgroundChecks(c.resolve<Database>(DATABASE))),
+    });
+    container.register(BackgroundCheckService, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new BackgroundCheckService(
+            c.resolve<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY),
+            new VendorSteps(c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER), c.resolve(ActionRunner)),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    container.register(AdverseActionService, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new AdverseActionService(
+            c.resolve(BackgroundCheckService),
+            c.resolve<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY),
+            c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    registerCandidateData(
+      container,
+      // Found by the email the host gave the check (the vendor's invitation went there); the vendor keeps its own copy of the report.
+      candidateStore(
+        tableStore(db(), {
+          name: 'background_checks',
+          description:
+            "Background checks ordered from the vendor: the candidate's email and name, the vendor's ids, the report's status and result, the adverse action",
+          table: 'hi_background_checks',
+          where: (q, s) =>
+            q.where({ organization_id: s.organizationId }).whereIn(
+              'candidate_email',
+              s.emails.map((e) => e.toLowerCase()),
+            ),
+        }),
+      ),
+    );
+    registerCandidateData(
+      container,
+      noCandidateData('hi_background_check_events', 'The vendor webhook event ids already applied (replay safety): ids and types only'),
+    );
+  },
+  hooks: HOOKS,
+  routers: [
+    {
+      name: 'background-checks',
+      create: (container, kit) => {
+        // The vendor's webhook is verified over its raw bytes: its own body parser keeps them.
+        const raw = rawJsonBody(container.resolve<number>(BODY_LIMIT));
+        const policy = {
+          ...kit.policy,
+          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
+            route.operationId === VENDOR_WEBHOOK_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...raw] : kit.policy.guards(route),
+        };
+        return buildRouter(
+          'background-checks',
+          backgroundCheckRoutes(container.resolve(BackgroundCheckService), container.resolve(AdverseActionService)),
+          policy,
+        );
+      },
+    },
+  ],
+};

@@ -1,0 +1,155 @@
+/**
+ * Mounted at /v1/compliance: who holds which credential for which requirement, and whether
+ * it is current (JSON pages, or the whole filtered list as CSV, streamed page by page), the
+ * organization's reminder schedule, and (outside production) a sweep run at a test clock's time.
+ */
+import { once } from 'node:events';
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
+import { isoDateTime, listOf } from '../../../platform/http/common-schemas';
+import { notFound } from '../../../kernel/errors';
+import type { ComplianceService } from '../domain/compliance-service';
+import type { ComplianceStatus, HeldCredential } from '../domain/held-credential';
+import { reminderDaysSchema } from '../domain/reminder-schedule';
+import { csvLine } from './csv';
+
+const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
+const CSV_PAGE = 1000;
+
+const complianceQuery = z
+  .object({
+    requirement: z.string().max(63).optional().meta({ description: "A requirement's key" }),
+    status: z.enum(['compliant', 'expiring', 'expired']).optional(),
+    listing_id: z.string().max(100).optional(),
+    profile_user_id: z.string().max(100).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(25),
+    starting_after: z.string().max(100).optional(),
+  })
+  .strict();
+
+export const complianceRecordSchema = z
+  .object({
+    object: z.literal('compliance_record'),
+    id: z.string(),
+    profile_user_id: z.string(),
+    listing_id: z.string(),
+    requirement: z.string(),
+    credential_type: z.string(),
+    source: z.enum(['document_review', 'vc_jwt']),
+    source_id: z.string(),
+    expires_at: isoDateTime,
+    status: z
+      .enum(['compliant', 'expiring', 'expired'])
+      .meta({ description: "expiring: within the organization's furthest reminder (default 30 days); expired: past expires_at" }),
+  })
+  .meta({ id: 'ComplianceRecord' });
+
+const complianceListSchema = listOf(complianceRecordSchema);
+
+const settingsSchema = z.object({ object: z.literal('compliance_settings'), reminder_days: z.array(z.number().int()) }).meta({ id: 'ComplianceSettings' });
+
+const CSV_HEADER = ['id', 'profile_user_id', 'listing_id', 'requirement', 'credential_type', 'source', 'source_id', 'expires_at', 'status'];
+
+function recordView(credential: HeldCredential, status: ComplianceStatus): z.output<typeof complianceRecordSchema> {
+  return {
+    object: 'compliance_record',
+    id: credential.id,
+    profile_user_id: credential.profileUserId,
+    listing_id: credential.listingId,
+    requirement: credential.requirementKey,
+    credential_type: credential.credentialType,
+    source: credential.source,
+    source_id: credential.sourceId,
+    expires_at: credential.expiresAt.toISOString(),
+    status,
+  };
+}
+
+export function complianceRoutes(compliance: ComplianceService, options: { testClocks: boolean }): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/',
+      operationId: 'listCompliance',
+      summary:
+        'Who holds which credential for which requirement, and whether it is current (filters: requirement, status, listing_id, profile_user_id; cursor pagination). With Accept: text/csv, the whole filtered list as CSV, streamed',
+      tags: ['credentials'],
+      auth: ['organization'],
+      query: complianceQuery,
+      response: complianceListSchema,
+      produces: ['application/json', 'text/csv'],
+      handler: async ({ principal, query, req, res }) => {
+        const filters = {
+          organizationId: orgId(principal),
+          requirementKey: query.requirement,
+          listingId: query.listing_id,
+          profileUserId: query.profile_user_id,
+          status: query.status,
+        };
+        if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
+          res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+          res.setHeader('Content-Disposition', 'attachment; filename="compliance.csv"');
+          res.setHeader('Cache-Control', 'no-store');
+          res.status(200);
+          res.write(csvLine(CSV_HEADER));
+          let startingAfter = query.starting_after;
+          for (;;) {
+            const page = await compliance.list({ ...filters, limit: CSV_PAGE, startingAfter });
+            const chunk = page.data
+              .map(({ credential: c, status }) =>
+                csvLine([c.id, c.profileUserId, c.listingId, c.requirementKey, c.credentialType, c.source, c.sourceId, c.expiresAt.toISOString(), status]),
+              )
+              .join('');
+            // Back-pressure: a slow reader holds the next page back.
+            if (!res.write(chunk)) await once(res, 'drain');
+            if (!page.hasMore || page.data.length === 0) break;
+            startingAfter = page.data[page.data.length - 1]!.credential.id;
+          }
+          res.end();
+          return undefined;
+        }
+        const page = await compliance.list({ ...filters, limit: query.limit, startingAfter: query.starting_after });
+        return { object: 'list', data: page.data.map((r) => recordView(r.credential, r.status)), has_more: page.hasMore, url: '/v1/compliance' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/settings',
+      operationId: 'getComplianceSettings',
+      summary: 'The reminder schedule: days before an expiry when credential.expiring fires (default 30 and 7)',
+      tags: ['credentials'],
+      auth: ['organization'],
+      response: settingsSchema,
+      handler: async ({ principal }) => ({ object: 'compliance_settings', reminder_days: (await compliance.settingsOf(orgId(principal))).reminderDays }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/settings',
+      operationId: 'putComplianceSettings',
+      summary: 'Sets the reminder schedule (at most 5 thresholds, 1–365 days before an expiry)',
+      tags: ['credentials'],
+      auth: ['organization'],
+      body: z.object({ reminder_days: reminderDaysSchema }).strict(),
+      response: settingsSchema,
+      handler: async ({ principal, body }) => ({
+        object: 'compliance_settings',
+        reminder_days: (await compliance.putSettings(orgId(principal), { reminderDays: body.reminder_days })).reminderDays,
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/operator/sweep',
+      operationId: 'operatorRunComplianceSweep',
+      summary:
+        'Operator, outside production: runs the expiry sweep now, or as of `at` (a test clock: notices due by then go out once, as the scheduled job would send them)',
+      tags: ['credentials'],
+      auth: ['operator'],
+      body: z.object({ at: z.iso.datetime({ offset: true }).optional() }).strict(),
+      response: z.object({ expiring: z.number().int(), expired: z.number().int() }),
+      handler: async ({ body }) => {
+        if (!options.testClocks) throw notFound('test clock');
+        return compliance.sweep(body.at ? new Date(body.at) : undefined);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,22 @@
+/**
+ * Queue `compliance-sweep`: a repeatable job (a BullMQ job scheduler, every
+ * COMPLIANCE_SWEEP_INTERVAL_SECONDS; a timer in embedded mode) that sends credential.expiring
+ * at each organization's reminder thresholds and credential.expired on the day.
+ *
+ * Idempotent: each notice's event has a dedupe key naming the credential, its expiry and the
+ * threshold, and the notices sent are recorded on the row, so two runs at once send each once.
+ */
+import type { JobContext, JobProcessor } from '../../../kernel/job-queue';
+import type { ComplianceService } from '../domain/compliance-service';
+
+export const COMPLIANCE_SWEEP_QUEUE = 'compliance-sweep';
+
+export class ComplianceSweepProcessor implements JobProcessor<Record<string, never>> {
+  readonly queue = COMPLIANCE_SWEEP_QUEUE;
+
+  constructor(private readonly compliance: ComplianceService) {}
+
+  async process(_job: JobContext<Record<string, never>>): Promise<{ expiring: number; expired: number }> {
+    return this.compliance.sweep();
+  }
+}

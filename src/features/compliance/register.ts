@@ -1,0 +1,76 @@
+/**
+ * Compliance over time (`background_checks.compliance_tracking`): credentials held for
+ * requirements, their expiry notices on a schedule, and GET /v1/compliance.
+ */
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
+import { BULLMQ_QUEUES } from '../../composition/infrastructure';
+import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import { tableStore } from '../privacy/storage/table-store';
+import { ComplianceService } from './domain/compliance-service';
+import { COMPLIANCE_SETTINGS_STORE, type ComplianceSettingsStore } from './domain/compliance-settings';
+import { HELD_CREDENTIAL_REPOSITORY, type HeldCredentialRepository } from './domain/held-credential';
+import { complianceRoutes } from './http/compliance-router';
+import { ComplianceSweepProcessor } from './jobs/compliance-sweep';
+import { scheduleComplianceSweep } from './jobs/sweep-schedule';
+import { KnexComplianceSettings } from './storage/knex-compliance-settings';
+import { KnexHeldCredentials } from './storage/knex-held-credentials';
+
+/** Outside production the operator may run the sweep at a test clock's time. */
+const TEST_CLOCKS = Symbol('ComplianceTestClocks');
+
+export const complianceModule: PluginModule = {
+  name: 'compliance',
+  register(container, { config }) {
+    const db = container.resolve<Database>(DATABASE);
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'held_credentials',
+          table: 'hi_held_credentials',
+          description: 'Credentials a candidate holds for requirements (type, source, expiry) and the expiry notices sent for them',
+        }),
+      ),
+    );
+    registerCandidateData(container, noCandidateData('hi_compliance_settings', "Organizations' reminder schedules (days before an expiry)"));
+    container.register<HeldCredentialRepository>(HELD_CREDENTIAL_REPOSITORY, {
+      useFactory: instanceCachingFactory((c) => new KnexHeldCredentials(c.resolve<Database>(DATABASE))),
+    });
+    container.register<ComplianceSettingsStore>(COMPLIANCE_SETTINGS_STORE, {
+      useFactory: instanceCachingFactory((c) => new KnexComplianceSettings(c.resolve<Database>(DATABASE))),
+    });
+    container.register(ComplianceService, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new ComplianceService(
+            c.resolve<HeldCredentialRepository>(HELD_CREDENTIAL_REPOSITORY),
+            c.resolve<ComplianceSettingsStore>(COMPLIANCE_SETTINGS_STORE),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    container.register(ComplianceSweepProcessor, { useFactory: instanceCachingFactory((c) => new ComplianceSweepProcessor(c.resolve(ComplianceService))) });
+    container.register(TEST_CLOCKS, { useValue: config.env !== 'production' });
+  },
+  routers: [
+    {
+      name: 'compliance',
+      create: (container, kit) =>
+        kit.build('compliance', complianceRoutes(container.resolve(ComplianceService), { testClocks: container.resolve<boolean>(TEST_CLOCKS) })),
+    },
+  ],
+  processors: (container: DependencyContainer) => [container.resolve(ComplianceSweepProcessor)],
+  async start(container, { config, logger }) {
+    const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
+    const stop = await scheduleComplianceSweep(container.resolve(ComplianceSweepProcessor), config.complianceSweepIntervalSeconds * 1000, bullmq, logger);
+    return async () => stop();
+  },
+};

@@ -1,0 +1,111 @@
+/** The words of the candidate's scheduling page, in the six languages messages are written in. */
+import type { MessageLocale } from '../../messages/domain/message-language';
+
+export interface SchedulingPageStrings {
+  title: string;
+  intro: string;
+  choose: string;
+  book: string;
+  none: string;
+  booked: string;
+  move_heading: string;
+  move: string;
+  cancel: string;
+  cancelled: string;
+  slot_taken: string;
+  slot_unavailable: string;
+  pick_one: string;
+}
+
+export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageStrings> = {
+  en: {
+    title: 'Choose a time for your interview',
+    intro: '{title} with {organization}, {duration} minutes. Times are shown in {timezone}.',
+    choose: 'Available times',
+    book: 'Book this time',
+    none: 'No time in this window is free any more. Please contact {organization}.',
+    booked: 'Your interview is booked: {when}. The invitation is in your email.',
+    move_heading: 'Need another time?',
+    move: 'Move my interview to this time',
+    cancel: 'Cancel my interview',
+    cancelled: 'Your interview is cancelled.',
+    slot_taken: 'Someone else just booked this time. Please choose another one.',
+    slot_unavailable: 'This time is no longer free. Please choose another one.',
+    pick_one: 'Please choose a time.',
+  },
+  es: {
+    title: 'Elige la hora de tu entrevista',
+    intro: '{title} con {organization}, {duration} minutos. Las horas se muestran en {timezone}.',
+    choose: 'Horas disponibles',
+    book: 'Reservar esta hora',
+    none: 'Ya no queda ninguna hora libre en este periodo. Ponte en contacto con {organization}.',
+    booked: 'Tu entrevista está reservada: {when}. La invitación está en tu correo.',
+    move_heading: '¿Necesitas otra hora?',
+    move: 'Cambiar mi entrevista a esta hora',
+    cancel: 'Cancelar mi entrevista',
+    cancelled: 'Tu entrevista está cancelada.',
+    slot_taken: 'Otra persona acaba de reservar esta hora. Elige otra, por favor.',
+    slot_unavailable: 'Esta hora ya no está libre. Elige otra, por favor.',
+    pick_one: 'Elige una hora, por favor.',
+  },
+  fr: {
+    title: 'Choisissez l’heure de votre entretien',
+    intro: '{title} avec {organization}, {duration} minutes. Les heures sont indiquées en {timezone}.',
+    choose: 'Heures disponibles',
+    book: 'Réserver cette heure',
+    none: 'Plus aucune heure n’est libre sur cette période. Veuillez contacter {organization}.',
+    booked: 'Votre entretien est réservé : {when}. L’invitation est dans vos e-mails.',
+    move_heading: 'Besoin d’une autre heure ?',
+    move: 'Déplacer mon entretien à cette heure',
+    cancel: 'Annuler mon entretien',
+    cancelled: 'Votre entretien est annulé.',
+    slot_taken: 'Quelqu’un vient de réserver cette heure. Veuillez en choisir une autre.',
+    slot_unavailable: 'Cette heure n’est plus libre. Veuillez en choisir une autre.',
+    pick_one: 'Veuillez choisir une heure.',
+  },
+  de: {
+    title: 'Wählen Sie einen Termin für Ihr Gespräch',
+    intro: '{title} mit {organization}, {duration} Minuten. Die Zeiten sind in {timezone} angegeben.',
+    choose: 'Freie Termine',
+    book: 'Diesen Termin buchen',
+    none: 'In diesem Zeitraum ist kein Termin mehr frei. Bitte wenden Sie sich an {organization}.',
+    booked: 'Ihr Gespräch ist gebucht: {when}. Die Einladung ist in Ihrem Postfach.',
+    move_heading: 'Brauchen Sie einen anderen Termin?',
+    move: 'Mein Gespräch auf diesen Termin verschieben',
+    cancel: 'Mein Gespräch absagen',
+    cancelled: 'Ihr Gespräch ist abgesagt.',
+    slot_taken: 'Dieser Termin wurde gerade von jemand anderem gebucht. Bitte wählen Sie einen anderen.',
+    slot_unavailable: 'Dieser Termin ist nicht mehr frei. Bitte wählen Sie einen anderen.',
+    pick_one: 'Bitte wählen Sie einen Termin.',
+  },
+  pt: {
+    title: 'Escolha o horário da sua entrevista',
+    intro: '{title} com {organization}, {duration} minutos. Os horários são mostrados em {timezone}.',
+    choose: 'Horários disponíveis',
+    book: 'Reservar este horário',
+    none: 'Já não há horários livres neste período. Contacte {organization}.',
+    booked: 'A sua entrevista está marcada: {when}. O convite está no seu email.',
+    move_heading: 'Precisa de outro horário?',
+    move: 'Mudar a minha entrevista para este horário',
+    cancel: 'Cancelar a minha entrevista',
+    cancelled: 'A sua entrevista foi cancelada.',
+    slot_taken: 'Outra pessoa acabou de reservar este horário. Escolha outro, por favor.',
+    slot_unavailable: 'Este horário já não está livre. Escolha outro, por favor.',
+    pick_one: 'Escolha um horário, por favor.',
+  },
+  ar: {
+    title: 'اختر موعد مقابلتك',
+    intro: '{title} مع {organization}، لمدة {duration} دقيقة. تظهر الأوقات بتوقيت {timezone}.',
+    choose: 'المواعيد المتاحة',
+    book: 'احجز هذا الموعد',
+    none: 'لم يعد هناك موعد متاح في هذه الفترة. يُرجى التواصل مع {organization}.',
+    booked: 'تم حجز مقابلتك: {when}. الدعوة في بريدك الإلكتروني.',
+    move_heading: 'هل تحتاج إلى موعد آخر؟',
+    move: 'انقل مقابلتي إلى هذا الموعد',
+    cancel: 'ألغِ مقابلتي',
+    cancelled: 'تم إلغاء مقابلتك.',
+    slot_taken: 'حجز شخص آخر هذا الموعد للتو. يُرجى اختيار موعد آخر.',
+    slot_unavailable: 'لم يعد هذا الموعد متاحًا. يُرجى اختيار موعد آخر.',
+    pick_one: 'يُرجى اختيار موعد.',
+  },
+};

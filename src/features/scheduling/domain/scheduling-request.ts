@@ -1,0 +1,62 @@
+/**
+ * A scheduling request: the host asks that a candidate pick the time of an interview with
+ * these interviewers (each through their own calendar connection), of this length, inside
+ * this window. The candidate gets a signed link; the request lives until the link expires.
+ */
+import type { CalendarPerson, TimeRange } from './calendar-port';
+import type { WeeklyHours } from './open-slots';
+
+export const INTERVIEW_SCHEDULING_ACTION = 'scheduling.interview_scheduling';
+
+export type SchedulingRequestStatus = 'open' | 'booked' | 'cancelled';
+
+export interface RequestedInterviewer extends CalendarPerson {
+  /** The interviewer's `calendar` connection (CalDAV): busy times are read there, the event is written there. */
+  connectionId: string;
+  /** The interviewer's calendar on that connection's account (a shared one); default the connection's calendar. */
+  calendarUrl?: string;
+  /** IANA zone of the working hours. */
+  timezone: string;
+  hours: WeeklyHours;
+}
+
+export interface SchedulingRequest {
+  id: string;
+  organizationId: string;
+  applicationId: string;
+  title: string;
+  candidate: CalendarPerson & { phone: string | null };
+  /** BCP 47 tag of the candidate's language (messages and the page). */
+  language: string;
+  /** The candidate's IANA zone: the page and the invitation show times in it. */
+  timezone: string;
+  durationMinutes: number;
+  window: TimeRange;
+  interviewers: RequestedInterviewer[];
+  organizer: CalendarPerson;
+  status: SchedulingRequestStatus;
+  emailRunId: string | null;
+  smsRunId: string | null;
+  linkExpiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SchedulingRequestRepository {
+  create(request: SchedulingRequest): Promise<void>;
+  get(organizationId: string, id: string): Promise<SchedulingRequest | undefined>;
+  update(organizationId: string, id: string, changes: Partial<Pick<SchedulingRequest, 'status' | 'emailRunId' | 'smsRunId'>>, now: Date): Promise<void>;
+}
+
+export const SCHEDULING_REQUEST_REPOSITORY = Symbol('SchedulingRequestRepository');
+export const SCHEDULING_OPTIONS = Symbol('SchedulingOptions');
+
+export interface SchedulingOptions {
+  baseUrl: string;
+  /** Slot starts fall on multiples of this many minutes. */
+  stepMinutes: number;
+  /** Kept free around the interviewers' busy times. */
+  bufferMinutes: number;
+  /** No slot starts sooner than this after now. */
+  noticeMinutes: number;
+}

@@ -1,0 +1,309 @@
+/**
+ * Candidate self-scheduling (scheduling.interview_scheduling), the way Greenhouse and GoodTime
+ * do it: the host asks for an interview; the candidate gets a signed link by email (and SMS
+ * when one resolves), opens the page, sees the times every interviewer is free (their CalDAV
+ * busy times and working hours, read live), and picks one. Booking claims the slot (of two
+ * candidates racing, one wins), writes the event into every interviewer's calendar (action
+ * runs), sends the candidate an iTIP REQUEST and publishes `interview.scheduled`, which the
+ * plugin's own reminder and meeting-link handlers also take. The same link moves the
+ * interview (same UID, SEQUENCE + 1) or cancels it (iTIP CANCEL, events removed).
+ */
+import { DomainError, isDomainError, notFound } from '../../../kernel/errors';
+import type { EventPublisher } from '../../../kernel/events';
+import { newId } from '../../../kernel/ids';
+import type { Logger } from '../../../kernel/logger';
+import type { Delivery, NotificationConnector, SmsConnector } from '../../hooks/domain/connectors';
+import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
+import { renderMessage } from '../../messages/domain/render-message';
+import { bookSlot, cancelBooking, offeredSlots, rescheduleBooking, type BookingRepository, type Interview, type InterviewerCalendar } from './bookings';
+import type { CalendarConnector, CalendarEvent, TimeRange } from './calendar-port';
+import { sendInvitation } from './invitations';
+import { openSlots } from './open-slots';
+import { signSchedulingLink, verifySchedulingLink } from './scheduling-links';
+import {
+  INTERVIEW_SCHEDULING_ACTION,
+  type RequestedInterviewer,
+  type SchedulingOptions,
+  type SchedulingRequest,
+  type SchedulingRequestRepository,
+} from './scheduling-request';
+
+const MINUTE = 60_000;
+/** The link outlives the window by a week: the candidate can still cancel or see what was booked. */
+const LINK_AFTER_WINDOW_MS = 7 * 24 * 60 * MINUTE;
+
+export interface NewSchedulingRequest {
+  applicationId: string;
+  title?: string;
+  candidate: { name: string; email: string; phone?: string; language?: string; timezone: string };
+  interviewers: RequestedInterviewer[];
+  durationMinutes: number;
+  window: TimeRange;
+  organizer?: { name: string; email: string };
+}
+
+export interface SchedulingPorts {
+  email: NotificationConnector;
+  sms: SmsConnector;
+  /** Whether an SMS step would run for the organization (no SMS connection: email only). */
+  smsAvailable(organizationId: string): Promise<boolean>;
+  /** The interviewer's calendar connection, its writes recorded as action runs. */
+  calendar(organizationId: string, interviewer: RequestedInterviewer): Promise<CalendarConnector>;
+  /** Whether the organization's license for the action is active. */
+  licensed(organizationId: string, action: string): Promise<boolean>;
+  organizationName(organizationId: string): Promise<string>;
+}
+
+/** What the candidate's page shows. */
+export interface SchedulingView {
+  request: SchedulingRequest;
+  booked?: TimeRange;
+  /** Open times (empty once booked unless moving). */
+  slots: TimeRange[];
+  organizationName: string;
+}
+
+export class SchedulingRequests {
+  constructor(
+    private readonly requests: SchedulingRequestRepository,
+    private readonly bookings: BookingRepository,
+    private readonly ports: SchedulingPorts,
+    private readonly events: EventPublisher,
+    private readonly linkKey: Buffer,
+    private readonly options: SchedulingOptions,
+    private readonly now: () => Date,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(organizationId: string, input: NewSchedulingRequest): Promise<SchedulingRequest & { url: string }> {
+    if (!(await this.ports.licensed(organizationId, INTERVIEW_SCHEDULING_ACTION)))
+      throw new DomainError(
+        'forbidden',
+        'license_required',
+        `The ${INTERVIEW_SCHEDULING_ACTION} license is not active for this organization (POST /v1/integrations/licenses/${INTERVIEW_SCHEDULING_ACTION}/activate)`,
+        { action_key: INTERVIEW_SCHEDULING_ACTION },
+      );
+    const now = this.now();
+    if (input.window.end.getTime() - input.window.start.getTime() < input.durationMinutes * MINUTE)
+      throw new DomainError('invalid', 'window_too_short', 'The window is shorter than the interview', { param: 'window' });
+    if (input.window.end <= now) throw new DomainError('invalid', 'window_in_past', 'The window has already ended', { param: 'window.end' });
+    // Every calendar must be the organization's own, verified connection before anyone is sent a link.
+    await Promise.all(input.interviewers.map((i) => this.ports.calendar(organizationId, i)));
+    const organizationName = await this.ports.organizationName(organizationId);
+    const first = input.interviewers[0]!;
+    const request: SchedulingRequest = {
+      id: newId('sreq'),
+      organizationId,
+      applicationId: input.applicationId,
+      title: input.title ?? `Interview: ${input.candidate.name}`,
+      candidate: { name: input.candidate.name, email: input.candidate.email, phone: input.candidate.phone ?? null },
+      language: messageLanguage(input.candidate.language).tag,
+      timezone: input.candidate.timezone,
+      durationMinutes: input.durationMinutes,
+      window: input.window,
+      interviewers: input.interviewers,
+      organizer: input.organizer ?? { name: first.name, email: first.email },
+      status: 'open',
+      emailRunId: null,
+      smsRunId: null,
+      linkExpiresAt: new Date(input.window.end.getTime() + LINK_AFTER_WINDOW_MS),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.requests.create(request);
+    const url = this.url(request);
+    const language = messageLanguage(request.language);
+    const params = {
+      name: request.candidate.name,
+      organization: organizationName,
+      title: request.title,
+      duration: String(request.durationMinutes),
+      timezone: request.timezone,
+      expires: formatMoment(request.window.end, language, request.timezone, 'date'),
+    };
+    const base = { organizationId, actionKey: INTERVIEW_SCHEDULING_ACTION };
+    const message = renderMessage('scheduling_invitation', language, params, { links: [{ kind: 'schedule', url }] });
+    const runs: { emailRunId: string | null; smsRunId: string | null } = { emailRunId: null, smsRunId: null };
+    try {
+      const email = await this.ports.email.sendEmail({
+        ...base,
+        idempotencyKey: `scheduling-link-${request.id}-email`,
+        to: { name: request.candidate.name, email: request.candidate.email },
+        ...message,
+      });
+      runs.emailRunId = email.deliveryId;
+      if (request.candidate.phone && (await this.ports.smsAvailable(organizationId))) {
+        const sms: Delivery = await this.ports.sms.sendSms({
+          ...base,
+          idempotencyKey: `scheduling-link-${request.id}-sms`,
+          to: request.candidate.phone,
+          text: `${message.subject}: ${url}`,
+        });
+        runs.smsRunId = sms.deliveryId;
+      }
+    } catch (error) {
+      // The request exists and its link works; the run on record says why a message did not go.
+      if (!isDomainError(error)) throw error;
+      this.logger.warn({ organizationId, requestId: request.id, reason: error.code }, 'a scheduling link could not be sent');
+    }
+    await this.requests.update(organizationId, request.id, runs, this.now());
+    return { ...request, ...runs, url };
+  }
+
+  async get(organizationId: string, id: string): Promise<SchedulingRequest & { url: string; booked?: TimeRange }> {
+    const request = await this.requests.get(organizationId, id);
+    if (!request) throw notFound('scheduling_request', id);
+    const booking = await this.bookings.liveBooking(organizationId, id);
+    return { ...request, url: this.url(request), ...(booking ? { booked: booking.slot } : {}) };
+  }
+
+  /** The page behind the link: what is booked, and the times still open. */
+  async view(token: string): Promise<SchedulingView> {
+    const request = await this.open(token);
+    const organizationName = await this.ports.organizationName(request.organizationId);
+    const booking = await this.bookings.liveBooking(request.organizationId, request.id);
+    if (request.status === 'cancelled') return { request, slots: [], organizationName };
+    const interviewers = await this.calendars(request);
+    const slots = (
+      await offeredSlots(interviewers, {
+        window: request.window,
+        durationMinutes: request.durationMinutes,
+        stepMinutes: this.options.stepMinutes,
+        bufferMinutes: this.options.bufferMinutes,
+        notBefore: new Date(this.now().getTime() + this.options.noticeMinutes * MINUTE),
+      })
+    ).filter((s) => !booking || s.start.getTime() !== booking.slot.start.getTime());
+    return { request, slots, organizationName, ...(booking ? { booked: booking.slot } : {}) };
+  }
+
+  /** Books the slot starting at `start` (or moves the booked interview there). */
+  async book(token: string, start: Date): Promise<SchedulingView> {
+    const request = await this.open(token);
+    if (request.status === 'cancelled') throw new DomainError('conflict', 'scheduling_cancelled', 'This interview was cancelled; ask for a new link.');
+    const slot = { start, end: new Date(start.getTime() + request.durationMinutes * MINUTE) };
+    this.assertOffered(request, slot);
+    const interview = await this.interview(request);
+    const existing = await this.bookings.liveBooking(request.organizationId, request.id);
+    const now = this.now();
+    let event: CalendarEvent;
+    if (existing) {
+      if (existing.slot.start.getTime() === slot.start.getTime()) return this.view(token);
+      event = await rescheduleBooking(this.bookings, interview, slot, now);
+    } else {
+      event = await bookSlot(this.bookings, interview, slot, { bookingId: newId('bkg'), now });
+      await this.requests.update(request.organizationId, request.id, { status: 'booked' }, now);
+    }
+    await this.invite(request, event, 'REQUEST');
+    if (existing) await this.publish('interview.rescheduled', request, { interview_id: request.id, starts_at: slot.start.toISOString() }, event.sequence);
+    else await this.publish('interview.scheduled', request, this.scheduledPayload(request, slot), 0);
+    return this.view(token);
+  }
+
+  async cancel(token: string): Promise<SchedulingView> {
+    const request = await this.open(token);
+    const interview = await this.interview(request);
+    const event = await cancelBooking(this.bookings, interview, this.now());
+    await this.requests.update(request.organizationId, request.id, { status: 'cancelled' }, this.now());
+    if (event) {
+      await this.invite(request, event, 'CANCEL');
+      await this.publish('interview.canceled', request, { interview_id: request.id }, event.sequence);
+    }
+    return this.view(token);
+  }
+
+  private async open(token: string): Promise<SchedulingRequest> {
+    const claims = verifySchedulingLink(this.linkKey, token, this.now());
+    const request = await this.requests.get(claims.organizationId, claims.requestId);
+    if (!request) throw new DomainError('not_found', 'link_not_found', 'Nothing is behind this link any more (the request was erased)');
+    return request;
+  }
+
+  /**
+   * The slot must be one the page could offer: on the grid, inside the window and everyone's
+   * working hours, after the notice (a forged time is refused). Busy times are checked by the
+   * booking itself, against the calendars as they are now.
+   */
+  private assertOffered(request: SchedulingRequest, slot: TimeRange): void {
+    const offered =
+      slot.start >= request.window.start &&
+      slot.end <= request.window.end &&
+      slot.start.getTime() >= this.now().getTime() + this.options.noticeMinutes * MINUTE &&
+      openSlots({
+        window: slot,
+        durationMinutes: request.durationMinutes,
+        stepMinutes: this.options.stepMinutes,
+        interviewers: request.interviewers.map((i) => ({ zone: i.timezone, hours: i.hours, busy: [] })),
+      }).length > 0;
+    if (!offered) throw new DomainError('invalid', 'slot_not_offered', 'This time is not one of those offered; pick one on the page', { param: 'start' });
+  }
+
+  private async calendars(request: SchedulingRequest): Promise<InterviewerCalendar[]> {
+    return Promise.all(
+      request.interviewers.map(async (i) => ({
+        key: i.calendarUrl ? `${i.connectionId} ${i.calendarUrl}` : i.connectionId,
+        person: { name: i.name, email: i.email },
+        zone: i.timezone,
+        hours: i.hours,
+        calendar: await this.ports.calendar(request.organizationId, i),
+      })),
+    );
+  }
+
+  private async interview(request: SchedulingRequest): Promise<Interview> {
+    return {
+      organizationId: request.organizationId,
+      requestId: request.id,
+      summary: request.title,
+      organizer: request.organizer,
+      candidate: { name: request.candidate.name, email: request.candidate.email },
+      timezone: request.timezone,
+      interviewers: await this.calendars(request),
+    };
+  }
+
+  private async invite(request: SchedulingRequest, event: CalendarEvent, method: 'REQUEST' | 'CANCEL'): Promise<void> {
+    try {
+      await sendInvitation(this.ports.email, {
+        organizationId: request.organizationId,
+        actionKey: INTERVIEW_SCHEDULING_ACTION,
+        method,
+        event: { ...event, url: this.url(request) },
+        to: { name: request.candidate.name, email: request.candidate.email },
+        language: request.language,
+      });
+    } catch (error) {
+      // The calendars hold the interview; the failed run says the invitation did not go.
+      if (!isDomainError(error) || error.kind === 'upstream') throw error;
+      this.logger.warn({ organizationId: request.organizationId, requestId: request.id, reason: error.code }, 'an interview invitation could not be sent');
+    }
+  }
+
+  private scheduledPayload(request: SchedulingRequest, slot: TimeRange) {
+    return {
+      interview_id: request.id,
+      application_id: request.applicationId,
+      candidate: {
+        name: request.candidate.name,
+        email: request.candidate.email,
+        ...(request.candidate.phone ? { phone: request.candidate.phone } : {}),
+        language: request.language,
+      },
+      starts_at: slot.start.toISOString(),
+      duration_minutes: request.durationMinutes,
+      title: request.title,
+      timezone: request.timezone,
+      interviewers: request.interviewers.map((i) => ({ name: i.name, email: i.email })),
+    };
+  }
+
+  private async publish(event: string, request: SchedulingRequest, payload: object, sequence: number): Promise<void> {
+    await this.events
+      .publish(event, request.organizationId, payload, { dedupeKey: `${event}:${request.id}:${sequence}` })
+      .catch((error: Error) => this.logger.warn({ requestId: request.id, event, err: error.message }, 'publishing a scheduling event failed'));
+  }
+
+  private url(request: SchedulingRequest): string {
+    const token = signSchedulingLink(this.linkKey, { organizationId: request.organizationId, requestId: request.id, expiresAt: request.linkExpiresAt });
+    return `${this.options.baseUrl.replace(/\/$/, '')}/v1/schedule?token=${token}`;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Compliance (issue 25): every profile application to a listing with requirements is
+ * checked on its own once the organization holds a verification action, and the result
+ * travels with the application (the applications API, the host pipeline,
+ * application.submitted); approved documents become held credentials whose expiry is
+ * tracked on the test clock (credential.expiring / credential.expired once each, a
+ * reminder email) and GET /v1/compliance says who is out of compliance, as JSON and CSV.
+ */
+import { strict as assert } from 'node:assert';
+import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
+import { activateLicense } from '../helpers/hooks';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const ORIGIN = 'https://careers.compliance.example';
+const AWS = 'AWS Certified Solutions Architect – Professional';
+const DAY = 86_400_000;
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\nRN LICENSE 12345\n%%EOF\n');
+
+describe('compliance: automatic checks and credentials over time', function () {
+  this.timeout(60_000);
+  let t: TestHost;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  let listingId: string;
+  let applicationId: string;
+  const as = (method: string, p: string, body?: unknown, auth = acme.apiKey) => t.request(method, p, { auth, body });
+
+  before(async () => {
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    acme = await t.createOrganization('Acme Care');
+    globex = await t.createOrganization('Globex');
+    const requirements = [
+      { key: 'aws', label: 'AWS architect certification', credential_type: AWS, verified_source_required: false },
+      { key: 'rn_license', label: 'RN license', credential_type: 'License', min_validity_days: 30 },
+    ];
+    const listing = await as('POST', '/v1/listings', { title: 'Night nurse', requirements });
+    assert.equal(listing.status, 201, listing.text);
+    listingId = listing.body.id;
+    await enableProfileApply(t, acme.apiKey, [ORIGIN]);
+    await activateLicense(t, acme.apiKey, 'background_checks.compliance_tracking');
+    const run = await runConnect(t, { organizationId: acme.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
+    assert.equal(run.result?.message.type, 'profile-apply:authorized');
+    const applied = await as('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { profile_user_id: ADA.id });
+    assert.equal(applied.status, 201, applied.text);
+    applicationId = applied.body.application_id;
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('an application is checked automatically: in the applications API, the host pipeline and application.submitted', async () => {
+    const expected = [
+      ['aws', 'met', null, 'self_reported'],
+      ['rn_license', 'missing', 'no_matching_credential', undefined],
+    ];
+    const shape = (check: { status: string; requirements: any[] }) => [
+      check.status,
+      check.requirements.map((r) => [r.requirement, r.status, r.reason, r.evidence?.source]),
+    ];
+    const read = await as('GET', `/v1/opportunities/applications/${applicationId}`);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(shape(read.body.credential_check), ['not_met', expected]);
+    const listed = await as('GET', `/v1/opportunities/listings/${listingId}/applications`);
+    assert.deepEqual(shape(listed.body.data[0].credential_check), ['not_met', expected]);
+
+    const entry = await waitFor(async () => (await t.host.pipeline.listForOrganization(acme.organizationId))[0], 'the pipeline delivery');
+    assert.deepEqual(shape(entry.application.credentialCheck!), ['not_met', expected]);
+    const submitted = await waitFor(async () => (await as('GET', '/v1/events?type=application.submitted')).body.data[0], 'application.submitted');
+    assert.deepEqual(shape(submitted.data.credential_check), ['not_met', expected]);
+
+    assert.equal((await as('GET', `/v1/opportunities/applications/${applicationId}`, undefined, globex.apiKey)).status, 404);
+  });
+
+  it('an approved document is tracked: credential.expiring at each threshold and credential.expired once each, on the test clock', async () => {
+    const uploaded = await as('POST', '/v1/credential-documents', {
+      application_id: applicationId,
+      requirement: 'rn_license',
+      file_name: 'rn.pdf',
+      content_base64: PDF.toString('base64'),
+    });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const t0 = Date.now();
+    const expiresAt = new Date(t0 + 40 * DAY).toISOString();
+    const approved = await as('POST', `/v1/credential-documents/${uploaded.body.id}/approve`, { expires_at: expiresAt });
+    assert.equal(approved.status, 200, approved.text);
+
+    const sweep = async (days: number) => {
+      const ran = await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } });
+      assert.equal(ran.status, 200, ran.text);
+      return [ran.body.expiring, ran.body.expired];
+    };
+    assert.deepEqual(await sweep(5), [0, 0], '35 days left: nothing yet');
+    assert.deepEqual(await sweep(11), [1, 0], '29 days left: the 30-day notice');
+    assert.deepEqual(await sweep(12), [0, 0], 'once');
+    assert.deepEqual(await sweep(34), [1, 0], '6 days left: the 7-day notice');
+    assert.deepEqual(await sweep(41), [0, 1], 'expired');
+    assert.deepEqual(await sweep(50), [0, 0], 'once');
+
+    const events = (await as('GET', '/v1/events?type=credential.expiring,credential.expired&limit=10')).body.data;
+    assert.deepEqual(events.map((e: any) => [e.type, e.data.days_before]).reverse(), [
+      ['credential.expiring', 30],
+      ['credential.expiring', 7],
+      ['credential.expired', undefined],
+    ]);
+    assert.deepEqual(
+      [events[0].data.profile_user_id, events[0].data.requirement, events[0].data.source, events[0].data.source_id, events[0].data.expires_at],
+      [ADA.id, 'rn_license', 'document_review', uploaded.body.id, expiresAt],
+    );
+    assert.equal((await t.request('POST', '/v1/compliance/operator/sweep', { auth: acme.apiKey, body: {} })).status, 403);
+  });
+
+  it('GET /v1/compliance: who holds what and whether it is current, filtered, paged, as JSON and as CSV; the reminder schedule', async () => {
+    // A second credential, already expired: the AWS certificate's scan approved with a past date.
+    const uploaded = await as('POST', '/v1/credential-documents', {
+      application_id: applicationId,
+      requirement: 'aws',
+      file_name: 'aws.pdf',
+      content_base64: PDF.toString('base64'),
+    });
+    await as('POST', `/v1/credential-documents/${uploaded.body.id}/approve`, { expires_at: new Date(Date.now() - DAY).toISOString() });
+
+    const all = await as('GET', '/v1/compliance');
+    assert.equal(all.status, 200, all.text);
+    assert.deepEqual(all.body.data.map((r: any) => [r.requirement, r.status]).sort(), [
+      ['aws', 'expired'],
+      ['rn_license', 'compliant'],
+    ]);
+    const expired = await as('GET', '/v1/compliance?status=expired');
+    assert.deepEqual(
+      expired.body.data.map((r: any) => [r.requirement, r.profile_user_id, r.listing_id]),
+      [['aws', ADA.id, listingId]],
+    );
+    assert.equal((await as('GET', '/v1/compliance?requirement=rn_license')).body.data.length, 1);
+    const first = await as('GET', '/v1/compliance?limit=1');
+    assert.equal(first.body.has_more, true);
+    const second = await as('GET', `/v1/compliance?limit=1&starting_after=${first.body.data[0].id}`);
+    assert.deepEqual([second.body.data.length, second.body.has_more], [1, false]);
+    assert.notEqual(second.body.data[0].id, first.body.data[0].id);
+
+    const csv = await t.request('GET', '/v1/compliance?status=expired', { auth: acme.apiKey, headers: { accept: 'text/csv' } });
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+    const lines = csv.text.trim().split('\r\n');
+    assert.equal(lines[0], 'id,profile_user_id,listing_id,requirement,credential_type,source,source_id,expires_at,status');
+    assert.equal(lines.length, 2);
+    assert.ok(lines[1]!.endsWith(',expired'));
+
+    // With a 60-day reminder the 40-day licence reads "expiring".
+    assert.deepEqual((await as('GET', '/v1/compliance/settings')).body.reminder_days, [30, 7]);
+    const put = await as('PUT', '/v1/compliance/settings', { reminder_days: [7, 60] });
+    assert.deepEqual([put.status, put.body.reminder_days], [200, [60, 7]]);
+    assert.equal((await as('GET', '/v1/compliance?status=expiring')).body.data[0].requirement, 'rn_license');
+    const bad = await as('PUT', '/v1/compliance/settings', { reminder_days: [0, 7, 7] });
+    assert.equal(bad.status, 400, bad.text);
+
+    const theirs = await as('GET', '/v1/compliance', undefined, globex.apiKey);
+    assert.deepEqual(theirs.body.data, [], "another organization's records are never seen");
+  });
+});

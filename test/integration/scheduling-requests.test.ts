@@ -1,0 +1,237 @@
+/**
+ * Interview self-scheduling end to end, against Debian's xandikos (two interviewers' CalDAV
+ * calendars, as connections), a real SMTP server (every email parsed back with mailparser,
+ * every .ics with node-ical) and PostgreSQL: the request sends the candidate a signed link in
+ * their language; the page offers only times both interviewers are free; two candidates
+ * racing for one time end with one booking (the other is shown the rest); booking writes the
+ * event into both calendars as action runs, sends an iTIP REQUEST and publishes
+ * interview.scheduled; a move keeps the UID with SEQUENCE + 1; a cancel sends CANCEL and
+ * removes the events; tampered links and other organizations' ids are refused.
+ */
+import { strict as assert } from 'node:assert';
+import ical, { type VEvent } from 'node-ical';
+import { caldavConnector } from '../../src/connectors/caldav';
+import { CaldavCalendarConnector } from '../../src/connectors/caldav/caldav-calendar';
+import { activateLicense } from '../helpers/hooks';
+import { eventsOf } from '../helpers/licensing';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+import { startXandikos, type Xandikos } from '../helpers/xandikos';
+
+const ACTION = 'scheduling.interview_scheduling';
+const DAY = 24 * 3600_000;
+
+/** A Tuesday at least four days ahead (the page's minimum notice is 12 hours), as YYYY-MM-DD. */
+function nextTuesday(): string {
+  let day = new Date(Date.now() + 4 * DAY);
+  while (day.getUTCDay() !== 2) day = new Date(day.getTime() + DAY);
+  return day.toISOString().slice(0, 10);
+}
+
+describe('scheduling: candidate self-scheduling against xandikos, SMTP and PostgreSQL', function () {
+  this.timeout(60_000);
+  let t: TestHost;
+  let smtp: TestSmtpServer;
+  let dav: Xandikos;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  let graceCalendar: CaldavCalendarConnector;
+  let alanCalendar: CaldavCalendarConnector;
+  const connections: string[] = [];
+  // One CalDAV connection (the team's account); Alan's calendar is another calendar of it.
+  const day = nextTuesday();
+  const at = (time: string) => `${day}T${time}:00.000Z`;
+  let adaLink: string;
+  let requestId: string;
+
+  const requestBody = (candidate: { name: string; email: string }, extra: Record<string, unknown> = {}) => ({
+    application_id: 'app_42',
+    title: 'Interview: Data Engineer',
+    candidate: { ...candidate, language: 'de-DE', timezone: 'Europe/Berlin' },
+    interviewers: [
+      // Zones without DST: the expected UTC slots hold on any date the suite runs.
+      { name: 'Grace Hopper', email: 'grace@acme.example', calendar_connection_id: connections[0], timezone: 'Atlantic/Reykjavik' },
+      {
+        name: 'Alan Turing',
+        email: 'alan@acme.example',
+        calendar_connection_id: connections[0],
+        calendar_url: `${dav.url}user/calendars/alan/`,
+        timezone: 'UTC',
+        working_hours: { tue: [['09:00', '16:00']] },
+      },
+    ],
+    duration_minutes: 60,
+    window: { start: `${day}T00:00:00Z`, end: `${day}T23:59:00Z` },
+    ...extra,
+  });
+  const linkIn = (text: string) => /http:\/\/127\.0\.0\.1:\d+\/v1\/schedule\?token=[A-Za-z0-9_.-]+/.exec(text)?.[0];
+  const path = (url: string) => url.replace(t.baseUrl, '');
+  const page = (url: string) => t.request('GET', path(url));
+  const post = (url: string, form: Record<string, string>) =>
+    t.request('POST', path(url), { rawBody: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const offered = (html: string) => [...html.matchAll(/name="start" value="([^"]+)"/g)].map((m) => m[1]);
+  const itip = (index: number) => {
+    const mail = smtp.received[index]!.parsed;
+    const part = mail.attachments.find((a) => a.contentType === 'text/calendar');
+    assert.ok(part, `a text/calendar part in "${mail.subject}"`);
+    const text = part.content.toString('utf8');
+    const event = Object.values(ical.sync.parseICS(text)).find((c) => c?.type === 'VEVENT') as VEvent;
+    return {
+      to: mail.to,
+      method: /^METHOD:(\w+)/m.exec(text)?.[1],
+      uid: event.uid,
+      sequence: Number(event.sequence),
+      start: new Date(event.start).toISOString(),
+    };
+  };
+  const busyUids = async (calendar: CaldavCalendarConnector) =>
+    (await calendar.busy({ start: new Date(`${day}T00:00:00Z`), end: new Date(`${day}T23:59:00Z`) })).map((b) => `${b.uid}@${b.start.toISOString()}`).sort();
+
+  before(async () => {
+    [smtp, dav] = await Promise.all([startSmtpServer(), startXandikos()]);
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    acme = await t.createOrganization('Acme');
+    globex = await t.createOrganization('Globex');
+    const made = await fetch(`${dav.url}user/calendars/alan/`, { method: 'MKCALENDAR' });
+    assert.equal(made.status, 201, await made.text());
+    await activateLicense(t, acme.apiKey, ACTION);
+    const connect = async (connector: string, settings: Record<string, unknown>) => {
+      const created = await t.request('POST', '/v1/integrations/connections', { auth: acme.apiKey, body: { connector, settings, credentials: {} } });
+      assert.equal(created.status, 201, created.text);
+      const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: acme.apiKey });
+      assert.equal(tested.body.ok, true, tested.text);
+      return created.body.id as string;
+    };
+    await connect('smtp', { host: 'localhost', port: smtp.port, security: 'starttls', from_email: 'jobs@acme.example', tls_ca: smtp.certificate });
+    connections.push(await connect('caldav', { server_url: dav.url, calendar_url: dav.calendarUrl }));
+    graceCalendar = new CaldavCalendarConnector(caldavConnector.settings.parse({ server_url: dav.url, calendar_url: dav.calendarUrl }), {});
+    alanCalendar = new CaldavCalendarConnector(caldavConnector.settings.parse({ server_url: dav.url, calendar_url: `${dav.url}user/calendars/alan/` }), {});
+    // Grace is busy 10:00–11:00 UTC.
+    await graceCalendar.putEvent({
+      uid: 'standup@acme.example',
+      sequence: 0,
+      summary: 'Team stand-up',
+      start: new Date(at('10:00')),
+      end: new Date(at('11:00')),
+      organizer: { name: 'Grace Hopper', email: 'grace@acme.example' },
+      attendees: [],
+    });
+  });
+  after(async () => {
+    await t?.close();
+    await Promise.all([smtp?.close(), dav?.stop()]);
+  });
+
+  it('a request sends the candidate a signed link in their language; the host reads the request back', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Ada Lovelace', email: 'ada@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.status, 'open');
+    assert.ok(created.body.email_run_id);
+    requestId = created.body.id;
+    assert.equal(smtp.received.length, 1);
+    const mail = smtp.received[0]!.parsed;
+    assert.equal(mail.subject, 'Wählen Sie einen Termin für Ihr Gespräch: Interview: Data Engineer');
+    assert.match(mail.text ?? '', /Acme lädt Sie zu „Interview: Data Engineer“ ein \(60 Minuten\)/);
+    adaLink = linkIn(mail.text ?? '')!;
+    assert.equal(adaLink, created.body.url);
+    const read = await t.request('GET', `/v1/scheduling/requests/${requestId}`, { auth: acme.apiKey });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.booked, null);
+  });
+
+  it('the page offers only the times both interviewers are free, in the candidate’s language', async () => {
+    const shown = await page(adaLink);
+    assert.equal(shown.status, 200, shown.text);
+    assert.match(shown.text, /<html lang="de-DE" dir="ltr">/);
+    assert.match(shown.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    // Alan works 09:00–16:00 UTC, Grace 09:00–17:00 but busy 10:00–11:00: one-hour slots on the half hour.
+    assert.deepEqual(offered(shown.text), ['09:00', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00', '14:30', '15:00'].map(at));
+  });
+
+  it('two candidates racing for one time: one books it, the other is shown the times left', async () => {
+    const other = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body: requestBody({ name: 'Bob Byte', email: 'bob@example.com' }) });
+    assert.equal(other.status, 201, other.text);
+    const bobLink = linkIn(smtp.received[1]!.parsed.text ?? '')!;
+    const [ada, bob] = await Promise.all([post(adaLink, { action: 'book', start: at('11:00') }), post(bobLink, { action: 'book', start: at('11:00') })]);
+    const statuses = [ada.status, bob.status].sort();
+    assert.deepEqual(statuses, [200, 409], `${ada.text}\n${bob.text}`);
+    const [winner, loser] = ada.status === 200 ? [ada, bob] : [bob, ada];
+    assert.ok(['slot_taken', 'slot_unavailable'].includes(loser.headers.get('x-error-code') ?? ''), loser.text);
+    assert.ok(!offered(loser.text).includes(at('11:00')));
+    assert.ok(offered(loser.text).includes(at('13:00')));
+    assert.match(winner.text, /Ihr Gespräch ist gebucht/);
+    // Only Ada's booking is kept for the rest of the file: cancel whichever won if it was Bob.
+    if (winner === bob) {
+      assert.equal((await post(bobLink, { action: 'cancel' })).status, 200);
+      assert.equal((await post(adaLink, { action: 'book', start: at('11:00') })).status, 200);
+    }
+  });
+
+  it('the booking is in both calendars (action runs), the candidate got an iTIP REQUEST, interview.scheduled was published', async () => {
+    const uid = (await t.database.db('hi_scheduling_bookings').where({ request_id: requestId, status: 'booked' }).first()).event_uid as string;
+    assert.deepEqual(await busyUids(alanCalendar), [`${uid}@${at('11:00')}`]);
+    assert.ok((await busyUids(graceCalendar)).includes(`${uid}@${at('11:00')}`));
+    const invite = smtp.received.map((_, i) => i).filter((i) => smtp.received[i]!.parsed.attachments.length > 0 && itip(i).uid === uid);
+    const first = itip(invite[invite.length - 1]!);
+    assert.deepEqual({ method: first.method, start: first.start }, { method: 'REQUEST', start: at('11:00') });
+    const runs = await t.request('GET', `/v1/integrations/runs?action=${ACTION}`, { auth: acme.apiKey });
+    assert.equal(runs.status, 200, runs.text);
+    const calendarRuns = runs.body.data.filter((r: any) => r.step === 'calendar' && r.status === 'succeeded');
+    assert.ok(calendarRuns.length >= 2, runs.text);
+    const scheduled = eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === requestId);
+    assert.equal(scheduled.length, 1);
+    assert.equal(scheduled[0]!.payload.starts_at, at('11:00'));
+    const read = await t.request('GET', `/v1/scheduling/requests/${requestId}`, { auth: acme.apiKey });
+    assert.deepEqual({ status: read.body.status, start: read.body.booked.start }, { status: 'booked', start: at('11:00') });
+  });
+
+  it('moving the interview keeps its UID with SEQUENCE + 1; cancelling sends CANCEL and removes the events', async () => {
+    const uid = (await t.database.db('hi_scheduling_bookings').where({ request_id: requestId, status: 'booked' }).first()).event_uid as string;
+    const sent = smtp.received.length;
+    const moved = await post(adaLink, { action: 'book', start: at('13:00') });
+    assert.equal(moved.status, 200, moved.text);
+    const update = itip(sent);
+    assert.deepEqual({ method: update.method, uid: update.uid, start: update.start }, { method: 'REQUEST', uid, start: at('13:00') });
+    assert.ok(update.sequence >= 1);
+    assert.deepEqual(await busyUids(alanCalendar), [`${uid}@${at('13:00')}`]);
+    assert.equal(eventsOf(t, acme.organizationId, 'interview.rescheduled').filter((e) => e.payload.interview_id === requestId).length, 1);
+    const cancelled = await post(adaLink, { action: 'cancel' });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.match(cancelled.text, /Ihr Gespräch ist abgesagt/);
+    const cancel = itip(sent + 1);
+    assert.deepEqual({ method: cancel.method, uid: cancel.uid }, { method: 'CANCEL', uid });
+    assert.ok(cancel.sequence > update.sequence);
+    assert.deepEqual(await busyUids(alanCalendar), []);
+    assert.ok(!(await busyUids(graceCalendar)).some((b) => b.startsWith(uid)));
+    assert.equal(eventsOf(t, acme.organizationId, 'interview.canceled').filter((e) => e.payload.interview_id === requestId).length, 1);
+  });
+
+  it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {
+    const tampered = await page(`${adaLink.slice(0, -3)}AAA`);
+    assert.equal(tampered.status, 400);
+    assert.equal(tampered.headers.get('x-error-code'), 'scheduling_link_invalid');
+    const other = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body: requestBody({ name: 'Cy', email: 'cy@example.com' }) });
+    const cyLink = linkIn(smtp.received[smtp.received.length - 1]!.parsed.text ?? '')!;
+    assert.equal(other.status, 201);
+    const forged = await post(cyLink, { action: 'book', start: at('03:00') });
+    assert.equal(forged.status, 400);
+    assert.equal(forged.headers.get('x-error-code'), 'slot_not_offered');
+    const missing = await post(cyLink, { action: 'book' });
+    assert.equal(missing.headers.get('x-error-code'), 'slot_required');
+    const unknown = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: {
+        ...requestBody({ name: 'Cy', email: 'cy@example.com' }),
+        interviewers: [{ name: 'X', email: 'x@acme.example', calendar_connection_id: 'conn_nope', timezone: 'UTC' }],
+      },
+    });
+    assert.equal(unknown.status, 404, unknown.text);
+    assert.equal(unknown.body.error.code, 'connection_not_found');
+    assert.equal((await t.request('GET', `/v1/scheduling/requests/${requestId}`, { auth: globex.apiKey })).status, 404);
+    const unlicensed = await t.request('POST', '/v1/scheduling/requests', { auth: globex.apiKey, body: requestBody({ name: 'Cy', email: 'cy@example.com' }) });
+    assert.equal(unlicensed.status, 403, unlicensed.text);
+  });
+});
