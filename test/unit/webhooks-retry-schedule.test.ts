@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { isRetryableStatus, JITTER, nextAttemptAt, retryDelayMs } from '../../src/features/webhooks/domain/retry-schedule';
 import { isPublicAddress } from '../../src/platform/network/address-policy';
+import { parseRetryAfter } from '../../src/features/webhooks/sending/http-webhook-sender';
 
 const DEFAULT = { baseMs: 30_000, maxDelayMs: 12 * 3_600_000, windowMs: 3 * 86_400_000 };
 
@@ -65,5 +66,14 @@ describe('webhook retry schedule', () => {
     ]) {
       assert.equal(isPublicAddress(a), false, a);
     }
+  });
+
+  it('reads Retry-After as seconds or an HTTP date; anything else is ignored', () => {
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    assert.equal(parseRetryAfter('120', now), 120);
+    assert.equal(parseRetryAfter('Fri, 27 Nov 2026 12:01:30 GMT', now), 90);
+    assert.equal(parseRetryAfter('Fri, 27 Nov 2026 11:00:00 GMT', now), 0);
+    assert.equal(parseRetryAfter('soon', now), undefined);
+    assert.equal(parseRetryAfter(undefined, now), undefined);
   });
 });

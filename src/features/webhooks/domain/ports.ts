@@ -10,6 +10,8 @@ export interface OutgoingWebhook {
 /** The receiver answered (any status). Network errors, timeouts and refused destinations throw WebhookSendError. */
 export interface WebhookResponse {
   status: number;
+  /** A 429/503's `Retry-After`, in seconds, when it named one (seconds or an HTTP date). */
+  retryAfterSeconds?: number;
 }
 
 export class WebhookSendError extends Error {

@@ -83,20 +83,27 @@ export class WebhookDeliveryService {
     let statusCode: number | null = null;
     let error: string;
     let retryable: boolean;
+    let retryAfterSeconds: number | undefined;
     try {
       const response = await this.sender.send(webhook);
       if (response.status >= 200 && response.status < 300) return { kind: 'succeeded', statusCode: response.status };
       statusCode = response.status;
       error = `HTTP ${response.status}`;
       retryable = isRetryableStatus(response.status);
+      retryAfterSeconds = response.retryAfterSeconds;
     } catch (caught) {
       const failure = caught instanceof WebhookSendError ? caught : new WebhookSendError('network', (caught as Error).message);
       error = `${failure.kind}: ${failure.message}`.slice(0, 500);
       retryable = failure.kind !== 'destination_refused';
     }
     if (!retryable) return { kind: 'failed', statusCode, error, windowExhausted: false };
-    const next = nextAttemptAt(this.schedule, attempt, windowStartedAt, this.clock.now());
-    if (!next) return { kind: 'failed', statusCode, error, windowExhausted: true };
+    const now = this.clock.now();
+    const scheduled = nextAttemptAt(this.schedule, attempt, windowStartedAt, now);
+    if (!scheduled) return { kind: 'failed', statusCode, error, windowExhausted: true };
+    // A receiver that said when to come back (429/503 Retry-After) is not asked sooner, within the window.
+    const asked = retryAfterSeconds === undefined ? 0 : now.getTime() + retryAfterSeconds * 1000;
+    const windowEnd = windowStartedAt.getTime() + this.schedule.windowMs;
+    const next = asked > scheduled.getTime() ? new Date(Math.min(asked, windowEnd)) : scheduled;
     return { kind: 'retry', statusCode, error, nextAttemptAt: next };
   }
 

@@ -46,7 +46,10 @@ export class HttpWebhookSender implements WebhookSender {
         (response) => {
           // Read (and drop) the answer so the connection can be reused; the status is what counts.
           response.on('data', () => undefined);
-          response.on('end', () => finish(undefined, { status: response.statusCode ?? 0 }));
+          response.on('end', () => {
+            const retryAfterSeconds = parseRetryAfter(response.headers['retry-after'], Date.now());
+            finish(undefined, { status: response.statusCode ?? 0, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+          });
           response.on('error', (error) => finish(new WebhookSendError('network', error.message)));
         },
       );
@@ -63,4 +66,12 @@ export class HttpWebhookSender implements WebhookSender {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
