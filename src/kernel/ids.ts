@@ -53,7 +53,8 @@ export type IdPrefix =
   | 'aud'
   | 'ver'
   | 'bkg'
-  | 'cdoc';
+  | 'cdoc'
+  | 'totp';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {
