@@ -62,7 +62,8 @@ export type IdPrefix =
   | 'tms'
   | 'cinv'
   | 'wkr'
-  | 'pout';
+  | 'pout'
+  | 'totp';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {
