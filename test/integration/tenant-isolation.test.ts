@@ -295,6 +295,7 @@ describe('tenant isolation: another organization’s ids', function () {
       status: 'pending',
       created_at: new Date(),
       updated_at: new Date(),
+    });
     // B's client invoice (a draft needs approved hours: written directly, as B's own row).
     b.clientInvoiceId = newId('cinv');
     await t.database.db('hi_client_invoices').insert({
