@@ -82,6 +82,7 @@ describe('tenant isolation: another organization’s ids', function () {
     schedulingRequestId: '',
     payoutWorkerId: '',
     payoutId: '',
+    backgroundCheckId: '',
   };
   const B_ACTION = 'background_checks.run_check';
   const B_PACKAGE = 'healthcare';
@@ -313,6 +314,29 @@ describe('tenant isolation: another organization’s ids', function () {
       total_cents: 0,
       created_at: new Date(),
     });
+    // B ordered a background check (through the test-mode sandbox vendor).
+    await t.request('POST', '/v1/integrations/licenses/background_checks.run_check/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'background_checks.run_check', status: 'active' }))
+          .length === 1,
+      "B's background check license active",
+    );
+    const ordered = await t.request('POST', '/host/v1/hooks/background_check.requested', {
+      auth: t.operatorKey,
+      body: {
+        organization_id: b.organizationId,
+        payload: {
+          check_id: 'chk_b1',
+          candidate_id: 'cand_b1',
+          candidate: { email: 'bea@b.example' },
+          package: 'tasker_standard',
+          work_location: { country: 'US', state: 'CA' },
+        },
+      },
+    });
+    b.backgroundCheckId = ordered.body.outcomes.find((o: any) => o.handler === 'background-check-order')?.result?.background_check_id;
+    assert.ok(b.backgroundCheckId, ordered.text);
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -361,6 +385,7 @@ describe('tenant isolation: another organization’s ids', function () {
       request_id: { other: b.schedulingRequestId, missing: newId('sreq') },
       worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
       payout_id: { other: b.payoutId, missing: newId('pout') },
+      background_check_id: { other: b.backgroundCheckId, missing: newId('bgc') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -415,6 +440,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.schedulingRequestId,
     b.payoutWorkerId,
     b.payoutId,
+    b.backgroundCheckId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
