@@ -15,6 +15,7 @@ import { readXmlFeed } from '../../src/features/job-import/domain/xml-feed-reade
 import { HttpFeedFetcher } from '../../src/features/job-import/storage/http-feed-fetcher';
 import type { Listing } from '../../src/features/listings/domain/listing';
 import { ResolvingDestinationPolicy } from '../../src/features/webhooks/sending/destination-policy';
+import { migrateLatest } from '../../src/platform/database/migrator';
 import { HOST_MIGRATIONS } from '../../src/standalone/host/standalone-host';
 import { ListingsStore } from '../../src/standalone/host/listings-store';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -56,7 +57,7 @@ describe('job import (job_import.import_jobs): the feed import', function () {
 
   before(async () => {
     database = await createTestDatabase();
-    await database.db.migrate.latest(HOST_MIGRATIONS);
+    await migrateLatest(database.db, HOST_MIGRATIONS);
     store = new ListingsStore(database.db);
     server = createServer((req, res) => {
       requests += 1;
