@@ -5,6 +5,7 @@ import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
 import { scimConnector } from './scim';
 import { sftpConnector } from './sftp';
+import { squareConnector } from './square';
 import { smppConnector } from './smpp';
 import { smtpConnector } from './smtp';
 import { stripeConnectConnector } from './stripe-connect';
@@ -20,4 +21,5 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   scimConnector,
   sftpConnector,
   stripeConnectConnector,
+  squareConnector,
 ];

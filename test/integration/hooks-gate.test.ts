@@ -64,8 +64,8 @@ describe('hooks: license gate over the operator endpoint', function () {
     assert.equal((await t.database.db('hi_connector_deliveries').where({ organization_id: globex.organizationId })).length, 0);
     for (const [hook, payload, handlers] of [
       ['offer.created', { offer_id: 'off_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 1],
-      // candidate.hired: the HRIS sync and the payroll new-hire file.
-      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 2],
+      // candidate.hired: the HRIS sync, the payroll new-hire file and the POS team member.
+      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 3],
     ] as const) {
       const skipped = await fire(hook, globex.organizationId, payload);
       assert.equal(skipped.body.handled.length, 0, hook);
@@ -136,9 +136,15 @@ describe('hooks: license gate over the operator endpoint', function () {
       .filter((a: any) => a.has_hook_handler)
       .map((a: any) => a.key)
       .sort();
-    // Also gated, licensed in their own tests: volunteer provisioning and payroll files (hris-scim, payroll-sftp),
+    // Also gated, licensed in their own tests: volunteer provisioning, payroll files and POS team members (hris-scim, payroll-sftp, pos-square),
     // status updates and call sheets (messages).
-    const elsewhere = ['hris.volunteer_management', 'payroll.payroll_sync', 'notifications.status_update', 'notifications.call_sheet_distribution'];
+    const elsewhere = [
+      'hris.volunteer_management',
+      'payroll.payroll_sync',
+      'hris.pos_sync',
+      'notifications.status_update',
+      'notifications.call_sheet_distribution',
+    ];
     assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, ...elsewhere].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');
     assert.deepEqual(reminder.hook_handlers.map((h: any) => h.name).sort(), [

@@ -12,6 +12,7 @@ import type {
   NotificationConnector,
   PayoutConnector,
   PayrollFileConnector,
+  PosConnector,
   SmsConnector,
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
@@ -26,10 +27,11 @@ export interface PortsByKind {
   calendar: CalendarConnector;
   payroll_files: PayrollFileConnector;
   payouts: PayoutConnector;
+  pos: PosConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
-export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files', 'payouts'];
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['email', 'sms', 'video_meetings', 'esign', 'hris', 'calendar', 'payroll_files', 'payouts', 'pos'];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */
 export type ConnectionTestOutcome = { ok: true; detail: string } | { ok: false; code: string; message: string };
