@@ -6,6 +6,7 @@ import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
 import { scimConnector } from './scim';
 import { sftpConnector } from './sftp';
+import { squareConnector } from './square';
 import { smppConnector } from './smpp';
 import { smtpConnector } from './smtp';
 import { stripeConnectConnector } from './stripe-connect';
@@ -22,4 +23,5 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   sftpConnector,
   stripeConnectConnector,
   checkrConnector,
+  squareConnector,
 ];

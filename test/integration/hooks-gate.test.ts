@@ -64,7 +64,7 @@ describe('hooks: license gate over the operator endpoint', function () {
     assert.equal((await t.database.db('hi_connector_deliveries').where({ organization_id: globex.organizationId })).length, 0);
     for (const [hook, payload, handlers] of [
       ['offer.created', { offer_id: 'off_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 1],
-      // candidate.hired: the HRIS sync, the payroll new-hire file and continuous monitoring.
+      // candidate.hired: the HRIS sync, the payroll new-hire file, continuous monitoring and the POS team member.
       ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 3],
     ] as const) {
       const skipped = await fire(hook, globex.organizationId, payload);
@@ -136,11 +136,12 @@ describe('hooks: license gate over the operator endpoint', function () {
       .filter((a: any) => a.has_hook_handler)
       .map((a: any) => a.key)
       .sort();
-    // Also gated, licensed in their own tests: volunteer provisioning and payroll files (hris-scim, payroll-sftp),
+    // Also gated, licensed in their own tests: volunteer provisioning, payroll files and POS team members (hris-scim, payroll-sftp, pos-square),
     // status updates and call sheets (messages), the vendor background checks (background-checks).
     const elsewhere = [
       'hris.volunteer_management',
       'payroll.payroll_sync',
+      'hris.pos_sync',
       'notifications.status_update',
       'notifications.call_sheet_distribution',
       'background_checks.run_check',

@@ -219,6 +219,7 @@ describe('hooks: gated dispatch', () => {
       'background_checks.union_verification',
       'esign.send_offer',
       'hris.employee_sync',
+      'hris.pos_sync',
       'hris.volunteer_management',
       'notifications.interview_reminder',
       'payroll.payroll_sync',

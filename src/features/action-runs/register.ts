@@ -13,6 +13,7 @@ import {
   NOTIFICATION_CONNECTOR,
   PAYOUT_CONNECTOR,
   PAYROLL_FILE_CONNECTOR,
+  POS_CONNECTOR,
   SMS_CONNECTOR,
   VIDEO_MEETING_CONNECTOR,
 } from '../hooks/domain/connectors';
@@ -100,6 +101,7 @@ export const actionRunsModule: PluginModule = {
       HRIS_CONNECTOR,
       PAYROLL_FILE_CONNECTOR,
       PAYOUT_CONNECTOR,
+      POS_CONNECTOR,
     ]) {
       container.register(token, { useToken: RunRecordingConnectors });
     }

@@ -16,6 +16,7 @@ import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
+import { PosHireHandler, PosTerminationHandler, PosUpdateHandler } from './domain/pos-handlers';
 import { PayrollNewHireFileHandler } from '../payroll/domain/payroll-handlers';
 import { EmployeeDeactivateHandler, EmployeeUpdateHandler, VolunteerProvisionHandler } from './domain/hris-handlers';
 import { InterviewReminderHookHandler, REMINDER_HOOKS, type ReminderHookDeclaration } from '../reminders/domain/interview-reminder-handlers';
@@ -75,6 +76,9 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   declared(EmployeeDeactivateHandler),
   declared(VolunteerProvisionHandler),
   declared(PayrollNewHireFileHandler),
+  declared(PosHireHandler),
+  declared(PosUpdateHandler),
+  declared(PosTerminationHandler),
 ];
 
 /** Entries held by each process's entitlement cache (organizations × actions). */

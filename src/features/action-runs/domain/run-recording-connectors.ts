@@ -24,10 +24,14 @@ import type {
   PayoutWorker,
   PayrollFile,
   PayrollFileConnector,
+  PosConnector,
+  PosDeactivation,
+  PosTeamMember,
   SignatureRequest,
   SmsConnector,
   SmsMessage,
   SyncedEmployee,
+  SyncedTeamMember,
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
 import type { ConnectorKind, PortsByKind } from '../../connections/domain/connector-definition';
@@ -36,7 +40,7 @@ import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors
-  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector, PayoutConnector
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector
 {
   constructor(
     private readonly resolver: ConnectorResolver,
@@ -101,6 +105,22 @@ export class RunRecordingConnectors
       return { reference: `sha256:${file.sha256}`, answer: { path: file.path, sha256: file.sha256 } };
     });
     return { ...delivery, path: String(answer.path), sha256: String(answer.sha256) };
+  }
+
+  async syncTeamMember(m: PosTeamMember): Promise<SyncedTeamMember> {
+    return this.teamMember(m, (port) => port.syncTeamMember(m));
+  }
+
+  async deactivateTeamMember(r: PosDeactivation): Promise<SyncedTeamMember> {
+    return this.teamMember(r, (port) => port.deactivateTeamMember(r));
+  }
+
+  private async teamMember(base: DeliveryBase, step: (port: PosConnector) => Promise<SyncedTeamMember>): Promise<SyncedTeamMember> {
+    const { delivery, answer } = await this.perform('pos', base, async (port) => {
+      const member = await step(port);
+      return { reference: member.teamMemberId, answer: { teamMemberId: member.teamMemberId } };
+    });
+    return { ...delivery, teamMemberId: String(answer.teamMemberId) };
   }
 
   /** The onboarding link is single use and short-lived: it passes through from the call, never into the run. */

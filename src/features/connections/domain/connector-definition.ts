@@ -13,6 +13,7 @@ import type {
   NotificationConnector,
   PayoutConnector,
   PayrollFileConnector,
+  PosConnector,
   SmsConnector,
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
@@ -29,6 +30,7 @@ export interface PortsByKind {
   payroll_files: PayrollFileConnector;
   payouts: PayoutConnector;
   background_checks: BackgroundCheckConnector;
+  pos: PosConnector;
 }
 export type ConnectorKind = keyof PortsByKind;
 /** Every kind, in the order the catalog lists them; a new kind is one entry here and one in PortsByKind. */
@@ -42,6 +44,7 @@ export const CONNECTOR_KINDS: readonly ConnectorKind[] = [
   'payroll_files',
   'payouts',
   'background_checks',
+  'pos',
 ];
 
 /** A connection test's outcome; `code` is stable (connection_auth_failed, connection_unreachable, …). */

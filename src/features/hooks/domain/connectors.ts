@@ -226,6 +226,34 @@ export interface PayoutConnector {
   readWebhook?(rawBody: Buffer, signature: string | undefined): PayoutProviderEvent | null;
 }
 
+/** A hire as a point-of-sale team member (Square: `reference_id` = our candidate id), with the job and its wage. */
+export interface PosTeamMember extends DeliveryBase {
+  referenceId: string;
+  givenName: string;
+  familyName: string;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  jobTitle: string | null;
+  /** Integer minor units per hour or per year. */
+  wage: { amount: number; currency: string; per: 'hour' | 'year' } | null;
+}
+
+export interface PosDeactivation extends DeliveryBase {
+  referenceId: string;
+}
+
+export interface SyncedTeamMember extends Delivery {
+  teamMemberId: string;
+}
+
+export interface PosConnector {
+  /** Creates the team member, or updates (and reactivates) the one holding `referenceId`; sets job and wage. */
+  syncTeamMember(member: PosTeamMember): Promise<SyncedTeamMember>;
+  /** Sets the team member holding `referenceId` inactive (`employee_not_found` when none). */
+  deactivateTeamMember(request: PosDeactivation): Promise<SyncedTeamMember>;
+}
+
 export const HRIS_CONNECTOR = Symbol('HrisConnector');
 export const PAYROLL_FILE_CONNECTOR = Symbol('PayrollFileConnector');
 export const PAYOUT_CONNECTOR = Symbol('PayoutConnector');
@@ -301,3 +329,4 @@ export interface BackgroundCheckConnector {
   /** Verifies a webhook's signature over its raw body; answers the event, or throws `webhook_signature_invalid`. */
   verifyWebhook(rawBody: Buffer, signature: string | undefined): VendorEvent;
 }
+export const POS_CONNECTOR = Symbol('PosConnector');

@@ -1,0 +1,118 @@
+/**
+ * hris.pos_sync (restaurants): a hire becomes a team member of the restaurant's point of sale
+ * (Square: reference_id = the candidate id, its job and wage), a change updates the same member,
+ * a termination sets it inactive. Keys as for the HRIS: the hire's id, a change's digest.
+ */
+import { createHash } from 'node:crypto';
+import { inject } from 'tsyringe';
+import { z } from 'zod';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
+import { LOGGER, type Logger } from '../../../kernel/logger';
+import { announce } from './connector-handlers';
+import { POS_CONNECTOR, type PosConnector, type PosTeamMember } from './connectors';
+import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
+import { candidateHired, employeeTerminated } from './payloads';
+
+export const POS_ACTION = 'hris.pos_sync';
+
+/** The hire as the payroll handler reads it, with its pay rate in integer cents. */
+export const posHire = candidateHired.extend({
+  pay_rate: z
+    .object({
+      amount: z.number().int().min(1).max(100_000_000_00),
+      currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD'),
+      per: z.enum(['hour', 'year']),
+    })
+    .optional(),
+});
+
+const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+
+function teamMember(hire: z.output<typeof posHire>): Omit<PosTeamMember, 'organizationId' | 'actionKey' | 'idempotencyKey'> {
+  const words = hire.candidate.name.trim().split(/\s+/);
+  const familyName = words.length > 1 ? words.pop()! : '';
+  return {
+    referenceId: hire.candidate_id,
+    givenName: words.join(' '),
+    familyName,
+    email: hire.candidate.email,
+    phone: hire.candidate.phone ?? null,
+    jobTitle: hire.job_title ?? null,
+    wage: hire.pay_rate ?? null,
+  };
+}
+
+abstract class PosSync implements GatedHookHandler {
+  constructor(
+    protected readonly pos: PosConnector,
+    protected readonly events: EventPublisher,
+    protected readonly logger: Logger,
+  ) {}
+
+  abstract handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport>;
+
+  protected async sync(organizationId: string, hire: z.output<typeof posHire>, key: string): Promise<HookHandlerReport> {
+    const synced = await this.pos.syncTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, ...teamMember(hire) });
+    const result = { candidate_id: hire.candidate_id, team_member_id: synced.teamMemberId };
+    await announce(this.events, this.logger, 'team_member.synced', organizationId, result, key);
+    return result;
+  }
+}
+
+@HookHandlerFor({
+  name: 'pos-team-member-sync',
+  hook: 'candidate.hired',
+  action: POS_ACTION,
+  steps: ['pos'],
+  description: 'Creates the hire as a team member of the point of sale (job, wage) and publishes team_member.synced',
+})
+export class PosHireHandler extends PosSync {
+  constructor(@inject(POS_CONNECTOR) pos: PosConnector, @inject(EVENT_PUBLISHER) events: EventPublisher, @inject(LOGGER) logger: Logger) {
+    super(pos, events, logger);
+  }
+
+  handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    const hire = parsePayload(posHire, payload);
+    return this.sync(organizationId, hire, `pos-${organizationId}-${hire.candidate_id}`);
+  }
+}
+
+@HookHandlerFor({
+  name: 'pos-team-member-update',
+  hook: 'employee.updated',
+  action: POS_ACTION,
+  steps: ['pos'],
+  description: 'Updates (and reactivates) the team member in the point of sale and publishes team_member.synced',
+})
+export class PosUpdateHandler extends PosSync {
+  constructor(@inject(POS_CONNECTOR) pos: PosConnector, @inject(EVENT_PUBLISHER) events: EventPublisher, @inject(LOGGER) logger: Logger) {
+    super(pos, events, logger);
+  }
+
+  handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    const change = parsePayload(posHire, payload);
+    return this.sync(organizationId, change, `pos-update-${organizationId}-${change.candidate_id}-${digest(change)}`);
+  }
+}
+
+@HookHandlerFor({
+  name: 'pos-team-member-deactivate',
+  hook: 'employee.terminated',
+  action: POS_ACTION,
+  steps: ['pos'],
+  description: 'Sets the team member inactive in the point of sale and publishes team_member.deactivated',
+})
+export class PosTerminationHandler extends PosSync {
+  constructor(@inject(POS_CONNECTOR) pos: PosConnector, @inject(EVENT_PUBLISHER) events: EventPublisher, @inject(LOGGER) logger: Logger) {
+    super(pos, events, logger);
+  }
+
+  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
+    const termination = parsePayload(employeeTerminated, payload);
+    const key = `pos-deactivate-${organizationId}-${termination.candidate_id}`;
+    const ended = await this.pos.deactivateTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, referenceId: termination.candidate_id });
+    const result = { candidate_id: termination.candidate_id, team_member_id: ended.teamMemberId };
+    await announce(this.events, this.logger, 'team_member.deactivated', organizationId, result, key);
+    return result;
+  }
+}
