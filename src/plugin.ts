@@ -38,6 +38,7 @@ import { callSheetsModule } from './features/call-sheets/register';
 import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
 import { smsModule } from './features/sms/register';
+import { payoutsModule } from './features/payouts/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -96,6 +97,7 @@ export const MODULES: readonly PluginModule[] = [
   timesheetsModule,
   verificationsModule,
   smsModule,
+  payoutsModule,
   listingsModule,
   jobFeedsModule,
   jobDistributionModule,

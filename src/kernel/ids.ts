@@ -60,7 +60,10 @@ export type IdPrefix =
   | 'sreq'
   | 'plc'
   | 'tms'
-  | 'cinv';
+  | 'cinv'
+  | 'wkr'
+  | 'pout'
+  | 'totp';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -118,6 +118,7 @@ describe('payouts: worker onboarding (KYC) through Stripe Connect', function () 
         currentlyDue: ['individual.verification.document'],
         disabledReason: 'requirements.past_due',
         livemode: false,
+        occurredAt: new Date(1000),
       });
       const enabled = event({ ...account, payouts_enabled: true, requirements: { currently_due: [], disabled_reason: null } });
       const state = verifyAccountUpdated(enabled, stripe.webhooks.generateTestHeaderString({ payload: enabled, secret: WHSEC }), WHSEC);

@@ -73,12 +73,16 @@ describe('tenant isolation: another organization’s ids', function () {
     verificationId: '',
     placementId: '',
     timesheetId: '',
+    clientInvoiceId: '',
     exportId: '',
     erasureId: '',
     holdId: '',
     documentId: '',
     channelId: '',
     schedulingRequestId: '',
+    payoutWorkerId: '',
+    payoutId: '',
+    backgroundCheckId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -264,6 +268,75 @@ describe('tenant isolation: another organization’s ids', function () {
     const timesheet = await t.request('POST', '/v1/timesheets', { auth: b.apiKey, body: { placement_id: b.placementId, period_start: '2026-11-23' } });
     assert.equal(timesheet.status, 201, timesheet.text);
     b.timesheetId = timesheet.body.id;
+    // B has a payout worker (its onboarding failed connection_missing: B has no payouts connection, the worker stays)
+    // and a payout row for it (written directly: paying needs a worker whose KYC a Stripe webhook completed).
+    await t.request('POST', '/v1/integrations/licenses/payouts.kyc_verification/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'payouts.kyc_verification', status: 'active' })).length ===
+        1,
+      "B's KYC license active",
+    );
+    const payoutWorker = await t.request('POST', '/v1/payouts/workers', {
+      auth: b.apiKey,
+      body: { reference: 'cand_b1', email: 'bea@b.example', country: 'US' },
+    });
+    assert.equal(payoutWorker.body.error?.code, 'connection_missing', payoutWorker.text);
+    b.payoutWorkerId = (await t.database.db('hi_payout_workers').where({ organization_id: b.organizationId }).first()).id;
+    b.payoutId = newId('pout');
+    await t.database.db('hi_payouts').insert({
+      id: b.payoutId,
+      organization_id: b.organizationId,
+      worker_id: b.payoutWorkerId,
+      reference: 'shift_b1',
+      source: 'api',
+      amount: 1000,
+      fee: 0,
+      currency: 'USD',
+      status: 'pending',
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    // B's client invoice (a draft needs approved hours: written directly, as B's own row).
+    b.clientInvoiceId = newId('cinv');
+    await t.database.db('hi_client_invoices').insert({
+      id: b.clientInvoiceId,
+      organization_id: b.organizationId,
+      client_company_id: 'cli_b',
+      client_name: 'B Client',
+      contact_name: 'B Contact',
+      contact_email: 'contact@b.example',
+      period_start: '2026-11-01',
+      period_end: '2026-11-30',
+      status: 'draft',
+      currency: 'USD',
+      lines: '[]',
+      total_cents: 0,
+      created_at: new Date(),
+    });
+    // B ordered a background check (through the test-mode sandbox vendor).
+    await t.request('POST', '/v1/integrations/licenses/background_checks.run_check/activate', { auth: b.apiKey });
+    await waitFor(
+      async () =>
+        (await t.database.db('hi_licenses').where({ organization_id: b.organizationId, action_key: 'background_checks.run_check', status: 'active' }))
+          .length === 1,
+      "B's background check license active",
+    );
+    const ordered = await t.request('POST', '/host/v1/hooks/background_check.requested', {
+      auth: t.operatorKey,
+      body: {
+        organization_id: b.organizationId,
+        payload: {
+          check_id: 'chk_b1',
+          candidate_id: 'cand_b1',
+          candidate: { email: 'bea@b.example' },
+          package: 'tasker_standard',
+          work_location: { country: 'US', state: 'CA' },
+        },
+      },
+    });
+    b.backgroundCheckId = ordered.body.outcomes.find((o: any) => o.handler === 'background-check-order')?.result?.background_check_id;
+    assert.ok(b.backgroundCheckId, ordered.text);
     // B's data-rights requests: Grace authorized (B only) and was erased; an export of Ada and a hold on her.
     const grace = await runConnect(t, { organizationId: b.organizationId, listingId: b.listingId, origin: ORIGIN, button: `Authorize as ${GRACE.name}` });
     assert.equal(grace.result?.message.type, 'profile-apply:authorized');
@@ -302,6 +375,7 @@ describe('tenant isolation: another organization’s ids', function () {
       verification_id: { other: b.verificationId, missing: newId('ver') },
       placement_id: { other: b.placementId, missing: newId('plc') },
       timesheet_id: { other: b.timesheetId, missing: newId('tms') },
+      client_invoice_id: { other: b.clientInvoiceId, missing: newId('cinv') },
       // B's data-rights requests (under Grace's path for A: B's ids are 404 whoever they name).
       export_id: { other: b.exportId, missing: newId('cex') },
       erasure_id: { other: b.erasureId, missing: newId('cer') },
@@ -309,6 +383,9 @@ describe('tenant isolation: another organization’s ids', function () {
       document_id: { other: b.documentId, missing: newId('cdoc') },
       channel_id: { other: b.channelId, missing: newId('dch') },
       request_id: { other: b.schedulingRequestId, missing: newId('sreq') },
+      worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
+      payout_id: { other: b.payoutId, missing: newId('pout') },
+      background_check_id: { other: b.backgroundCheckId, missing: newId('bgc') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -355,11 +432,15 @@ describe('tenant isolation: another organization’s ids', function () {
     b.verificationId,
     b.placementId,
     b.timesheetId,
+    b.clientInvoiceId,
     b.exportId,
     b.erasureId,
     b.holdId,
     b.channelId,
     b.schedulingRequestId,
+    b.payoutWorkerId,
+    b.payoutId,
+    b.backgroundCheckId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

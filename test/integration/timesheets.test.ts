@@ -6,6 +6,7 @@
  * license gate and another organization's ids.
  */
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { KnexApprovedTimesheets } from '../../src/features/timesheets/storage/knex-approved-timesheets';
 import { activateLicense } from '../helpers/hooks';
 import { eventsOf } from '../helpers/licensing';
@@ -56,7 +57,7 @@ describe('timesheets: shifts, overtime, approval by the client’s contact (payr
     [smtp, t] = await Promise.all([startSmtpServer(), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } })]);
     acme = await t.createOrganization('Acme Staffing');
     globex = await t.createOrganization('Globex');
-    await activateLicense(t, acme.apiKey, ACTION);
+    await Promise.all([activateLicense(t, acme.apiKey, ACTION), activateLicense(t, acme.apiKey, 'payroll.invoicing')]);
     const created = await t.request('POST', '/v1/integrations/connections', {
       auth: acme.apiKey,
       body: {
@@ -217,5 +218,81 @@ describe('timesheets: shifts, overtime, approval by the client’s contact (payr
     assert.equal(unlicensed.body.error.code, 'license_required');
     assert.equal((await t.request('GET', `/v1/timesheets/placements/${placement.body.id}`, { auth: globex.apiKey })).status, 404);
     assert.equal((await t.request('GET', '/v1/timesheets', { auth: globex.apiKey })).body.data.length, 0);
+  });
+
+  it('approved hours become an invoice to the client: total = Σ hours × rates, numbered, emailed as PDF (read by pdftotext), paid; void releases the hours', async () => {
+    const none = await t.request('POST', '/v1/client_invoices', {
+      auth: acme.apiKey,
+      body: { client_company_id: 'cli_none', period_start: '2026-11-01', period_end: '2026-11-30' },
+    });
+    assert.equal(none.status, 409);
+    assert.equal(none.body.error.code, 'nothing_to_invoice');
+    const draft = await t.request('POST', '/v1/client_invoices', {
+      auth: acme.apiKey,
+      body: { client_company_id: 'cli_77', period_start: '2026-11-01', period_end: '2026-11-30' },
+    });
+    assert.equal(draft.status, 201, draft.text);
+    assert.equal(draft.body.status, 'draft');
+    assert.equal(draft.body.number, null);
+    // Rosa: 45.00 × (40 + 1.5 × 2.5) = 1,968.75; Ana (after the correction): 45.00 × 8 = 360.00.
+    assert.deepEqual(draft.body.lines.map((l: { amount: number }) => l.amount).sort(), [196875, 36000]);
+    assert.equal(draft.body.total, 232875);
+    assert.match(
+      draft.body.lines.find((l: { amount: number }) => l.amount === 196875).description,
+      /^Rosa Díaz: 40\.00 h × 45\.00, 2\.50 h overtime × 67\.50$/,
+    );
+    const twice = await t.request('POST', '/v1/client_invoices', {
+      auth: acme.apiKey,
+      body: { client_company_id: 'cli_77', period_start: '2026-11-01', period_end: '2026-11-30' },
+    });
+    assert.equal(twice.body.error?.code, 'nothing_to_invoice', 'hours are invoiced once');
+    assert.equal((await t.request('POST', `/v1/client_invoices/${draft.body.id}/pay`, { auth: acme.apiKey })).status, 409, 'a draft cannot be paid');
+
+    const open = await t.request('POST', `/v1/client_invoices/${draft.body.id}/finalize`, { auth: acme.apiKey });
+    assert.equal(open.status, 200, open.text);
+    assert.equal(open.body.status, 'open');
+    assert.match(open.body.number, /^INV-\d{6}$/);
+    const run = await t.request('GET', `/v1/integrations/runs/${open.body.email_run_id}`, { auth: acme.apiKey });
+    assert.equal(run.body.status, 'succeeded', run.text);
+    assert.equal(run.body.action, 'payroll.invoicing');
+    const mail = smtp.received.filter((m) => m.envelope.to.includes('sam@harbor.example')).at(-1)!;
+    assert.equal(mail.queueId, run.body.reference);
+    const attachment = mail.parsed.attachments.find((a) => a.contentType === 'application/pdf');
+    assert.ok(attachment, 'the PDF is attached');
+    const text = spawnSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: attachment.content, encoding: 'utf8' }).stdout;
+    assert.match(text, new RegExp(`Invoice ${open.body.number}`));
+    assert.match(text, /Billed to: Harbor Logistics \(cli_77\)/);
+    assert.match(text, /Rosa Díaz: 40\.00 h × 45\.00, 2\.50 h overtime × 67\.50\s+2026-11-23 – 2026-11-29\s+USD 1968\.75/);
+    assert.match(text, /Amount due\s+USD 2328\.75/);
+    const html = await t.request('GET', `/v1/client_invoices/${draft.body.id}/document`, { auth: acme.apiKey });
+    assert.equal(html.status, 200);
+    assert.match(html.text, /USD 2328\.75/);
+
+    const paid = await t.request('POST', `/v1/client_invoices/${draft.body.id}/pay`, { auth: acme.apiKey });
+    assert.equal(paid.body.status, 'paid');
+    const voidPaid = await t.request('POST', `/v1/client_invoices/${draft.body.id}/void`, { auth: acme.apiKey });
+    assert.equal(voidPaid.status, 409);
+    assert.equal(voidPaid.body.error.code, 'invalid_invoice_state');
+    assert.equal((await t.request('GET', `/v1/client_invoices/${draft.body.id}`, { auth: globex.apiKey })).status, 404);
+
+    // A voided draft releases its timesheets: the next invoice bills them again, numbered next.
+    const third = await t.request('POST', '/v1/timesheets/placements', {
+      auth: acme.apiKey,
+      body: placementBody({ worker_id: 'wrk_9', client_company_id: 'cli_88' }),
+    });
+    const ts = await t.request('POST', '/v1/timesheets', {
+      auth: acme.apiKey,
+      body: { placement_id: third.body.id, period_start: '2026-11-23', entries: [shift(2, '09:00', '13:00', 0)] },
+    });
+    await t.request('POST', `/v1/timesheets/${ts.body.id}/submit`, { auth: acme.apiKey });
+    assert.equal((await post(linkIn('sam@harbor.example').path, { decision: 'approve' })).status, 200);
+    const body = { client_company_id: 'cli_88', period_start: '2026-11-23', period_end: '2026-11-23' };
+    const first = await t.request('POST', '/v1/client_invoices', { auth: acme.apiKey, body });
+    assert.equal((await t.request('POST', `/v1/client_invoices/${first.body.id}/void`, { auth: acme.apiKey })).body.status, 'void');
+    const again = await t.request('POST', '/v1/client_invoices', { auth: acme.apiKey, body });
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.body.total, 18000);
+    const numbered = await t.request('POST', `/v1/client_invoices/${again.body.id}/finalize`, { auth: acme.apiKey });
+    assert.equal(Number(numbered.body.number.slice(4)), Number(open.body.number.slice(4)) + 1, 'gapless per agency: the voided draft took no number');
   });
 });

@@ -14,6 +14,7 @@ import { startTestHost, type TestHost } from '../helpers/test-host';
 import { deriveKey } from '../../src/platform/security/key-derivation';
 import { VerificationService } from '../../src/features/verifications/domain/verification-service';
 import { KnexVerificationRepository } from '../../src/features/verifications/storage/knex-verification-repository';
+import { totpCode } from '../../src/features/verifications/domain/totp-factors';
 
 const PASSWORD = 'pa55wrd';
 
@@ -203,5 +204,41 @@ describe('verifications: one-time codes by SMS (sms.two_factor_auth)', function 
       assert.equal(response.status, 400, `${JSON.stringify(body)} → ${response.status}`);
       assert.equal(typeof response.body.error.code, 'string');
     }
+  });
+
+  it('TOTP: enrollment answers an otpauth:// URI, a QR code as SVG and the secret once (stored sealed); codes ±1 step approve, a used step or five wrong codes do not', async () => {
+    const identity = 'ada@example.com';
+    const enrolled = await send(acme.apiKey, { channel: 'totp', to: identity, issuer: 'Acme Careers' });
+    assert.equal(enrolled.status, 201, enrolled.text);
+    assert.equal(enrolled.body.channel, 'totp');
+    assert.equal(enrolled.body.status, 'pending');
+    const { uri, qr_svg: svg, secret } = enrolled.body.totp;
+    const parsed = new URL(uri);
+    assert.equal(parsed.protocol, 'otpauth:');
+    assert.equal(parsed.host, 'totp');
+    assert.equal(decodeURIComponent(parsed.pathname), '/Acme Careers:ada@example.com');
+    assert.equal(parsed.searchParams.get('secret'), secret);
+    assert.equal(parsed.searchParams.get('issuer'), 'Acme Careers');
+    assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*viewBox="0 0 \d+ \d+"/);
+    const row = await t.database.db('hi_totp_factors').where({ id: enrolled.body.id }).first();
+    assert.ok(!JSON.stringify(row).includes(secret) && !JSON.stringify(row).includes('ada@'), 'secret sealed, identity hashed');
+    const totpCheck = (code: string, apiKey = acme.apiKey) =>
+      t.request('POST', '/v1/verifications/check', { auth: apiKey, body: { channel: 'totp', to: identity, code } });
+    const now = Math.floor(Date.now() / 1000);
+    // The app's clock one step behind: still accepted (±1 step).
+    const late = totpCode(secret, now - 30);
+    const approved = await totpCheck(late);
+    assert.equal(approved.body.status, 'approved', approved.text);
+    assert.equal((await t.request('GET', `/v1/verifications/${enrolled.body.id}`, { auth: acme.apiKey })).body.status, 'approved');
+    assert.equal((await totpCheck(late)).body.status, 'pending', 'a step used once is refused');
+    assert.equal((await totpCheck(totpCode(secret, now - 120))).body.status, 'pending', 'four steps back is too far');
+    assert.equal((await totpCheck(late, globex.apiKey)).status, 403, "another organization's check is license-gated (and finds nothing)");
+    assert.equal((await t.request('GET', `/v1/verifications/${enrolled.body.id}`, { auth: globex.apiKey })).status, 404);
+    const wrong6 = (c: string) => String((Number(c) + 500_000) % 1_000_000).padStart(6, '0');
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i += 1) answers.push((await totpCheck(wrong6(totpCode(secret, now)))).body.status);
+    // Two wrong answers were counted above (the reused step, the stale code): the fifth wrong in a row locks.
+    assert.deepEqual(answers, ['pending', 'pending', 'max_attempts_reached', 'max_attempts_reached', 'max_attempts_reached']);
+    assert.equal((await totpCheck(totpCode(secret, now + 30))).body.status, 'max_attempts_reached', 'locked for ten minutes, even the right code');
   });
 });

@@ -13,6 +13,8 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { amountFor, splitHours, type HoursSplit, type WorkedDay } from '../../src/features/timesheets/domain/overtime';
 import { addDays, workedDays } from '../../src/features/timesheets/domain/worked-days';
+import { invoiceLines } from '../../src/features/timesheets/domain/client-invoice';
+import type { ApprovedTimesheet } from '../../src/features/timesheets/domain/ports';
 
 const WEEK = ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'];
 const week = fc.array(fc.record({ date: fc.constantFrom(...WEEK), minutes: fc.integer({ min: 0, max: 16 * 60 }) }), { maxLength: 10 });
@@ -116,5 +118,50 @@ describe('timesheets: overtime and pay (property)', () => {
     );
     assert.throws(() => workedDays([e('2026-11-30T09:00:00Z', '2026-11-30T17:00:00Z')], '2026-11-23', 'UTC'), { code: 'entry_outside_period' });
     assert.throws(() => workedDays([e('2026-11-23T09:00:00Z', '2026-11-23T09:00:00Z')], '2026-11-23', 'UTC'), { code: 'entry_invalid' });
+  });
+
+  it('an invoice total is exactly Σ over timesheets of bill rate × (regular + 1.5 × overtime + 2 × double time), each rounded once', () => {
+    const sheet = fc.record({
+      split: fc.record({
+        regular: fc.integer({ min: 0, max: 2400 }),
+        overtime: fc.integer({ min: 0, max: 3000 }),
+        doubleTime: fc.integer({ min: 0, max: 600 }),
+      }),
+      rate: fc.integer({ min: 0, max: 1_000_000 }),
+    });
+    fc.assert(
+      fc.property(fc.array(sheet, { minLength: 1, maxLength: 12 }), (sheets) => {
+        const approved = sheets.map(({ split, rate }, i): ApprovedTimesheet => ({
+          timesheetId: `tms_${i}`,
+          placementId: 'plc',
+          workerId: 'w',
+          workerName: 'W',
+          workerEmail: null,
+          clientCompanyId: 'c',
+          periodStart: '2026-11-23',
+          periodEnd: '2026-11-29',
+          regularMinutes: split.regular,
+          overtimeMinutes: split.overtime,
+          doubleTimeMinutes: split.doubleTime,
+          payCents: 0,
+          billCents: amountFor(split, rate),
+          payRateCents: 0,
+          billRateCents: rate,
+          currency: 'USD',
+          approvedAt: new Date(0),
+          invoiceId: null,
+        }));
+        const { lines, total } = invoiceLines(approved);
+        assert.equal(
+          total,
+          lines.reduce((s, l) => s + l.amount, 0),
+        );
+        const exact120 = sheets.reduce((s, { split, rate }) => s + BigInt(rate) * BigInt(2 * split.regular + 3 * split.overtime + 4 * split.doubleTime), 0n);
+        const diff = BigInt(total) * 120n - exact120;
+        // Each timesheet is rounded once (half up), so the total is within n half-cents of exact.
+        assert.ok(diff > -60n * BigInt(sheets.length) && diff <= 60n * BigInt(sheets.length));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

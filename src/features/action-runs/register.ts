@@ -11,6 +11,7 @@ import {
   ESIGNATURE_CONNECTOR,
   HRIS_CONNECTOR,
   NOTIFICATION_CONNECTOR,
+  PAYOUT_CONNECTOR,
   PAYROLL_FILE_CONNECTOR,
   SMS_CONNECTOR,
   VIDEO_MEETING_CONNECTOR,
@@ -91,7 +92,15 @@ export const actionRunsModule: PluginModule = {
           ),
       ),
     });
-    for (const token of [NOTIFICATION_CONNECTOR, SMS_CONNECTOR, VIDEO_MEETING_CONNECTOR, ESIGNATURE_CONNECTOR, HRIS_CONNECTOR, PAYROLL_FILE_CONNECTOR]) {
+    for (const token of [
+      NOTIFICATION_CONNECTOR,
+      SMS_CONNECTOR,
+      VIDEO_MEETING_CONNECTOR,
+      ESIGNATURE_CONNECTOR,
+      HRIS_CONNECTOR,
+      PAYROLL_FILE_CONNECTOR,
+      PAYOUT_CONNECTOR,
+    ]) {
       container.register(token, { useToken: RunRecordingConnectors });
     }
   },

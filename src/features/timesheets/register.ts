@@ -12,7 +12,12 @@ import { MESSAGE_LINK_KEY } from '../messages/domain/signed-links';
 import { candidateStore } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
+import { CLIENT_INVOICE_DOCUMENTS, CLIENT_INVOICE_REPOSITORY, INVOICING_ACTION, type ClientInvoiceDocuments } from './domain/client-invoice';
+import { ClientInvoiceService } from './domain/client-invoice-service';
 import { APPROVED_TIMESHEETS, TIMESHEET_OPTIONS, TIMESHEET_REPOSITORY } from './domain/ports';
+import { BillingRendererClientInvoices } from './documents/client-invoice-document';
+import { clientInvoiceRoutes } from './http/client-invoices-router';
+import { KnexClientInvoiceRepository } from './storage/knex-client-invoice-repository';
 import { TimesheetService } from './domain/timesheet-service';
 import { timesheetReviewRouter } from './http/timesheet-review-router';
 import { timesheetRoutes } from './http/timesheets-router';
@@ -22,7 +27,7 @@ import { TIME_TRACKING_ACTION } from './domain/timesheet';
 
 export const timesheetsModule: PluginModule = {
   name: 'timesheets',
-  builtInActions: [TIME_TRACKING_ACTION],
+  builtInActions: [TIME_TRACKING_ACTION, INVOICING_ACTION],
   register(container, { config }) {
     const db = container.resolve<Database>(DATABASE);
     if (!container.isRegistered(MESSAGE_LINK_KEY)) container.register(MESSAGE_LINK_KEY, { useValue: deriveKey(config.secretKey, 'message-links') });
@@ -30,6 +35,9 @@ export const timesheetsModule: PluginModule = {
     container.register(APPROVED_TIMESHEETS, { useFactory: instanceCachingFactory(() => new KnexApprovedTimesheets(db)) });
     container.register(TIMESHEET_OPTIONS, { useValue: { baseUrl: config.baseUrl } });
     container.registerSingleton(TimesheetService);
+    container.register(CLIENT_INVOICE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexClientInvoiceRepository(db)) });
+    container.register(CLIENT_INVOICE_DOCUMENTS, { useValue: new BillingRendererClientInvoices() });
+    container.registerSingleton(ClientInvoiceService);
     const placementsOf = (organizationId: string, emails: readonly string[]) =>
       db('hi_placements')
         .select('id')
@@ -51,6 +59,18 @@ export const timesheetsModule: PluginModule = {
       container,
       candidateStore(
         tableStore(db, {
+          name: 'client_invoices',
+          description:
+            "Invoices to a client company (the contact's name and email; each line names a placed worker and their hours), matched by the contact's email",
+          table: 'hi_client_invoices',
+          where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('contact_email', [...s.emails]),
+        }),
+      ),
+    );
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
           name: 'placements',
           description:
             "Placements of a worker at a client company (worker's name and email, the client contact's name and email, rates), matched by either email",
@@ -65,6 +85,14 @@ export const timesheetsModule: PluginModule = {
   },
   routers: [
     { name: 'timesheets', create: (container, kit) => kit.build('timesheets', timesheetRoutes(container.resolve(TimesheetService))) },
+    {
+      name: 'client-invoices',
+      create: (container, kit) =>
+        kit.build(
+          'client-invoices',
+          clientInvoiceRoutes(container.resolve(ClientInvoiceService), container.resolve<ClientInvoiceDocuments>(CLIENT_INVOICE_DOCUMENTS)),
+        ),
+    },
     { name: 'timesheet-review', create: (container, kit) => timesheetReviewRouter(container.resolve(TimesheetService), kit) },
   ],
 };

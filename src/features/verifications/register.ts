@@ -19,6 +19,10 @@ import { VERIFICATION_REPOSITORY, type VerificationRepository } from './domain/v
 import { hashDestination, VerificationService } from './domain/verification-service';
 import { verificationRoutes } from './http/verifications-router';
 import { KnexVerificationRepository } from './storage/knex-verification-repository';
+import { TokenCipher } from '../../platform/security/token-cipher';
+import { TOTP_FACTOR_REPOSITORY, type TotpFactorRepository } from './domain/totp-factor';
+import { TotpFactors } from './domain/totp-factors';
+import { KnexTotpFactorRepository } from './storage/knex-totp-factor-repository';
 
 export const verificationsModule: PluginModule = {
   name: 'verifications',
@@ -40,6 +44,37 @@ export const verificationsModule: PluginModule = {
           ),
       ),
     });
+    const totpCipher = new TokenCipher(deriveKey(config.secretKey, 'totp-secret-encryption'));
+    container.register(TOTP_FACTOR_REPOSITORY, {
+      useFactory: instanceCachingFactory((c) => new KnexTotpFactorRepository(c.resolve<Database>(DATABASE), totpCipher)),
+    });
+    container.register(TotpFactors, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new TotpFactors(
+            c.resolve<TotpFactorRepository>(TOTP_FACTOR_REPOSITORY),
+            (identity) => hashDestination(keys.destination, 'totp', identity),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(container.resolve<Database>(DATABASE), {
+          name: 'totp_factors',
+          description:
+            'TOTP factors enrolled for the candidate (matched by an HMAC of the email or phone given as identity; the secret is sealed and never exported)',
+          table: 'hi_totp_factors',
+          omit: ['secret_ciphertext'],
+          where: (q, s) =>
+            q.where({ organization_id: s.organizationId }).whereIn(
+              'identity_hash',
+              [...s.phones, ...s.emails].map((i) => hashDestination(keys.destination, 'totp', i)),
+            ),
+        }),
+      ),
+    );
     registerCandidateData(
       container,
       // Rows are found by hashing the phone numbers and addresses the request names: the clear destination is never stored.
@@ -60,5 +95,10 @@ export const verificationsModule: PluginModule = {
       ),
     );
   },
-  routers: [{ name: 'verifications', create: (container, kit) => kit.build('verifications', verificationRoutes(container.resolve(VerificationService))) }],
+  routers: [
+    {
+      name: 'verifications',
+      create: (container, kit) => kit.build('verifications', verificationRoutes(container.resolve(VerificationService), container.resolve(TotpFactors))),
+    },
+  ],
 };

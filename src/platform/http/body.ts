@@ -4,6 +4,11 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
 const hasBody = (req: Parameters<RequestHandler>[0]) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
+/** A request whose JSON body was parsed here keeps the bytes it arrived as. */
+export interface RawBodyCarrier {
+  rawBody?: Buffer;
+}
+
 /**
  * JSON bodies only: a body of another type answers 415, one over the limit 413 (checked
  * against Content-Length before a byte is parsed), malformed JSON 400, JSON nested deeper
@@ -21,10 +26,12 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     }
     next();
   };
-  const verify = (_req: unknown, _res: unknown, buffer: Buffer) => {
+  const verify = (req: object, _res: unknown, buffer: Buffer) => {
     if (exceedsJsonDepth(buffer)) {
       throw new DomainError('invalid', 'invalid_request', `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`);
     }
+    // Signed webhooks (Stripe) are verified over the exact bytes received, not a re-serialization.
+    (req as RawBodyCarrier).rawBody = buffer;
   };
   return [requireJson, express.json({ limit: limitBytes, strict: true, type: 'application/json', verify })];
 }

@@ -82,6 +82,11 @@ const TAGS: { name: string; description: string }[] = [
       "Temp agencies (payroll.time_tracking): placements of workers at client companies with bill and pay rates in integer cents, weekly timesheets with overtime (FLSA weekly or California daily), approval by the client's contact through a signed link.",
   },
   {
+    name: 'payouts',
+    description:
+      "Workers paid through the organization's Stripe Connect platform: KYC onboarding (connected account, hosted link) and state from account.updated (payouts.kyc_verification); instant payouts in integer cents, never twice per reference (payouts.instant_pay); the Connect webhook endpoint per connection.",
+  },
+  {
     name: 'privacy',
     description:
       "A candidate's data rights: exports of everything the organization holds about them (JSON and a readable view, by signed link), erasure across every store (provider tokens revoked, candidate.erased announced), legal holds.",

@@ -17,6 +17,11 @@ import type {
   Meeting,
   MeetingRequest,
   NotificationConnector,
+  PayoutConnector,
+  PayoutMoney,
+  PayoutMovement,
+  PayoutOnboarding,
+  PayoutWorker,
   PayrollFile,
   PayrollFileConnector,
   SignatureRequest,
@@ -31,7 +36,7 @@ import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors
-  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector, PayoutConnector
 {
   constructor(
     private readonly resolver: ConnectorResolver,
@@ -96,6 +101,44 @@ export class RunRecordingConnectors
       return { reference: `sha256:${file.sha256}`, answer: { path: file.path, sha256: file.sha256 } };
     });
     return { ...delivery, path: String(answer.path), sha256: String(answer.sha256) };
+  }
+
+  /** The onboarding link is single use and short-lived: it passes through from the call, never into the run. */
+  async startOnboarding(w: PayoutWorker): Promise<PayoutOnboarding> {
+    let onboardingUrl: string | undefined;
+    const { delivery, answer } = await this.perform('payouts', w, async (port) => {
+      const onboarding = await port.startOnboarding(w);
+      onboardingUrl = onboarding.onboardingUrl;
+      const livemode = onboarding.livemode ?? true;
+      return { reference: onboarding.accountId, answer: { accountId: onboarding.accountId, expiresAt: onboarding.expiresAt.toISOString(), livemode } };
+    });
+    // The provider's own mode (a Stripe test key: livemode false) for what it created.
+    const livemode = typeof answer.livemode === 'boolean' ? answer.livemode : delivery.livemode;
+    return { ...delivery, livemode, accountId: String(answer.accountId), onboardingUrl: onboardingUrl ?? '', expiresAt: new Date(String(answer.expiresAt)) };
+  }
+
+  async transfer(m: PayoutMoney): Promise<PayoutMovement> {
+    return this.move(m, 'transfer');
+  }
+
+  async instantPayout(m: PayoutMoney): Promise<PayoutMovement> {
+    return this.move(m, 'instantPayout');
+  }
+
+  private async move(m: PayoutMoney, method: 'transfer' | 'instantPayout'): Promise<PayoutMovement> {
+    const { delivery, answer } = await this.perform('payouts', m, async (port) => {
+      const move = port[method];
+      if (!move)
+        throw new DomainError(
+          'conflict',
+          'connector_unsupported',
+          `The payouts connector in use cannot perform ${method === 'transfer' ? 'transfers' : 'instant payouts'}`,
+        );
+      const moved = await move.call(port, m);
+      return { reference: moved.providerId, answer: { providerId: moved.providerId, status: moved.status, livemode: moved.livemode ?? true } };
+    });
+    const livemode = typeof answer.livemode === 'boolean' ? answer.livemode : delivery.livemode;
+    return { ...delivery, livemode, providerId: String(answer.providerId), status: String(answer.status) };
   }
 
   private async deliver<K extends 'email' | 'sms'>(kind: K, base: DeliveryBase, send: (port: PortsByKind[K]) => Promise<Delivery>): Promise<Delivery> {

@@ -53,9 +53,7 @@ export function startPreAdverseAction(
 export function sendFinalAdverseAction(current: AdverseAction, now: Date): AdverseAction {
   if (current.stage !== 'pre_notice_sent') throw conflict('adverse_action_not_pending', `No pre-adverse notice awaits a final notice (stage ${current.stage})`);
   if (now.getTime() < current.waitingUntil!.getTime())
-    throw conflict('waiting_period_running', `The waiting period runs until ${current.waitingUntil!.toISOString()}`, {
-      waiting_until: current.waitingUntil!.toISOString(),
-    });
+    throw conflict('waiting_period_running', `The waiting period runs until ${current.waitingUntil!.toISOString()}`);
   return { ...current, stage: 'final_notice_sent', finalNoticeAt: now };
 }
 

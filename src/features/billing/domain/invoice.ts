@@ -28,7 +28,8 @@ export interface Invoice extends RenewalInvoice {
   markedUncollectibleAt: Date | null;
 }
 
-export const formatInvoiceNumber = (sequence: number): string => `HI-${String(sequence).padStart(6, '0')}`;
+/** `HI-000123` (the plugin's own invoices); other series pass their prefix (`INV-000007`). */
+export const formatInvoiceNumber = (sequence: number, prefix = 'HI'): string => `${prefix}-${String(sequence).padStart(6, '0')}`;
 
 /** Open or written off: money is still owed. */
 export const isUnpaid = (invoice: Invoice): boolean => invoice.status === 'open' || invoice.status === 'uncollectible';

@@ -10,6 +10,7 @@ import { inject, injectable } from 'tsyringe';
 import type { BillingAccount } from '../domain/billing-account';
 import type { LedgerState } from '../domain/billing-ledger';
 import { formatInvoiceNumber, type Invoice } from '../domain/invoice';
+import { nextInvoiceSequence } from './invoice-numbers';
 import type { InvoiceLine } from '../domain/invoice-line';
 import type { AccountContext, AccountStep, BillingRepository, InvoiceFilter } from '../domain/ports';
 import type { Quote } from '../domain/quote';
@@ -154,8 +155,7 @@ export class KnexBillingRepository implements BillingRepository {
   }
 
   private async nextNumber(trx: Knex.Transaction): Promise<string> {
-    const [row] = await trx('hi_invoice_numbers').where({ id: 1 }).increment('last_number', 1).returning('last_number');
-    return formatInvoiceNumber(Number((row as { last_number: number }).last_number));
+    return formatInvoiceNumber(await nextInvoiceSequence(trx, 'billing'));
   }
 
   /** Live à la carte licenses (with today's catalog price) and live subscriptions (with the price they were taken at). */

@@ -121,6 +121,20 @@ export class ConnectorResolver {
     return { port: (await this.openConnection(found)) as PortsByKind[K], connector: found.connector, connectionId: found.id, livemode: true };
   }
 
+  /**
+   * One connection's own port, whatever its status (a webhook addressed to it proves itself
+   * by its signature); undefined when the organization has no such connection of `kind`.
+   */
+  async connectionPort<K extends ConnectorKind>(
+    organizationId: string,
+    connectionId: string,
+    kind: K,
+  ): Promise<{ port: PortsByKind[K]; connector: string } | undefined> {
+    const connection = await this.connections.find(organizationId, connectionId);
+    if (!connection || this.kindOf(connection.connector) !== kind) return undefined;
+    return { port: (await this.openConnection(connection)) as PortsByKind[K], connector: connection.connector };
+  }
+
   close(): void {
     for (const { port } of this.opened.values()) port.close?.();
     this.opened.clear();

@@ -156,6 +156,8 @@ export interface PayoutWorker extends DeliveryBase {
   email: string;
   /** ISO 3166-1 alpha-2 country of the worker's bank account. */
   country: string;
+  /** The account created earlier: only a new onboarding link is made for it, never a second account. */
+  accountId?: string;
 }
 
 export interface PayoutOnboarding extends Delivery {
@@ -166,9 +168,62 @@ export interface PayoutOnboarding extends Delivery {
   expiresAt: Date;
 }
 
+/** Money for one worker: integer minor units (cents) of an ISO 4217 currency, to the worker's connected account. */
+export interface PayoutMoney extends DeliveryBase {
+  accountId: string;
+  amount: number;
+  /** ISO 4217, lower or upper case. */
+  currency: string;
+  /** Our payout id: the provider keeps it (metadata) so its events lead back to the payout. */
+  payoutId: string;
+}
+
+export interface PayoutMovement extends Delivery {
+  /** The provider's object (Stripe: `tr_…` for a transfer, `po_…` for a payout). */
+  providerId: string;
+  /** The provider's status of the object (Stripe payouts: pending, in_transit, paid, failed, canceled). */
+  status: string;
+}
+
+/** A webhook the provider sent to the connection's endpoint, verified and read. */
+export type PayoutProviderEvent =
+  | {
+      type: 'account';
+      eventId: string;
+      accountId: string;
+      workerId: string | undefined;
+      payoutsEnabled: boolean;
+      currentlyDue: string[];
+      disabledReason: string | undefined;
+      livemode: boolean;
+      /** When the provider created the event: an older event never overwrites a newer state. */
+      occurredAt: Date;
+    }
+  | {
+      type: 'payout';
+      eventId: string;
+      accountId: string;
+      providerPayoutId: string;
+      payoutId: string | undefined;
+      status: 'paid' | 'failed';
+      failureCode: string | undefined;
+      failureMessage: string | undefined;
+      livemode: boolean;
+      occurredAt: Date;
+    };
+
 export interface PayoutConnector {
   /** Creates (once per workerId: retries answer the same account) the worker's connected account and a hosted onboarding link. */
   startOnboarding(worker: PayoutWorker): Promise<PayoutOnboarding>;
+  /** Moves the amount from the platform's balance to the worker's account (once per idempotency key). */
+  transfer?(money: PayoutMoney): Promise<PayoutMovement>;
+  /** Pays the amount out of the worker's account to their debit card or bank at once (once per idempotency key). */
+  instantPayout?(money: PayoutMoney): Promise<PayoutMovement>;
+  /**
+   * Verifies a webhook delivery with the connection's signing secret and reads it; null: an
+   * event of no interest. A bad signature throws `webhook_signature_invalid`.
+   */
+  readWebhook?(rawBody: Buffer, signature: string | undefined): PayoutProviderEvent | null;
 }
 
 export const HRIS_CONNECTOR = Symbol('HrisConnector');

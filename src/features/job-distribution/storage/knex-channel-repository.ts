@@ -44,7 +44,9 @@ export class KnexChannelRepository implements ChannelRepository {
   }
 
   async delete(organizationId: string, channelId: string): Promise<boolean> {
-    return (await this.db('hi_distribution_channels').where({ organization_id: organizationId, id: channelId }).delete()) > 0;
+    // The deleted rows, not a count: the embedded database's driver reports no count.
+    const rows = await this.db('hi_distribution_channels').where({ organization_id: organizationId, id: channelId }).del().returning('id');
+    return rows.length > 0;
   }
 
   async countView(organizationId: string, channel: string, listingId: string): Promise<void> {

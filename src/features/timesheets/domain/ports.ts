@@ -36,6 +36,9 @@ export interface ApprovedTimesheet {
   /** The worker's pay for the week, integer cents of `currency` (overtime multipliers included). */
   payCents: number;
   billCents: number;
+  /** The placement's rates, integer cents per hour. */
+  payRateCents: number;
+  billRateCents: number;
   currency: string;
   approvedAt: Date;
   invoiceId: string | null;

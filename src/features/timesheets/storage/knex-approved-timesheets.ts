@@ -25,12 +25,19 @@ export class KnexApprovedTimesheets implements ApprovedTimesheets {
     return this.db('hi_timesheets as t')
       .join('hi_placements as p', 'p.id', 't.placement_id')
       .where({ 't.organization_id': organizationId, 't.status': 'approved' })
-      .select('t.*', 'p.worker_id', 'p.worker_name', 'p.worker_email', 'p.client_company_id');
+      .select('t.*', 'p.worker_id', 'p.worker_name', 'p.worker_email', 'p.client_company_id', 'p.pay_rate_cents', 'p.bill_rate_cents');
   }
 }
 
 const approvedOf = (
-  r: TimesheetRow & { worker_id: string; worker_name: string; worker_email: string | null; client_company_id: string },
+  r: TimesheetRow & {
+    worker_id: string;
+    worker_name: string;
+    worker_email: string | null;
+    client_company_id: string;
+    pay_rate_cents: string | number;
+    bill_rate_cents: string | number;
+  },
 ): ApprovedTimesheet => ({
   timesheetId: r.id,
   placementId: r.placement_id,
@@ -45,6 +52,8 @@ const approvedOf = (
   doubleTimeMinutes: r.double_time_minutes,
   payCents: Number(r.pay_cents),
   billCents: Number(r.bill_cents),
+  payRateCents: Number(r.pay_rate_cents),
+  billRateCents: Number(r.bill_rate_cents),
   currency: r.currency,
   approvedAt: new Date(r.decided_at!),
   invoiceId: r.invoice_id,

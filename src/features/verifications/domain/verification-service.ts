@@ -45,12 +45,12 @@ export interface CheckResult {
 const MINUTE = 60_000;
 
 /** E.164 without formatting for SMS, lower case for email: the same person hashes the same. */
-export function normalizeDestination(channel: VerificationChannel, to: string): string {
+export function normalizeDestination(channel: VerificationChannel | 'totp', to: string): string {
   return channel === 'sms' ? to.replace(/[\s().-]/g, '') : to.trim().toLowerCase();
 }
 
 /** HMAC of the normalized destination: what the table keeps instead of the phone number or address. */
-export const hashDestination = (key: Buffer, channel: VerificationChannel, to: string): string =>
+export const hashDestination = (key: Buffer, channel: VerificationChannel | 'totp', to: string): string =>
   createHmac('sha256', key)
     .update(`${channel}:${normalizeDestination(channel, to)}`)
     .digest('hex');
@@ -177,7 +177,7 @@ export class VerificationService {
     return createHmac('sha256', this.keys.code).update(`${id}:${code}`).digest('hex');
   }
 
-  private async requireLicense(organizationId: string): Promise<void> {
+  async requireLicense(organizationId: string): Promise<void> {
     if (!(await this.gate.allows(organizationId, VERIFICATION_ACTION))) {
       throw new DomainError(
         'forbidden',

@@ -1,0 +1,124 @@
+/**
+ * Payouts (`payouts.kyc_verification`, `payouts.instant_pay`): workers' KYC onboarding through
+ * the organization's payouts connection (Stripe Connect), their KYC state from the provider's
+ * webhooks, and instant payouts. Both tables hold workers' personal data and are registered
+ * like candidates' (matched by the worker's email or phone).
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { LOGGER, type Logger } from '../../kernel/logger';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import { ActionRunner } from '../action-runs/domain/action-runner';
+import type { ConnectorResolver } from '../connections/domain/connector-resolver';
+import { CONNECTOR_RESOLVER } from '../connections/register';
+import {
+  NOTIFICATION_CONNECTOR,
+  PAYOUT_CONNECTOR,
+  SMS_CONNECTOR,
+  type NotificationConnector,
+  type PayoutConnector,
+  type SmsConnector,
+} from '../hooks/domain/connectors';
+import { HookGate } from '../hooks/domain/hook-gate';
+import { candidateStore, type CandidateSubject } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import { tableStore } from '../privacy/storage/table-store';
+import { InstantPayouts } from './domain/instant-payouts';
+import { INSTANT_PAY_ACTION, PAYOUT_REPOSITORY, type PayoutRepository } from './domain/payout';
+import { PayoutWebhooks } from './domain/payout-webhooks';
+import { KYC_ACTION, PAYOUT_WORKER_REPOSITORY, type PayoutWorkerRepository } from './domain/payout-worker';
+import { PayoutWorkers } from './domain/payout-workers';
+import { payoutRoutes } from './http/payouts-router';
+import { KnexPayoutRepository } from './storage/knex-payout-repository';
+import { KnexPayoutWorkerRepository } from './storage/knex-payout-worker-repository';
+
+export const payoutsModule: PluginModule = {
+  name: 'payouts',
+  builtInActions: [KYC_ACTION, INSTANT_PAY_ACTION],
+  register(container) {
+    const db = container.resolve<Database>(DATABASE);
+    container.register(PAYOUT_WORKER_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexPayoutWorkerRepository(db)) });
+    container.register(PAYOUT_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexPayoutRepository(db)) });
+    const now = (c: { resolve<T>(token: symbol): T }) => () => c.resolve<Clock>(CLOCK).now();
+    container.register(PayoutWorkers, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new PayoutWorkers(
+            c.resolve<PayoutWorkerRepository>(PAYOUT_WORKER_REPOSITORY),
+            {
+              payouts: c.resolve<PayoutConnector>(PAYOUT_CONNECTOR),
+              email: c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
+              sms: c.resolve<SmsConnector>(SMS_CONNECTOR),
+            },
+            c.resolve(HookGate),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+            now(c),
+          ),
+      ),
+    });
+    container.register(InstantPayouts, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new InstantPayouts(
+            c.resolve<PayoutRepository>(PAYOUT_REPOSITORY),
+            c.resolve<PayoutWorkerRepository>(PAYOUT_WORKER_REPOSITORY),
+            c.resolve<PayoutConnector>(PAYOUT_CONNECTOR),
+            c.resolve(ActionRunner),
+            c.resolve(HookGate),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+            now(c),
+          ),
+      ),
+    });
+    container.register(PayoutWebhooks, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new PayoutWebhooks(
+            (organizationId, connectionId) => c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).connectionPort(organizationId, connectionId, 'payouts'),
+            c.resolve(PayoutWorkers),
+            c.resolve(InstantPayouts),
+          ),
+      ),
+    });
+    const workersOf = (subject: CandidateSubject) =>
+      db('hi_payout_workers')
+        .select('id')
+        .where({ organization_id: subject.organizationId })
+        .where((w) => w.whereIn('email', [...subject.emails]).orWhereIn('phone', [...subject.phones]));
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'payout_workers',
+          description:
+            "Workers paid through the payouts provider (email, phone, country, the provider's account id and KYC state), matched by the email or phone given",
+          table: 'hi_payout_workers',
+          where: (q, s) => q.whereIn('id', workersOf(s)),
+        }),
+      ),
+    );
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'payouts',
+          description: "Payouts to a worker (amount, fee, currency, the provider's transfer and payout ids, status), found through the worker's email or phone",
+          table: 'hi_payouts',
+          where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('worker_id', workersOf(s)),
+        }),
+      ),
+    );
+  },
+  routers: [
+    {
+      name: 'payouts',
+      create: (container, kit) =>
+        kit.build('payouts', payoutRoutes(container.resolve(PayoutWorkers), container.resolve(InstantPayouts), container.resolve(PayoutWebhooks))),
+    },
+  ],
+};

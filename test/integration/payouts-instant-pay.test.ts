@@ -1,0 +1,237 @@
+/**
+ * Payouts end to end through the API, against Prism serving Stripe's published OpenAPI
+ * description (every request validated against Stripe's contract) and Connect webhooks signed
+ * with the `stripe` package's own test helper: a worker is onboarded (connected account,
+ * hosted KYC link), refused payment before KYC completes, completed by a signed
+ * `account.updated`, paid (transfer + instant payout, never twice for one reference), and
+ * settled by `payout.paid` / `payout.failed`. Forged webhooks, another organization, no
+ * license and no connection each get their stable code.
+ */
+import { strict as assert } from 'node:assert';
+import path from 'node:path';
+import Stripe from 'stripe';
+import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
+import { activateLicense } from '../helpers/hooks';
+import { eventsOf } from '../helpers/licensing';
+import { rememberSecret } from '../helpers/log-capture';
+import { startPrism, type PrismServer } from '../helpers/prism';
+import { waitFor } from '../helpers/profile-flow';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+const SPEC = path.join(PACKAGE_ROOT, 'test/fixtures/stripe/connect.openapi.json');
+const KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
+const WHSEC = 'whsec_9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d';
+
+describe('payouts: KYC onboarding and instant pay over Stripe Connect (API, webhooks)', function () {
+  this.timeout(60_000);
+  let prism: PrismServer;
+  let t: TestHost;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  let connectionId: string;
+  const stripe = new Stripe(KEY);
+  let clock = Math.floor(Date.now() / 1000) - 200;
+
+  /** A Connect event as Stripe sends it, signed with the endpoint's secret (or another). */
+  const webhook = (organizationId: string, type: string, object: object, options: { account?: string; secret?: string; created?: number } = {}) => {
+    const payload = JSON.stringify({
+      id: `evt_${type.replace('.', '_')}_${clock}`,
+      object: 'event',
+      type,
+      livemode: false,
+      api_version: '2020-08-27',
+      created: options.created ?? ++clock,
+      ...(options.account ? { account: options.account } : {}),
+      data: { object },
+    });
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WHSEC });
+    return t.request('POST', `/v1/payouts/webhooks/${organizationId}/${connectionId}`, {
+      rawBody: payload,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header },
+    });
+  };
+  const account = (id: string, state: { payouts_enabled: boolean; currently_due: string[]; disabled_reason?: string | null }) => ({
+    id,
+    object: 'account',
+    metadata: {},
+    payouts_enabled: state.payouts_enabled,
+    requirements: { currently_due: state.currently_due, disabled_reason: state.disabled_reason ?? null },
+  });
+  const run = (id: string) => t.request('GET', `/v1/integrations/runs/${id}`, { auth: acme.apiKey });
+
+  before(async () => {
+    rememberSecret(KEY);
+    rememberSecret(WHSEC);
+    [prism, t] = await Promise.all([startPrism(SPEC), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } })]);
+    [acme, globex] = await Promise.all([t.createOrganization('Acme Gigs'), t.createOrganization('Globex')]);
+    await activateLicense(t, acme.apiKey, 'payouts.kyc_verification');
+    await activateLicense(t, acme.apiKey, 'payouts.instant_pay');
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: {
+        connector: 'stripe-connect',
+        settings: { api_base_url: prism.url, onboarding_refresh_url: 'https://gigs.example/expired', onboarding_return_url: 'https://gigs.example/done' },
+        credentials: { secret_key: KEY, webhook_secret: WHSEC },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    connectionId = created.body.id;
+    const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
+    assert.equal(tested.body.ok, true, tested.text);
+  });
+  after(async () => {
+    await t?.close();
+    await prism?.stop();
+  });
+
+  let worker: { id: string; account_id: string };
+
+  it('a worker gets a connected account and a hosted onboarding link (one account per reference), and cannot be paid before KYC', async () => {
+    const body = { reference: 'cand_1001', email: 'ada@example.com', country: 'US' };
+    const created = await t.request('POST', '/v1/payouts/workers', { auth: acme.apiKey, body });
+    assert.equal(created.status, 201, created.text);
+    worker = created.body.worker;
+    assert.equal(created.body.worker.kyc_status, 'onboarding');
+    assert.equal(created.body.worker.livemode, false, 'a Stripe test key: test mode');
+    assert.equal(typeof worker.account_id, 'string');
+    assert.equal(typeof created.body.onboarding.url, 'string');
+    assert.equal(created.body.onboarding.sent_by, 'none');
+    const onboarding = await run(created.body.onboarding.run_id);
+    assert.deepEqual(
+      [onboarding.body.status, onboarding.body.action, onboarding.body.connector, onboarding.body.reference],
+      ['succeeded', 'payouts.kyc_verification', 'stripe-connect', worker.account_id],
+    );
+    const again = await t.request('POST', '/v1/payouts/workers', { auth: acme.apiKey, body });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.worker.id, worker.id, 'the same reference is the same worker');
+    const link = await t.request('POST', `/v1/payouts/workers/${worker.id}/onboarding_link`, { auth: acme.apiKey, body: { send: 'sms' } });
+    assert.deepEqual([link.status, link.body.error?.code], [409, 'phone_required']);
+
+    const early = await t.request('POST', '/v1/payouts/instant', {
+      auth: acme.apiKey,
+      body: { worker_id: worker.id, amount: 5000, currency: 'USD', reference: 'gig_0' },
+    });
+    assert.deepEqual([early.status, early.body.error?.code], [409, 'worker_kyc_incomplete']);
+    assert.equal(
+      await t.database
+        .db('hi_payouts')
+        .where({ organization_id: acme.organizationId })
+        .count('* as n')
+        .first()
+        .then((r) => Number(r?.n)),
+      0,
+    );
+  });
+
+  it('signed account.updated webhooks become the KYC state (requirements due, then completed); forged and stale ones change nothing', async () => {
+    const due = await webhook(
+      acme.organizationId,
+      'account.updated',
+      account(worker.account_id, { payouts_enabled: false, currently_due: ['individual.id_number'] }),
+    );
+    assert.deepEqual([due.status, due.body], [200, { received: true, type: 'account', matched: true }]);
+    const read = await t.request('GET', `/v1/payouts/workers/${worker.id}`, { auth: acme.apiKey });
+    assert.deepEqual([read.body.kyc_status, read.body.requirements_due], ['requirements_due', ['individual.id_number']]);
+    await waitFor(async () => eventsOf(t, acme.organizationId, 'worker.kyc_requirements_due').length === 1, 'worker.kyc_requirements_due');
+
+    const enabled = account(worker.account_id, { payouts_enabled: true, currently_due: [] });
+    const forged = await webhook(acme.organizationId, 'account.updated', enabled, { secret: 'whsec_notthesecretofthisendpoint' });
+    assert.deepEqual([forged.status, forged.body.error?.code], [400, 'webhook_signature_invalid']);
+    const unsigned = await t.request('POST', `/v1/payouts/webhooks/${acme.organizationId}/${connectionId}`, { body: { id: 'evt_x', type: 'account.updated' } });
+    assert.deepEqual([unsigned.status, unsigned.body.error?.code], [400, 'webhook_signature_invalid']);
+    assert.equal((await t.request('GET', `/v1/payouts/workers/${worker.id}`, { auth: acme.apiKey })).body.kyc_status, 'requirements_due');
+
+    const done = await webhook(acme.organizationId, 'account.updated', enabled);
+    assert.equal(done.status, 200, done.text);
+    const stale = await webhook(acme.organizationId, 'account.updated', account(worker.account_id, { payouts_enabled: false, currently_due: ['x'] }), {
+      created: clock - 100,
+    });
+    assert.equal(stale.status, 200);
+    const completed = await t.request('GET', `/v1/payouts/workers/${worker.id}`, { auth: acme.apiKey });
+    assert.deepEqual([completed.body.kyc_status, completed.body.payouts_enabled, completed.body.requirements_due], ['completed', true, []]);
+    await waitFor(async () => eventsOf(t, acme.organizationId, 'worker.kyc_completed').length === 1, 'worker.kyc_completed');
+    const [event] = eventsOf(t, acme.organizationId, 'worker.kyc_completed');
+    assert.deepEqual(event!.payload.worker_id, worker.id);
+    const ignored = await webhook(acme.organizationId, 'customer.created', { id: 'cus_1', object: 'customer' });
+    assert.deepEqual(ignored.body, { received: true, type: null, matched: false });
+  });
+
+  it('pays a worker: a transfer and an instant payout Stripe accepted, in integer cents, never twice for one reference; payout.paid settles it', async () => {
+    const body = { worker_id: worker.id, amount: 12550, currency: 'usd', reference: 'shift_2291', fee_basis_points: 150 };
+    const paid = await t.request('POST', '/v1/payouts/instant', { auth: acme.apiKey, body });
+    assert.equal(paid.status, 201, paid.text);
+    assert.deepEqual([paid.body.amount, paid.body.fee, paid.body.net, paid.body.currency, paid.body.status], [12550, 188, 12362, 'USD', 'in_transit']);
+    const transfer = await run(paid.body.transfer_run_id);
+    const instant = await run(paid.body.payout_run_id);
+    assert.deepEqual([transfer.body.status, transfer.body.reference], ['succeeded', paid.body.transfer_id]);
+    assert.deepEqual([instant.body.status, instant.body.reference, instant.body.action], ['succeeded', paid.body.provider_payout_id, 'payouts.instant_pay']);
+
+    const retried = await t.request('POST', '/v1/payouts/instant', { auth: acme.apiKey, body });
+    assert.equal(retried.body.id, paid.body.id, 'the same reference is the same payout');
+    const runs = await t.database.db('hi_action_runs').where({ organization_id: acme.organizationId, action: 'payouts.instant_pay' }).count('* as n').first();
+    assert.equal(Number(runs?.n), 2, 'one transfer run and one payout run: nothing moved twice');
+    const changed = await t.request('POST', '/v1/payouts/instant', { auth: acme.apiKey, body: { ...body, amount: 12551 } });
+    assert.deepEqual([changed.status, changed.body.error?.code], [409, 'payout_reference_conflict']);
+
+    const settled = await webhook(
+      acme.organizationId,
+      'payout.paid',
+      { id: paid.body.provider_payout_id, object: 'payout', status: 'paid', metadata: { payout_id: paid.body.id } },
+      { account: worker.account_id },
+    );
+    assert.deepEqual(settled.body, { received: true, type: 'payout', matched: true });
+    assert.equal((await t.request('GET', `/v1/payouts/instant/${paid.body.id}`, { auth: acme.apiKey })).body.status, 'paid');
+    await waitFor(async () => eventsOf(t, acme.organizationId, 'payout.paid').length === 1, 'payout.paid');
+    assert.deepEqual(eventsOf(t, acme.organizationId, 'payout.paid')[0]!.payload.net, 12362);
+  });
+
+  it('payout.failed fails the payout with payout_failed: a failed run, an event, and it stays failed', async () => {
+    const paid = await t.request('POST', '/v1/payouts/instant', {
+      auth: acme.apiKey,
+      body: { worker_id: worker.id, amount: 4000, currency: 'USD', reference: 'shift_2292' },
+    });
+    assert.equal(paid.status, 201, paid.text);
+    const failure = {
+      id: paid.body.provider_payout_id,
+      object: 'payout',
+      status: 'failed',
+      failure_code: 'account_closed',
+      metadata: { payout_id: paid.body.id },
+    };
+    await webhook(acme.organizationId, 'payout.failed', failure, { account: worker.account_id });
+    const failed = await t.request('GET', `/v1/payouts/instant/${paid.body.id}`, { auth: acme.apiKey });
+    assert.deepEqual([failed.body.status, failed.body.failure_code], ['failed', 'payout_failed']);
+    assert.match(failed.body.failure_message, /account_closed/);
+    const settlement = await t.database
+      .db('hi_action_runs')
+      .where({ organization_id: acme.organizationId, idempotency_key: `payout-settled-${paid.body.id}` })
+      .first();
+    assert.deepEqual([settlement.status, settlement.error_code], ['failed', 'payout_failed']);
+    await waitFor(async () => eventsOf(t, acme.organizationId, 'payout.failed').length === 1, 'payout.failed');
+    assert.equal(eventsOf(t, acme.organizationId, 'payout.failed')[0]!.payload.provider_failure_code, 'account_closed');
+    await webhook(acme.organizationId, 'payout.paid', { ...failure, status: 'paid' }, { account: worker.account_id });
+    assert.equal((await t.request('GET', `/v1/payouts/instant/${paid.body.id}`, { auth: acme.apiKey })).body.status, 'failed', 'a failed payout stays failed');
+  });
+
+  it('another organization sees none of it; no license, no connection: stable codes', async () => {
+    assert.equal((await t.request('GET', `/v1/payouts/workers/${worker.id}`, { auth: globex.apiKey })).status, 404);
+    const elsewhere = await webhook(globex.organizationId, 'account.updated', account(worker.account_id, { payouts_enabled: false, currently_due: [] }));
+    assert.deepEqual([elsewhere.status, elsewhere.body.error?.code], [404, 'resource_missing']);
+    const unlicensed = await t.request('POST', '/v1/payouts/workers', { auth: globex.apiKey, body: { reference: 'c', email: 'b@example.com', country: 'US' } });
+    assert.deepEqual([unlicensed.status, unlicensed.body.error?.code], [403, 'license_required']);
+    await activateLicense(t, globex.apiKey, 'payouts.kyc_verification');
+    const missing = await t.request('POST', '/v1/payouts/workers', { auth: globex.apiKey, body: { reference: 'c', email: 'b@example.com', country: 'US' } });
+    assert.deepEqual([missing.status, missing.body.error?.code], [409, 'connection_missing']);
+    const runs = await t.request('GET', '/v1/integrations/runs?action=payouts.kyc_verification', { auth: globex.apiKey });
+    assert.deepEqual(
+      runs.body.data.map((r: { status: string; error: { code: string } | null }) => [r.status, r.error?.code]),
+      [['failed', 'connection_missing']],
+    );
+    const listed = await t.request('GET', '/v1/payouts/workers', { auth: globex.apiKey });
+    assert.deepEqual(
+      listed.body.data.map((w: { kyc_status: string }) => w.kyc_status),
+      ['pending'],
+      'the worker exists, without an account',
+    );
+  });
+});
