@@ -418,13 +418,6 @@ export interface SettingOptions {
   smtpUrl?: string;
 
   /**
-   * Rehearsal only (refused with NODE_ENV=production): let organizations buy actions this build has no handler for, to try billing with the whole catalog. Default: off, such purchases answer 409 action_not_available.
-   *
-   * `CATALOG_SELLS_UNRUNNABLE_ACTIONS`.
-   */
-  catalogSellsUnrunnableActions?: boolean;
-
-  /**
    * Sender address of the SMTP_URL connection (required with it), e.g. "Hiring <jobs@example.com>" or jobs@example.com.
    *
    * `SMTP_FROM`.

@@ -15,10 +15,6 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     SECRET_KEY: TEST_SECRET_KEY,
     OPERATOR_API_KEY: TEST_OPERATOR_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
-    // The billing and reliability suites buy catalog actions this build has no handler for (they
-    // test money and queues, not the actions): the rehearsal setting allows it. Tests of the
-    // refusal itself (connections-email.test) turn it off.
-    CATALOG_SELLS_UNRUNNABLE_ACTIONS: 'true',
     ...overrides,
   };
 }

@@ -65,7 +65,7 @@ describe('connections: email reminders over a real SMTP server', function () {
     rememberSecret(PASSWORD);
     rememberSecret(WRONG);
     smtp = await startSmtpServer({ username: 'acme-mailer', password: PASSWORD });
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0', CATALOG_SELLS_UNRUNNABLE_ACTIONS: 'false' } });
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', REMINDER_LEAD_MINUTES: '0' } });
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
     await activateLicense(t, acme.apiKey, 'notifications.interview_reminder');
@@ -150,7 +150,7 @@ describe('connections: email reminders over a real SMTP server', function () {
       purchasable: true,
       reason: 'connection_missing',
     });
-    assert.deepEqual(await availability(acme.apiKey, 'background_checks.run_check'), {
+    assert.deepEqual(await availability(acme.apiKey, 'esign.send_agreement'), {
       status: 'not_available',
       missing: [],
       purchasable: false,
@@ -167,7 +167,7 @@ describe('connections: email reminders over a real SMTP server', function () {
   });
 
   it('no selling air: an action (or a package holding one) this build cannot run is refused 409, quotes too', async () => {
-    const action = await t.request('POST', '/v1/integrations/licenses/background_checks.run_check/activate', { auth: globex.apiKey });
+    const action = await t.request('POST', '/v1/integrations/licenses/esign.send_agreement/activate', { auth: globex.apiKey });
     assert.equal(action.status, 409, action.text);
     assert.equal(action.body.error.code, 'action_not_available');
     // Restaurants: food handler checks run, shift scheduling and POS sync do not (yet).
@@ -175,7 +175,7 @@ describe('connections: email reminders over a real SMTP server', function () {
     assert.equal(pkg.status, 409, pkg.text);
     assert.equal(pkg.body.error.code, 'package_not_available');
     assert.deepEqual([...pkg.body.error.actions].sort(), ['hris.pos_sync', 'scheduling.shift_scheduling'], pkg.text);
-    const quote = await t.request('GET', '/v1/billing/quote?activate=background_checks.run_check', { auth: globex.apiKey });
+    const quote = await t.request('GET', '/v1/billing/quote?activate=esign.send_agreement', { auth: globex.apiKey });
     assert.equal(quote.status, 409, quote.text);
     assert.equal(quote.body.error.code, 'action_not_available');
     // An unknown action is still a 404, and nothing was bought.

@@ -39,29 +39,25 @@ describe('licensing: billing preview', function () {
   });
 
   it('à la carte: the platform fee once plus each action, and the package that would cover them for less', async () => {
-    const { apiKey } = await t.createOrganization('Clinic');
-    await activate(apiKey, 'background_checks.license_verification');
-    await activate(apiKey, 'background_checks.compliance_tracking');
+    const { apiKey } = await t.createOrganization('School');
+    await activate(apiKey, 'profile.accept_application');
+    await activate(apiKey, 'background_checks.credentialing');
     const body = (await preview(apiKey)).body;
-    assert.deepEqual(amounts(body.current), [
-      'platform_fee:=4900',
-      'action:background_checks.compliance_tracking=2900',
-      'action:background_checks.license_verification=3900',
-    ]);
-    assert.equal(body.current.total, 4900 + 2900 + 3900);
+    assert.deepEqual(amounts(body.current), ['platform_fee:=4900', 'action:background_checks.credentialing=2900', 'action:profile.accept_application=2900']);
+    assert.equal(body.current.total, 4900 + 2900 + 2900);
     assert.deepEqual(body.suggestion, {
-      package: 'healthcare',
-      name: 'Healthcare',
-      price: { amount: 5900, currency: 'USD' },
-      covers: ['background_checks.compliance_tracking', 'background_checks.license_verification'],
-      total_after: 5900,
-      savings: 11700 - 5900,
+      package: 'schools',
+      name: 'Schools',
+      price: { amount: 6900, currency: 'USD' },
+      covers: ['background_checks.credentialing', 'profile.accept_application'],
+      total_after: 6900,
+      savings: 10700 - 6900,
     });
 
-    const dropOne = (await preview(apiKey, '?deactivate=background_checks.compliance_tracking')).body;
-    assert.equal(dropOne.after.total, 4900 + 3900);
+    const dropOne = (await preview(apiKey, '?deactivate=background_checks.credentialing')).body;
+    assert.equal(dropOne.after.total, 4900 + 2900);
     assert.equal(dropOne.difference, -2900);
-    assert.equal(dropOne.current.total, 11700, 'the current bill is unchanged by a preview');
+    assert.equal(dropOne.current.total, 10700, 'the current bill is unchanged by a preview');
   });
 
   it('package only: its one price and no platform fee; previewing unsubscribe drops it', async () => {
@@ -76,31 +72,31 @@ describe('licensing: billing preview', function () {
   });
 
   it('mixed: an action held à la carte and through a package is charged once (by the package); others pay the fee', async () => {
-    const { apiKey } = await t.createOrganization('Agency');
-    await activate(apiKey, 'payouts.instant_pay');
-    await subscribe(apiKey, 'temp-agencies');
+    const { apiKey } = await t.createOrganization('Academy');
+    await activate(apiKey, 'background_checks.credentialing');
+    await subscribe(apiKey, 'schools');
     const covered = (await preview(apiKey)).body;
-    assert.deepEqual(amounts(covered.current), ['package:temp-agencies=6900', 'action:payouts.instant_pay=0']);
-    assert.equal(covered.current.lines[1].covered_by, 'temp-agencies');
+    assert.deepEqual(amounts(covered.current), ['package:schools=6900', 'action:background_checks.credentialing=0']);
+    assert.equal(covered.current.lines[1].covered_by, 'schools');
     assert.equal(covered.current.total, 6900, 'no platform fee when every à la carte action is covered');
 
     await activate(apiKey, 'esign.send_offer');
     const mixed = (await preview(apiKey)).body;
     assert.deepEqual(amounts(mixed.current), [
-      'package:temp-agencies=6900',
+      'package:schools=6900',
       'platform_fee:=4900',
+      'action:background_checks.credentialing=0',
       'action:esign.send_offer=1900',
-      'action:payouts.instant_pay=0',
     ]);
     assert.equal(mixed.current.total, 6900 + 4900 + 1900);
 
-    // Subscribing to a second package that also has instant pay adds its price only.
-    const gig = (await preview(apiKey, '?subscribe=gig-platforms')).body;
-    assert.equal(gig.after.total, 6900 + 7900 + 4900 + 1900);
-    assert.deepEqual(gig.proposed_change, { type: 'subscribe', package: 'gig-platforms' });
+    // Subscribing to a second package adds its price only.
+    const second = (await preview(apiKey, '?subscribe=entertainment')).body;
+    assert.equal(second.after.total, 6900 + 3900 + 4900 + 1900);
+    assert.deepEqual(second.proposed_change, { type: 'subscribe', package: 'entertainment' });
     // Activating an action a package covers costs nothing more.
-    const time = (await preview(apiKey, '?activate=payroll.time_tracking')).body;
-    assert.equal(time.difference, 0);
+    const accept = (await preview(apiKey, '?activate=profile.accept_application')).body;
+    assert.equal(accept.difference, 0);
   });
 
   it('a failed or deactivated license is not billed', async () => {

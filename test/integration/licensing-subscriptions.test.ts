@@ -13,6 +13,11 @@ import { eventsOf, faultsInjected, planFault, settledLicense, settledSubscriptio
 const subscribe = (t: TestHost, slug: string, apiKey: string) => t.request('POST', `/v1/integrations/packages/${slug}/subscribe`, { auth: apiKey });
 const unsubscribe = (t: TestHost, slug: string, apiKey: string) => t.request('POST', `/v1/integrations/packages/${slug}/unsubscribe`, { auth: apiKey });
 
+const TWO_ACTION_PACKAGES = {
+  clinic: ['background_checks.license_verification', 'background_checks.credentialing'],
+  diner: ['background_checks.union_verification', 'background_checks.food_handler_verification'],
+};
+
 describe('licensing: package subscriptions', function () {
   this.timeout(60_000);
   let t: TestHost;
@@ -23,6 +28,14 @@ describe('licensing: package subscriptions', function () {
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     org = await t.createOrganization('Springfield Elementary');
     repo = new KnexLicenseRepository(t.database.db);
+    // Two-action packages of actions this build runs without a connection (only runnable packages are sold).
+    for (const [slug, actions] of Object.entries(TWO_ACTION_PACKAGES)) {
+      const created = await t.request('POST', '/v1/integrations/packages', {
+        auth: t.operatorKey,
+        body: { slug, name: slug, price: { amount: 4900, currency: 'USD' }, actions },
+      });
+      assert.equal(created.status, 201, created.text);
+    }
   });
   after(() => t?.close());
 
@@ -102,18 +115,18 @@ describe('licensing: package subscriptions', function () {
   it('one failing license fails the whole subscription with its reason and deactivates the others', async () => {
     await planFault(t, {
       organizationId: org.organizationId,
-      actionKey: 'background_checks.compliance_tracking',
+      actionKey: 'background_checks.credentialing',
       kind: 'permanent',
       times: 1,
       reason: 'state board API refused the account',
     });
-    const sub = (await subscribe(t, 'healthcare', org.apiKey)).body;
+    const sub = (await subscribe(t, 'clinic', org.apiKey)).body;
     const settled = await settledSubscription(t, org.apiKey, sub.id);
     assert.equal(settled.status, 'failed');
-    assert.match(settled.failure_reason, /^background_checks\.compliance_tracking: provisioning_rejected: .*state board/);
+    assert.match(settled.failure_reason, /^background_checks\.credentialing: provisioning_rejected: .*state board/);
     assert.ok(Date.parse(settled.failed_at));
     const byKey = Object.fromEntries(settled.licenses.map((l: { action_key: string }) => [l.action_key, l]));
-    assert.equal(byKey['background_checks.compliance_tracking'].status, 'failed');
+    assert.equal(byKey['background_checks.credentialing'].status, 'failed');
     // The sibling may have finished first (active → deactivated) or not (provisioning → deactivated).
     await waitFor(async () => {
       const now = await subscriptionOf(t, org.apiKey, sub.id);
@@ -123,7 +136,7 @@ describe('licensing: package subscriptions', function () {
     assert.ok(eventsOf(t, org.organizationId, 'license.failed').some((e) => e.payload.subscription_id === sub.id));
 
     // A failed subscription is not live: subscribing again starts a new one.
-    const retry = await subscribe(t, 'healthcare', org.apiKey);
+    const retry = await subscribe(t, 'clinic', org.apiKey);
     assert.equal(retry.status, 202);
     assert.notEqual(retry.body.id, sub.id);
     assert.equal((await settledSubscription(t, org.apiKey, retry.body.id)).status, 'active');
@@ -138,20 +151,29 @@ describe('licensing: package subscriptions', function () {
       times: 1,
       reason: 'no',
     });
-    const sub = (await subscribe(t, 'healthcare', other.apiKey)).body;
+    const sub = (await subscribe(t, 'clinic', other.apiKey)).body;
     assert.equal((await settledSubscription(t, other.apiKey, sub.id)).status, 'failed');
-    const canceled = await unsubscribe(t, 'healthcare', other.apiKey);
+    const canceled = await unsubscribe(t, 'clinic', other.apiKey);
     assert.equal(canceled.status, 200, canceled.text);
     assert.equal(canceled.body.status, 'canceled');
-    assert.equal((await unsubscribe(t, 'healthcare', other.apiKey)).status, 404);
+    assert.equal((await unsubscribe(t, 'clinic', other.apiKey)).status, 404);
   });
 
   it('a subscription still provisioning can be canceled (provisioning → canceled)', async () => {
     const other = await t.createOrganization('Diner');
-    await planFault(t, { organizationId: other.organizationId, actionKey: 'hris.pos_sync', kind: 'transient', times: null, reason: 'POS offline' });
-    const sub = (await subscribe(t, 'restaurants', other.apiKey)).body;
-    await waitFor(async () => (await faultsInjected(t, other.organizationId, 'hris.pos_sync')) >= 1 || undefined, 'a first failed attempt');
-    const canceled = await unsubscribe(t, 'restaurants', other.apiKey);
+    await planFault(t, {
+      organizationId: other.organizationId,
+      actionKey: 'background_checks.food_handler_verification',
+      kind: 'transient',
+      times: null,
+      reason: 'POS offline',
+    });
+    const sub = (await subscribe(t, 'diner', other.apiKey)).body;
+    await waitFor(
+      async () => (await faultsInjected(t, other.organizationId, 'background_checks.food_handler_verification')) >= 1 || undefined,
+      'a first failed attempt',
+    );
+    const canceled = await unsubscribe(t, 'diner', other.apiKey);
     assert.equal(canceled.status, 200);
     assert.equal(canceled.body.status, 'canceled');
     assert.ok(
@@ -166,20 +188,20 @@ describe('licensing: package subscriptions', function () {
 
   it('unsubscribing deactivates the package licenses, except that an action also held à la carte stays held and set up', async () => {
     const diner = await t.createOrganization("Luigi's");
-    const alaCarte = (await t.request('POST', '/v1/integrations/licenses/hris.pos_sync/activate', { auth: diner.apiKey })).body;
+    const alaCarte = (await t.request('POST', '/v1/integrations/licenses/background_checks.food_handler_verification/activate', { auth: diner.apiKey })).body;
     await settledLicense(t, diner.apiKey, alaCarte.id);
-    const sub = (await subscribe(t, 'restaurants', diner.apiKey)).body;
+    const sub = (await subscribe(t, 'diner', diner.apiKey)).body;
     await settledSubscription(t, diner.apiKey, sub.id);
-    const packagePos = sub.licenses.find((l: { action_key: string }) => l.action_key === 'hris.pos_sync');
+    const packagePos = sub.licenses.find((l: { action_key: string }) => l.action_key === 'background_checks.food_handler_verification');
 
-    const response = await unsubscribe(t, 'restaurants', diner.apiKey);
+    const response = await unsubscribe(t, 'diner', diner.apiKey);
     assert.equal(response.status, 200);
     assert.equal(response.body.status, 'canceled');
     assert.ok(Date.parse(response.body.canceled_at));
     assert.ok(response.body.licenses.every((l: { status: string }) => l.status === 'deactivated'));
 
-    assert.equal(await repo.hasActive(diner.organizationId, 'hris.pos_sync'), true, 'still held à la carte');
-    assert.equal(await repo.hasActive(diner.organizationId, 'scheduling.shift_scheduling'), false);
+    assert.equal(await repo.hasActive(diner.organizationId, 'background_checks.food_handler_verification'), true, 'still held à la carte');
+    assert.equal(await repo.hasActive(diner.organizationId, 'background_checks.union_verification'), false);
     const licenses = (await t.request('GET', '/v1/integrations/licenses?status=active', { auth: diner.apiKey })).body.data;
     assert.deepEqual(
       licenses.map((l: { id: string }) => l.id),
@@ -187,7 +209,7 @@ describe('licensing: package subscriptions', function () {
     );
 
     // Torn down: the package-only actions; kept: the one still held à la carte.
-    const shift = sub.licenses.find((l: { action_key: string }) => l.action_key === 'scheduling.shift_scheduling');
+    const shift = sub.licenses.find((l: { action_key: string }) => l.action_key === 'background_checks.union_verification');
     await waitFor(async () => (await t.database.db('hi_sandbox_provisionings').where({ license_id: shift.id }).first())?.deprovisioned_at, 'deprovisioning');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await t.database.db('hi_sandbox_provisionings').where({ license_id: packagePos.id }).first()).deprovisioned_at, null);

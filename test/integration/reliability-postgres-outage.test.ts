@@ -26,12 +26,12 @@ const OUTAGE_MS = 10_000;
 const ORIGIN = 'https://jobs.pg-outage.example';
 const ANSWERS = { years_experience: 4, work_authorization: true };
 const ACTIONS = [
-  'background_checks.run_check',
+  'background_checks.license_verification',
   'background_checks.credentialing',
   'notifications.status_update',
   'scheduling.interview_scheduling',
-  'scheduling.availability_sync',
-  'job_import.import_jobs',
+  'background_checks.union_verification',
+  'background_checks.food_handler_verification',
   'hris.employee_sync',
   'hris.volunteer_management',
   'esign.send_offer',

@@ -28,7 +28,13 @@ import { skipBecause } from '../helpers/skip';
 
 const ORIGIN = 'https://jobs.reconcile.example';
 const ANSWERS = { years_experience: 4, work_authorization: true };
-const ACTIONS = ['background_checks.run_check', 'scheduling.interview_scheduling', 'hris.employee_sync', 'esign.send_offer', 'hris.volunteer_management'];
+const ACTIONS = [
+  'background_checks.license_verification',
+  'scheduling.interview_scheduling',
+  'hris.employee_sync',
+  'esign.send_offer',
+  'hris.volunteer_management',
+];
 const BOUND_SECONDS = 2;
 const INTERVAL_SECONDS = 1;
 

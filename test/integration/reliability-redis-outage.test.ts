@@ -82,13 +82,13 @@ describe('reliability: no lost work while Redis is down', function () {
 
     // Licenses: two actions à la carte and a package, activated while Redis is down.
     const activated: string[] = [];
-    for (const actionKey of ['background_checks.run_check', 'scheduling.interview_scheduling']) {
+    for (const actionKey of ['background_checks.credentialing', 'scheduling.interview_scheduling']) {
       const response = await host.request('POST', `/v1/integrations/licenses/${actionKey}/activate`, { auth: apiKey });
       assert.equal(response.status, 202, response.text);
       assert.equal(response.body.status, 'provisioning');
       activated.push(response.body.id);
     }
-    const subscribed = await host.request('POST', '/v1/integrations/packages/healthcare/subscribe', { auth: apiKey });
+    const subscribed = await host.request('POST', '/v1/integrations/packages/schools/subscribe', { auth: apiKey });
     assert.ok(subscribed.status === 201 || subscribed.status === 202, subscribed.text);
     const packageLicenses = await waitFor(async () => {
       const rows = await host.database.db('hi_licenses').where({ organization_id: organizationId, subscription_id: subscribed.body.id });

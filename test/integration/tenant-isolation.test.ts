@@ -84,8 +84,8 @@ describe('tenant isolation: another organization’s ids', function () {
     payoutId: '',
     backgroundCheckId: '',
   };
-  const B_ACTION = 'background_checks.run_check';
-  const B_PACKAGE = 'healthcare';
+  const B_ACTION = 'background_checks.license_verification';
+  const B_PACKAGE = 'schools';
   /** Catalog identifiers in paths: B's, shared by everyone. */
   // external_id: the ATS's own listing ids are per organization; A upserting B's creates A's own.
   // profile_user_id: the provider's id of a person; asking about a candidate only B knows (Grace)

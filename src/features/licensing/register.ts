@@ -63,15 +63,13 @@ export const licensingModule: PluginModule = {
     container.register(RUNNABLE_ACTIONS, {
       useFactory: instanceCachingFactory((c) => {
         const registry = () => (c.isRegistered(HOOK_REGISTRY) ? c.resolve<HookRegistry>(HOOK_REGISTRY) : undefined);
-        const runnable = runnableActions(
+        return runnableActions(
           builtInActionsOf(c),
           () => registry()?.handledActions() ?? new Set<string>(),
           (action) => (registry()?.handlersFor(action) ?? []).flatMap((h) => h.steps),
           async (organizationId) =>
             c.isRegistered(CONNECTOR_RESOLVER) ? c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).availableKinds(organizationId) : new Set<string>(),
         );
-        // A rehearsal setting (refused in production) sells the whole catalog.
-        return config.catalogSellsUnrunnableActions ? { ...runnable, canRun: () => true } : runnable;
       }),
     });
     container.registerSingleton(CatalogService);

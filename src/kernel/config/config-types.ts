@@ -65,8 +65,6 @@ export interface Config {
   reminderLeadMinutes: number;
   /** The operator's default email connection (SMTP_URL, SMTP_FROM); an organization's own connection wins. */
   smtp: { url: string; from: string } | undefined;
-  /** Rehearsal (never in production): actions without a handler may be bought anyway. */
-  catalogSellsUnrunnableActions: boolean;
   /** Reconciliation sweep: how often it runs, and how old missing work must be before it acts. */
   reconcileIntervalSeconds: number;
   reconcileAfterSeconds: number;

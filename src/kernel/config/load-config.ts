@@ -98,8 +98,6 @@ function checkTogether(s: Settings, provider: ProfileProviderConfig | undefined,
     throw new ConfigError('QUEUE_PREFIX', 'must be a Redis Cluster hash tag such as {hiring-integrations} when REDIS_CLUSTER=true');
   }
   if (s.NODE_ENV !== 'production') return;
-  if (s.CATALOG_SELLS_UNRUNNABLE_ACTIONS)
-    throw new ConfigError('CATALOG_SELLS_UNRUNNABLE_ACTIONS', 'is refused in production: it sells actions that do nothing');
   if (!s.DATABASE_URL && !options.embedding) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
   if (!s.SECRET_KEY) throw new ConfigError('SECRET_KEY', 'is required in production');
   if (!s.BASE_URL) throw new ConfigError('BASE_URL', 'is required in production');
@@ -167,7 +165,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     entitlementCacheTtlSeconds: s.ENTITLEMENT_CACHE_TTL_SECONDS,
     reminderLeadMinutes: s.REMINDER_LEAD_MINUTES,
     smtp: smtpDefault(s),
-    catalogSellsUnrunnableActions: s.CATALOG_SELLS_UNRUNNABLE_ACTIONS ?? false,
     demoEnabled: s.DEMO_ENABLED,
     webhooks: {
       timeoutMs: s.WEBHOOK_TIMEOUT_MS,

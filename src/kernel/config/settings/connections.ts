@@ -1,5 +1,5 @@
 /** Deployment defaults of the integration actions' connections: used by every organization without its own. */
-import { flag, text, url } from '../setting-kinds';
+import { text, url } from '../setting-kinds';
 
 export const CONNECTIONS = {
   title: 'Connection defaults',
@@ -11,10 +11,6 @@ export const CONNECTIONS = {
       secret: true,
       description:
         "Deployment default email connection for every organization without its own (e.g. the ATS's relay): smtp://user:pass@host:587 (STARTTLS required), smtps://…:465 (TLS), ?security=none for a local relay. Unset: none.",
-    }),
-    CATALOG_SELLS_UNRUNNABLE_ACTIONS: flag({
-      description:
-        'Rehearsal only (refused with NODE_ENV=production): let organizations buy actions this build has no handler for, to try billing with the whole catalog. Default: off, such purchases answer 409 action_not_available.',
     }),
     SMTP_FROM: text({
       description: 'Sender address of the SMTP_URL connection (required with it), e.g. "Hiring <jobs@example.com>" or jobs@example.com.',
