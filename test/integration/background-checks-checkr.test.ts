@@ -110,7 +110,7 @@ describe('background checks: the checkr connector', function () {
     const outcomeOf = (body: any, handler: string) => body.outcomes.find((o: any) => o.handler === handler);
     const webhook = (event: object, key = KEY, organizationId = acme.organizationId) => {
       const body = JSON.stringify(event);
-      return t.request('POST', `/v1/background-checks/vendor-events/${organizationId}`, {
+      return t.request('POST', `/v1/background-checks/vendor-events?organization_id=${organizationId}`, {
         rawBody: body,
         headers: { 'content-type': 'application/json', 'X-Checkr-Signature': checkrSignature(body, key) },
       });
@@ -179,7 +179,7 @@ describe('background checks: the checkr connector', function () {
     it('the signed report.completed webhook decides it (consider: unverified) once; forged or replayed ones change nothing', async () => {
       const forged = await webhook(reportEvent('evt_r1', { id: 'rep_1', result: 'clear' }), 'someone-elses-key-0000');
       assert.deepEqual([forged.status, forged.body.error?.code], [400, 'webhook_signature_invalid']);
-      const garbage = await t.request('POST', `/v1/background-checks/vendor-events/${acme.organizationId}`, { body: { id: 'x' } });
+      const garbage = await t.request('POST', `/v1/background-checks/vendor-events?organization_id=${acme.organizationId}`, { body: { id: 'x' } });
       assert.equal(garbage.status, 400);
       const done = await webhook(reportEvent('evt_r1', { id: 'rep_1', result: 'consider' }));
       assert.equal(done.status, 200, done.text);

@@ -89,18 +89,19 @@ export function backgroundCheckRoutes(checks: BackgroundCheckService, adverse: A
     }),
     defineRoute({
       method: 'post',
-      path: '/vendor-events/:organization_id',
+      path: '/vendor-events',
       operationId: VENDOR_WEBHOOK_OPERATION,
       summary:
         "The vendor's result webhook for one organization (configure it in Checkr's dashboard): verified with X-Checkr-Signature (HMAC-SHA256 of the raw body with the connection's API key), applied once per event id",
       tags: ['credentials'],
       auth: [],
-      params: z.object({ organization_id: z.string().min(1).max(100) }),
+      // The organization in the query: the address is configured once in the vendor's dashboard, and whatever organization it names, an unsigned call answers the same 400.
+      query: z.object({ organization_id: z.string().min(1).max(100) }).strict(),
       body: vendorEventBody,
       response: vendorEventAnswer,
-      handler: async ({ params, req }) => {
+      handler: async ({ query, req }) => {
         const raw = (req as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
-        const result = await checks.receive(params.organization_id, raw, req.get('X-Checkr-Signature') ?? undefined);
+        const result = await checks.receive(query.organization_id, raw, req.get('X-Checkr-Signature') ?? undefined);
         return { received: true as const, ...result };
       },
     }),
