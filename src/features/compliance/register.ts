@@ -6,6 +6,7 @@ import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
@@ -53,6 +54,7 @@ export const complianceModule: PluginModule = {
             c.resolve<HeldCredentialRepository>(HELD_CREDENTIAL_REPOSITORY),
             c.resolve<ComplianceSettingsStore>(COMPLIANCE_SETTINGS_STORE),
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Entitlements>(ENTITLEMENTS),
             () => c.resolve<Clock>(CLOCK).now(),
           ),
       ),

@@ -21,7 +21,13 @@ export const POST_JOBS = 'job_boards.post_jobs';
  * Actions performed by the plugin's own features through their API, not by a hook handler:
  * the profile apply flow, the verification API (src/features/verifications) and the job feeds.
  */
-export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([ACCEPT_APPLICATION, 'sms.two_factor_auth', POST_JOBS]);
+export const BUILT_IN_ACTIONS: ReadonlySet<string> = new Set([
+  ACCEPT_APPLICATION,
+  'sms.two_factor_auth',
+  POST_JOBS,
+  // The compliance feature: expiries tracked, credential.expiring/expired, GET /v1/compliance (docs/credentials.md).
+  'background_checks.compliance_tracking',
+]);
 
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
