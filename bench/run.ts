@@ -17,6 +17,7 @@ import { benchJobs } from './jobs.bench';
 import { benchWebhooks } from './webhooks.bench';
 import { benchReminders } from './reminders.bench';
 import { benchStartup } from './startup.bench';
+import { benchCompliance } from './compliance.bench';
 import { RESULTS_DIR, stopAll } from './lib/spawn';
 import { Product } from './product';
 import { printTable, type BenchRow } from './report';
@@ -29,7 +30,7 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const JOBS = Number(process.env.BENCH_JOBS ?? 2000);
 const ACTIVATIONS = Number(process.env.BENCH_ACTIVATIONS ?? 100);
 /** BENCH_ONLY=apply,jobs,... runs a subset (profiling one part). */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'apply,gate,jobs,activation,webhooks,reminders,startup').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'apply,gate,jobs,activation,webhooks,reminders,compliance,startup').split(','));
 const STARTS = Number(process.env.BENCH_STARTS ?? 3);
 /** The apply benchmark alternates baseline and API this many times (each one's BENCH_DURATION split into slices). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -211,6 +212,19 @@ async function main(): Promise<void> {
         ratio: reminders.ratio,
         target: '≥ 70%',
         met: reminders.ratio >= 0.7,
+      });
+    }
+
+    if (ONLY.has('compliance')) {
+      const compliance = await benchCompliance(product, { people: 10_000, samples: 5 });
+      raw.compliance = compliance;
+      rows.push({
+        name: `GET /v1/compliance, ${fmt(compliance.people)} people: every row as CSV (streamed), then one filtered JSON page`,
+        measured: `CSV ${fmt(compliance.csvRows)} rows: median ${fmt(compliance.csvMedianMs)} ms, max ${fmt(compliance.csvMaxMs)} ms; JSON page: median ${fmt(compliance.jsonMedianMs, 1)} ms`,
+        baseline: '—',
+        ratio: undefined,
+        target: '< 1 s',
+        met: compliance.csvMaxMs < 1000 && compliance.jsonMaxMs < 1000 && compliance.csvRows === compliance.people,
       });
     }
 

@@ -20,6 +20,8 @@ export interface PublicListing {
   title: string;
   organizationName: string;
   questions: Question[];
+  /** The labels of the credentials the listing checks, shown before consent. */
+  checks: string[];
   profile_apply?: { button_text?: string; theme?: string };
 }
 
@@ -93,6 +95,7 @@ export function parseListing(data: any): PublicListing {
     title: text(data.title),
     organizationName: text(data.organization?.name),
     questions: parseQuestions(data.questions),
+    checks: Array.isArray(data.requirements) ? data.requirements.map((r: any) => text(r?.label)).filter(Boolean) : [],
     profile_apply: data.profile_apply && typeof data.profile_apply === 'object' ? data.profile_apply : undefined,
   };
 }

@@ -38,6 +38,8 @@ export function renderView(view: View, c: ViewContext): Node[] {
         h('button', { type: 'button', class: 'primary', onclick: c.flow_.authorize_ }, c.buttonText_),
         view.blocked ? h('div', { class: 'actions' }, secondary(c.flow_.continueHere_, 'continue_here')) : h('p', { class: 'hint' }, t('hint')),
       ];
+      // Before consent: what the organization will check.
+      if (c.flow_.listing_?.checks.length) content.push(h('p', { class: 'hint' }, t('checks', { items: c.i18n_.list(c.flow_.listing_.checks) })));
       break;
     case 'waiting':
       content = [

@@ -239,6 +239,22 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.equal((await applicationsOf('Ada Lovelace')).length, 1);
   });
 
+  it("shows, before consent, the credentials the listing checks (the public listing's requirements)", async () => {
+    const requirements = [
+      { key: 'rn_license', label: 'RN license', credential_type: 'License' },
+      { key: 'food_handler', label: 'Food handler card', credential_type: 'FoodHandlerCard' },
+    ];
+    const set = (body: unknown) => t.request('PATCH', `/v1/listings/${listingId}`, { auth: org.apiKey, body });
+    assert.equal((await set({ requirements })).status, 200);
+    try {
+      const page = await openListing();
+      await page.getByText('Checked for this job: RN license and Food handler card.').waitFor();
+      await page.getByRole('button', { name: BUTTON_TEXT }).waitFor();
+    } finally {
+      assert.equal((await set({ requirements: [] })).status, 200);
+    }
+  });
+
   it('tells the candidate when consent is denied, and nothing is stored', async () => {
     const page = await openListing();
     const button = page.getByRole('button', { name: BUTTON_TEXT });

@@ -153,6 +153,9 @@ describe('compliance: automatic checks and credentials over time', function () {
     const bad = await as('PUT', '/v1/compliance/settings', { reminder_days: [0, 7, 7] });
     assert.equal(bad.status, 400, bad.text);
 
+    const unlicensed = await as('GET', '/v1/compliance', undefined, globex.apiKey);
+    assert.deepEqual([unlicensed.status, unlicensed.body.error.code], [403, 'license_required']);
+    await activateLicense(t, globex.apiKey, 'background_checks.compliance_tracking');
     const theirs = await as('GET', '/v1/compliance', undefined, globex.apiKey);
     assert.deepEqual(theirs.body.data, [], "another organization's records are never seen");
   });

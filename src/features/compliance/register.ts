@@ -6,6 +6,7 @@ import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
@@ -13,7 +14,7 @@ import { BULLMQ_QUEUES } from '../../composition/infrastructure';
 import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
-import { ComplianceService } from './domain/compliance-service';
+import { COMPLIANCE_TRACKING, ComplianceService } from './domain/compliance-service';
 import { COMPLIANCE_SETTINGS_STORE, type ComplianceSettingsStore } from './domain/compliance-settings';
 import { HELD_CREDENTIAL_REPOSITORY, type HeldCredentialRepository } from './domain/held-credential';
 import { complianceRoutes } from './http/compliance-router';
@@ -27,6 +28,7 @@ const TEST_CLOCKS = Symbol('ComplianceTestClocks');
 
 export const complianceModule: PluginModule = {
   name: 'compliance',
+  builtInActions: [COMPLIANCE_TRACKING],
   register(container, { config }) {
     const db = container.resolve<Database>(DATABASE);
     registerCandidateData(
@@ -53,6 +55,7 @@ export const complianceModule: PluginModule = {
             c.resolve<HeldCredentialRepository>(HELD_CREDENTIAL_REPOSITORY),
             c.resolve<ComplianceSettingsStore>(COMPLIANCE_SETTINGS_STORE),
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Entitlements>(ENTITLEMENTS),
             () => c.resolve<Clock>(CLOCK).now(),
           ),
       ),

@@ -4,6 +4,7 @@ import type { Catalog } from './catalog';
 const ar: Catalog = {
   button: 'التقدّم بملفي الشخصي',
   hint: 'شارك مهاراتك وشهاداتك وخبراتك الموثّقة بدلًا من السيرة الذاتية.',
+  checks: 'يُتحقَّق لهذه الوظيفة من: {items}.',
   brand: 'التقديم بالملف الشخصي',
   brand_organization: 'التقديم إلى {organization}',
   continue_here: 'المتابعة في هذه العلامة',

@@ -3,6 +3,7 @@ import type { Catalog } from './catalog';
 const de: Catalog = {
   button: 'Mit Profil bewerben',
   hint: 'Teilen Sie Ihre verifizierten Fähigkeiten, Nachweise und Erfahrungen statt eines Lebenslaufs.',
+  checks: 'Für diese Stelle geprüft: {items}.',
   brand: 'Bewerbung mit Profil',
   brand_organization: 'Bewerbung bei {organization}',
   continue_here: 'In diesem Tab fortfahren',

@@ -3,6 +3,7 @@ import type { Catalog } from './catalog';
 const es: Catalog = {
   button: 'Postularme con mi perfil',
   hint: 'Comparte tus habilidades, credenciales y experiencia verificadas en lugar de un currículum.',
+  checks: 'Se verifica para este puesto: {items}.',
   brand: 'Postulación con perfil',
   brand_organization: 'Postularse a {organization}',
   continue_here: 'Continuar en esta pestaña',

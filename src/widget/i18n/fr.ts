@@ -3,6 +3,7 @@ import type { Catalog } from './catalog';
 const fr: Catalog = {
   button: 'Postuler avec mon profil',
   hint: 'Partagez vos compétences, certifications et expériences vérifiées au lieu d’un CV.',
+  checks: 'Vérifié pour ce poste : {items}.',
   brand: 'Candidature par profil',
   brand_organization: 'Postuler chez {organization}',
   continue_here: 'Continuer dans cet onglet',

@@ -3,6 +3,7 @@ import type { Catalog } from './catalog';
 const pt: Catalog = {
   button: 'Candidatar-me com meu perfil',
   hint: 'Compartilhe suas habilidades, credenciais e experiências verificadas em vez de um currículo.',
+  checks: 'Verificado para esta vaga: {items}.',
   brand: 'Candidatura com perfil',
   brand_organization: 'Candidatar-se a {organization}',
   continue_here: 'Continuar nesta aba',

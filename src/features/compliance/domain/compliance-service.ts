@@ -6,6 +6,7 @@
  * compliance per requirement.
  */
 import type { EventPublisher } from '../../../kernel/events';
+import type { Entitlements } from '../../licensing/domain/entitlements';
 import { newId } from '../../../kernel/ids';
 import type { ComplianceSettingsStore } from './compliance-settings';
 import type { ComplianceQuery, HeldCredential, HeldCredentialRepository, NewHeldCredential } from './held-credential';
@@ -13,6 +14,8 @@ import { DEFAULT_REMINDER_DAYS, dueNotices, MAX_REMINDER_DAYS, statusAt, type Co
 
 export const CREDENTIAL_EXPIRING_EVENT = 'credential.expiring';
 export const CREDENTIAL_EXPIRED_EVENT = 'credential.expired';
+/** The action that sells compliance over time: its notices and GET /v1/compliance. */
+export const COMPLIANCE_TRACKING = 'background_checks.compliance_tracking';
 const SWEEP_PAGE = 500;
 
 export class ComplianceService {
@@ -20,6 +23,7 @@ export class ComplianceService {
     private readonly held: HeldCredentialRepository,
     private readonly settings: ComplianceSettingsStore,
     private readonly events: EventPublisher,
+    private readonly entitlements: Entitlements,
     private readonly now: () => Date,
   ) {}
 
@@ -39,6 +43,7 @@ export class ComplianceService {
 
   /** A page of the organization's held credentials with their status now ("expiring": within its furthest reminder). */
   async list(query: Omit<ComplianceQuery, 'now' | 'expiringWithinDays'>) {
+    await this.entitlements.requireActive(query.organizationId, COMPLIANCE_TRACKING);
     const now = this.now();
     const expiringWithinDays = Math.max(...(await this.settingsOf(query.organizationId)).reminderDays, 0);
     const page = await this.held.list({ ...query, now, expiringWithinDays });
@@ -55,8 +60,14 @@ export class ComplianceService {
     for (;;) {
       const due = await this.held.dueForNotices(at, MAX_REMINDER_DAYS, SWEEP_PAGE, after);
       after = due[due.length - 1];
-      const settings = await this.settings.getMany([...new Set(due.map((c) => c.organizationId))]);
+      const organizations = [...new Set(due.map((c) => c.organizationId))];
+      const settings = await this.settings.getMany(organizations);
+      // An organization without the license hears nothing (its notices wait, unmarked, for a license).
+      const licensed = new Set(
+        (await Promise.all(organizations.map(async (o) => ((await this.entitlements.isActive(o, COMPLIANCE_TRACKING)) ? o : null)))).filter(Boolean),
+      );
       for (const credential of due) {
+        if (!licensed.has(credential.organizationId)) continue;
         const reminderDays = settings.get(credential.organizationId)?.reminderDays ?? DEFAULT_REMINDER_DAYS;
         const notices = dueNotices(credential, at, reminderDays);
         if (notices.expiring === null && !notices.expired && notices.covered.length === credential.expiringNotices.length) continue;

@@ -78,6 +78,8 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
       query: complianceQuery,
       response: complianceListSchema,
       produces: ['application/json', 'text/csv'],
+      // license_required without background_checks.compliance_tracking.
+      errors: [403],
       handler: async ({ principal, query, req, res }) => {
         const filters = {
           organizationId: orgId(principal),
@@ -87,23 +89,29 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
           status: query.status,
         };
         if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
+          // The first page is read before anything is written: a refusal (no license) is still a JSON error.
+          let page = await compliance.list({ ...filters, limit: CSV_PAGE, startingAfter: query.starting_after });
           res.setHeader('Content-Type', 'text/csv; charset=utf-8');
           res.setHeader('Content-Disposition', 'attachment; filename="compliance.csv"');
           res.setHeader('Cache-Control', 'no-store');
           res.status(200);
           res.write(csvLine(CSV_HEADER));
-          let startingAfter = query.starting_after;
-          for (;;) {
-            const page = await compliance.list({ ...filters, limit: CSV_PAGE, startingAfter });
-            const chunk = page.data
-              .map(({ credential: c, status }) =>
-                csvLine([c.id, c.profileUserId, c.listingId, c.requirementKey, c.credentialType, c.source, c.sourceId, c.expiresAt.toISOString(), status]),
-              )
-              .join('');
-            // Back-pressure: a slow reader holds the next page back.
-            if (!res.write(chunk)) await once(res, 'drain');
-            if (!page.hasMore || page.data.length === 0) break;
-            startingAfter = page.data[page.data.length - 1]!.credential.id;
+          try {
+            for (;;) {
+              const chunk = page.data
+                .map(({ credential: c, status }) =>
+                  csvLine([c.id, c.profileUserId, c.listingId, c.requirementKey, c.credentialType, c.source, c.sourceId, c.expiresAt.toISOString(), status]),
+                )
+                .join('');
+              // Back-pressure: a slow reader holds the next page back.
+              if (chunk && !res.write(chunk)) await once(res, 'drain');
+              if (!page.hasMore || page.data.length === 0) break;
+              page = await compliance.list({ ...filters, limit: CSV_PAGE, startingAfter: page.data[page.data.length - 1]!.credential.id });
+            }
+          } catch (error) {
+            // Past the status line a failure can only cut the download short, never pass for its end.
+            res.destroy(error as Error);
+            return undefined;
           }
           res.end();
           return undefined;
