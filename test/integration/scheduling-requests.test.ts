@@ -29,7 +29,7 @@ function nextTuesday(): string {
 }
 
 describe('scheduling: candidate self-scheduling against xandikos, SMTP and PostgreSQL', function () {
-  this.timeout(60_000);
+  this.timeout(20_000);
   let t: TestHost;
   let smtp: TestSmtpServer;
   let dav: Xandikos;
@@ -88,7 +88,9 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
   const busyUids = async (calendar: CaldavCalendarConnector) =>
     (await calendar.busy({ start: new Date(`${day}T00:00:00Z`), end: new Date(`${day}T23:59:00Z`) })).map((b) => `${b.uid}@${b.start.toISOString()}`).sort();
 
-  before(async () => {
+  before(async function () {
+    // Starting the host (PGlite migrations without DATABASE_URL) and xandikos.
+    this.timeout(90_000);
     [smtp, dav] = await Promise.all([startSmtpServer(), startXandikos()]);
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     acme = await t.createOrganization('Acme');
