@@ -29,7 +29,7 @@ function nextTuesday(): string {
 }
 
 describe('scheduling: candidate self-scheduling against xandikos, SMTP and PostgreSQL', function () {
-  this.timeout(60_000);
+  this.timeout(20_000);
   let t: TestHost;
   let smtp: TestSmtpServer;
   let dav: Xandikos;
@@ -45,7 +45,8 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
   let requestId: string;
 
   const requestBody = (candidate: { name: string; email: string }, extra: Record<string, unknown> = {}) => ({
-    application_id: 'app_42',
+    // One application per candidate: an open request for the same application and window is found again.
+    application_id: `app_${candidate.email.split('@')[0]}`,
     title: 'Interview: Data Engineer',
     candidate: { ...candidate, language: 'de-DE', timezone: 'Europe/Berlin' },
     interviewers: [
@@ -87,7 +88,9 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
   const busyUids = async (calendar: CaldavCalendarConnector) =>
     (await calendar.busy({ start: new Date(`${day}T00:00:00Z`), end: new Date(`${day}T23:59:00Z`) })).map((b) => `${b.uid}@${b.start.toISOString()}`).sort();
 
-  before(async () => {
+  before(async function () {
+    // Starting the host (PGlite migrations without DATABASE_URL) and xandikos.
+    this.timeout(90_000);
     [smtp, dav] = await Promise.all([startSmtpServer(), startXandikos()]);
     t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     acme = await t.createOrganization('Acme');
@@ -233,5 +236,22 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.equal((await t.request('GET', `/v1/scheduling/requests/${requestId}`, { auth: globex.apiKey })).status, 404);
     const unlicensed = await t.request('POST', '/v1/scheduling/requests', { auth: globex.apiKey, body: requestBody({ name: 'Cy', email: 'cy@example.com' }) });
     assert.equal(unlicensed.status, 403, unlicensed.text);
+  });
+
+  it('a create whose mail server is down answers 503 and leaves nothing; its retry makes one request, a third call finds it', async () => {
+    const body = requestBody({ name: 'Dee', email: 'dee@example.com' });
+    const rows = () => t.database.db('hi_scheduling_requests').where({ organization_id: acme.organizationId, application_id: 'app_dee' });
+    smtp.failNext(100, 421, 'Service not available');
+    const down = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body, headers: { 'idempotency-key': 'dee-1' } });
+    smtp.failNext(0, 421);
+    assert.equal(down.status, 503, down.text);
+    assert.equal((await rows()).length, 0);
+    const sent = smtp.received.length;
+    const retried = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body, headers: { 'idempotency-key': 'dee-1' } });
+    assert.equal(retried.status, 201, retried.text);
+    const again = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body, headers: { 'idempotency-key': 'dee-2' } });
+    assert.equal(again.body.id, retried.body.id);
+    assert.equal((await rows()).length, 1);
+    assert.equal(smtp.received.length, sent + 1);
   });
 });

@@ -33,6 +33,8 @@ export interface BookingRepository {
   claim(claim: BookingClaim, now: Date): Promise<void>;
   /** Drops a claim whose calendar writes failed. */
   release(organizationId: string, id: string): Promise<void>;
+  /** Times claimed on these calendars (a booking's calendar events may not be written yet). */
+  claimed(organizationId: string, calendarKeys: readonly string[], window: TimeRange): Promise<Array<TimeRange & { calendarKey: string }>>;
   /** The live booking of a request, if any. */
   liveBooking(organizationId: string, requestId: string): Promise<(BookingClaim & { sequence: number }) | undefined>;
   markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void>;
@@ -52,9 +54,15 @@ export interface Interview {
 }
 
 /** Slots offered to the candidate: every interviewer's working hours minus their calendar's busy times. */
-export async function offeredSlots(interviewers: readonly InterviewerCalendar[], query: Omit<SlotQuery, 'interviewers'>): Promise<TimeRange[]> {
+export async function offeredSlots(
+  interviewers: readonly InterviewerCalendar[],
+  query: Omit<SlotQuery, 'interviewers'>,
+  claimed: ReadonlyArray<TimeRange & { calendarKey: string }> = [],
+): Promise<TimeRange[]> {
   const busy = await Promise.all(interviewers.map((i) => i.calendar.busy(query.window)));
-  return openSlots({ ...query, interviewers: interviewers.map((i, n) => ({ zone: i.zone, hours: i.hours, busy: busy[n]! })) });
+  // A slot another candidate has just claimed is taken even before its events reach the calendars.
+  const held = (i: InterviewerCalendar) => claimed.filter((c) => c.calendarKey === i.key).map((c) => ({ start: c.start, end: c.end }));
+  return openSlots({ ...query, interviewers: interviewers.map((i, n) => ({ zone: i.zone, hours: i.hours, busy: [...busy[n]!, ...held(i)] })) });
 }
 
 export const interviewEvent = (interview: Interview, uid: string, sequence: number, slot: TimeRange): CalendarEvent => ({

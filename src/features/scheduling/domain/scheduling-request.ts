@@ -43,7 +43,12 @@ export interface SchedulingRequest {
 }
 
 export interface SchedulingRequestRepository {
-  create(request: SchedulingRequest): Promise<void>;
+  /** Inserts the request; returns its id, or the id of the open request for the same application and window that won a race. */
+  create(request: SchedulingRequest): Promise<string>;
+  /** The open request for the application and exactly this window, if any. */
+  findOpen(organizationId: string, applicationId: string, window: TimeRange): Promise<SchedulingRequest | undefined>;
+  /** Removes a request no message was sent for (the create failed). */
+  remove(organizationId: string, id: string): Promise<void>;
   get(organizationId: string, id: string): Promise<SchedulingRequest | undefined>;
   update(organizationId: string, id: string, changes: Partial<Pick<SchedulingRequest, 'status' | 'emailRunId' | 'smsRunId'>>, now: Date): Promise<void>;
 }

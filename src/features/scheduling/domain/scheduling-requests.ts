@@ -90,6 +90,10 @@ export class SchedulingRequests {
     // Every calendar must be the organization's own, verified connection before anyone is sent a link.
     await Promise.all(input.interviewers.map((i) => this.ports.calendar(organizationId, i)));
     const organizationName = await this.ports.organizationName(organizationId);
+    // A retry of a create whose answer was lost (no Idempotency-Key, or a new one) finds the
+    // request still open for the same application and window, and gets it back instead of a second.
+    const existing = await this.requests.findOpen(organizationId, input.applicationId, input.window);
+    if (existing) return { ...existing, url: this.url(existing) };
     const first = input.interviewers[0]!;
     const request: SchedulingRequest = {
       id: newId('sreq'),
@@ -110,7 +114,12 @@ export class SchedulingRequests {
       createdAt: now,
       updatedAt: now,
     };
-    await this.requests.create(request);
+    const created = await this.requests.create(request);
+    // Two creates racing: the partial unique index lets one row through; the other answers with it.
+    if (created !== request.id) {
+      const winner = (await this.requests.get(organizationId, created))!;
+      return { ...winner, url: this.url(winner) };
+    }
     const url = this.url(request);
     const language = messageLanguage(request.language);
     const params = {
@@ -142,6 +151,12 @@ export class SchedulingRequests {
         runs.smsRunId = sms.deliveryId;
       }
     } catch (error) {
+      // Nothing reached the candidate and the mail server is away (503): no request is left
+      // behind, so the host's retry makes the one request rather than a second.
+      if (!runs.emailRunId && (!isDomainError(error) || error.kind === 'upstream')) {
+        await this.requests.remove(organizationId, request.id);
+        throw error;
+      }
       // The request exists and its link works; the run on record says why a message did not go.
       if (!isDomainError(error)) throw error;
       this.logger.warn({ organizationId, requestId: request.id, reason: error.code }, 'a scheduling link could not be sent');
@@ -165,13 +180,21 @@ export class SchedulingRequests {
     if (request.status === 'cancelled') return { request, slots: [], organizationName };
     const interviewers = await this.calendars(request);
     const slots = (
-      await offeredSlots(interviewers, {
-        window: request.window,
-        durationMinutes: request.durationMinutes,
-        stepMinutes: this.options.stepMinutes,
-        bufferMinutes: this.options.bufferMinutes,
-        notBefore: new Date(this.now().getTime() + this.options.noticeMinutes * MINUTE),
-      })
+      await offeredSlots(
+        interviewers,
+        {
+          window: request.window,
+          durationMinutes: request.durationMinutes,
+          stepMinutes: this.options.stepMinutes,
+          bufferMinutes: this.options.bufferMinutes,
+          notBefore: new Date(this.now().getTime() + this.options.noticeMinutes * MINUTE),
+        },
+        await this.bookings.claimed(
+          request.organizationId,
+          interviewers.map((i) => i.key),
+          request.window,
+        ),
+      )
     ).filter((s) => !booking || s.start.getTime() !== booking.slot.start.getTime());
     return { request, slots, organizationName, ...(booking ? { booked: booking.slot } : {}) };
   }

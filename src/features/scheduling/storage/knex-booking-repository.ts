@@ -49,6 +49,15 @@ export class KnexBookingRepository implements BookingRepository {
     await this.db('hi_scheduling_bookings').where({ organization_id: organizationId, id }).delete();
   }
 
+  async claimed(organizationId: string, calendarKeys: readonly string[], window: TimeRange) {
+    const rows: BookingRow[] = await this.db('hi_scheduling_bookings')
+      .where({ organization_id: organizationId, status: 'booked' })
+      .whereIn('calendar_key', [...calendarKeys])
+      .where('starts_at', '<', window.end)
+      .where('ends_at', '>', window.start);
+    return rows.map((r) => ({ calendarKey: r.calendar_key, start: new Date(r.starts_at), end: new Date(r.ends_at) }));
+  }
+
   async liveBooking(organizationId: string, requestId: string) {
     const rows: BookingRow[] = await this.db('hi_scheduling_bookings').where({ organization_id: organizationId, request_id: requestId, status: 'booked' });
     const first = rows[0];

@@ -1,5 +1,6 @@
 /** Scheduling requests in PostgreSQL (hi_scheduling_requests). */
-import type { Database } from '../../../platform/database/database';
+import { isUniqueViolation, type Database } from '../../../platform/database/database';
+import type { TimeRange } from '../domain/calendar-port';
 import type { SchedulingRequest, SchedulingRequestRepository } from '../domain/scheduling-request';
 
 interface Row {
@@ -49,7 +50,30 @@ const fromRow = (r: Row): SchedulingRequest => ({
 export class KnexSchedulingRequestRepository implements SchedulingRequestRepository {
   constructor(private readonly db: Database) {}
 
-  async create(r: SchedulingRequest): Promise<void> {
+  async create(r: SchedulingRequest): Promise<string> {
+    try {
+      await this.insert(r);
+      return r.id;
+    } catch (error) {
+      if (!isUniqueViolation(error, 'hi_scheduling_requests_open_window')) throw error;
+      const winner = await this.findOpen(r.organizationId, r.applicationId, r.window);
+      if (!winner) throw error;
+      return winner.id;
+    }
+  }
+
+  async findOpen(organizationId: string, applicationId: string, window: TimeRange): Promise<SchedulingRequest | undefined> {
+    const row: Row | undefined = await this.db('hi_scheduling_requests')
+      .where({ organization_id: organizationId, application_id: applicationId, window_start: window.start, window_end: window.end, status: 'open' })
+      .first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async remove(organizationId: string, id: string): Promise<void> {
+    await this.db('hi_scheduling_requests').where({ organization_id: organizationId, id }).delete();
+  }
+
+  private async insert(r: SchedulingRequest): Promise<void> {
     await this.db('hi_scheduling_requests').insert({
       id: r.id,
       organization_id: r.organizationId,
