@@ -73,25 +73,30 @@ export class KnexActionRunRepository implements ActionRunRepository {
   constructor(private readonly db: Database) {}
 
   async startAttempt(start: RunStart, at: Date): Promise<ActionRun> {
+    const first: RunAttempt = { number: 1, startedAt: at, endedAt: null, outcome: 'pending', errorCode: null };
+    // The usual case, a first attempt, is one statement: the row is born running with its attempt.
+    const [created] = await this.db('hi_action_runs')
+      .insert({
+        id: newId('run'),
+        organization_id: start.organizationId,
+        idempotency_key: start.idempotencyKey,
+        action: start.action,
+        hook: start.hook ?? null,
+        step: start.step,
+        connector: start.connector,
+        connection_id: start.connectionId,
+        livemode: start.livemode,
+        status: 'running',
+        attempts: JSON.stringify([toJson(first)]),
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['organization_id', 'idempotency_key'])
+      .ignore()
+      .returning('*');
+    if (created) return fromRow(created as RunRow);
+    // A retry (or a repeated call): the run exists; lock it and add the attempt.
     return this.db.transaction(async (trx) => {
-      await trx('hi_action_runs')
-        .insert({
-          id: newId('run'),
-          organization_id: start.organizationId,
-          idempotency_key: start.idempotencyKey,
-          action: start.action,
-          hook: start.hook ?? null,
-          step: start.step,
-          connector: start.connector,
-          connection_id: start.connectionId,
-          livemode: start.livemode,
-          status: 'running',
-          attempts: JSON.stringify([]),
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict(['organization_id', 'idempotency_key'])
-        .ignore();
       const row = await trx<RunRow>('hi_action_runs')
         .where({ organization_id: start.organizationId, idempotency_key: start.idempotencyKey })
         .forUpdate()

@@ -56,6 +56,8 @@ export class HookDispatcher {
       (outcome.status === 'ran' ? dispatch.handled : outcome.status === 'skipped' ? dispatch.skipped : dispatch.failed).push(outcome.handler);
     };
     const input = (payload ?? {}) as Record<string, unknown>;
+    // Asked once per call: a hook with several unlicensed handlers reads the standing once.
+    let refusal: Promise<string> | undefined;
     for (const binding of this.registry.forHook(hook)) {
       const base = { handler: binding.name, action: binding.action };
       let allowed: boolean;
@@ -67,7 +69,11 @@ export class HookDispatcher {
         continue;
       }
       if (!allowed) {
-        const reason = (await this.refusalReason(organizationId).catch(() => undefined)) ?? LICENSE_INACTIVE;
+        refusal ??= this.refusalReason(organizationId).then(
+          (reason) => reason ?? LICENSE_INACTIVE,
+          () => LICENSE_INACTIVE,
+        );
+        const reason = await refusal;
         this.logger.info({ hook, handler: binding.name, action: binding.action, organizationId, reason }, 'hook handler skipped');
         record({ ...base, status: 'skipped', reason });
         continue;
