@@ -37,7 +37,7 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.equal(listing.status, 201, listing.text);
     listingId = listing.body.id;
     await enableProfileApply(t, acme.apiKey, [ORIGIN]);
-    await activateLicense(t, acme.apiKey, 'background_checks.license_verification');
+    await activateLicense(t, acme.apiKey, 'background_checks.compliance_tracking');
     const run = await runConnect(t, { organizationId: acme.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
     const applied = await as('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { profile_user_id: ADA.id });

@@ -13,6 +13,7 @@ import { waitFor } from '../helpers/profile-flow';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { usingRedis } from '../helpers/redis';
+import { skipBecause } from '../helpers/skip';
 import { queueDefinitions } from '../../src/composition/infrastructure';
 import { loadManifest } from '../../src/platform/manifest/manifest';
 import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
@@ -170,11 +171,11 @@ describe('connections: email reminders over a real SMTP server', function () {
     const action = await t.request('POST', '/v1/integrations/licenses/esign.send_agreement/activate', { auth: globex.apiKey });
     assert.equal(action.status, 409, action.text);
     assert.equal(action.body.error.code, 'action_not_available');
-    // Restaurants: food handler checks run, shift scheduling and POS sync do not (yet).
+    // Restaurants: food handler checks and POS sync run, shift scheduling does not (yet).
     const pkg = await t.request('POST', '/v1/integrations/packages/restaurants/subscribe', { auth: globex.apiKey });
     assert.equal(pkg.status, 409, pkg.text);
     assert.equal(pkg.body.error.code, 'package_not_available');
-    assert.deepEqual([...pkg.body.error.actions].sort(), ['hris.pos_sync', 'scheduling.shift_scheduling'], pkg.text);
+    assert.deepEqual([...pkg.body.error.actions].sort(), ['scheduling.shift_scheduling'], pkg.text);
     const quote = await t.request('GET', '/v1/billing/quote?activate=esign.send_agreement', { auth: globex.apiKey });
     assert.equal(quote.status, 409, quote.text);
     assert.equal(quote.body.error.code, 'action_not_available');
@@ -332,7 +333,7 @@ describe('connections: email reminders over a real SMTP server', function () {
   });
 
   it('a retrying run whose job the queue lost (its Redis keys flushed) is found by the run sweep, re-enqueued once, and delivered once', async function () {
-    if (!usingRedis()) return this.skip(); // the in-process queue has no store to lose
+    if (!usingRedis()) return skipBecause(this, 'the in-process queue has no store to lose');
     smtp.failNext(2, 451, 'Greylisted, try again');
     const before = smtp.received.length;
     await fire(acme.organizationId, 'int_lost', 'katherine@example.com');

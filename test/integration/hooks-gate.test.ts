@@ -65,7 +65,7 @@ describe('hooks: license gate over the operator endpoint', function () {
     for (const [hook, payload, handlers] of [
       ['offer.created', { offer_id: 'off_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 1],
       // candidate.hired: the HRIS sync, the payroll new-hire file, continuous monitoring and the POS team member.
-      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 3],
+      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 4],
     ] as const) {
       const skipped = await fire(hook, globex.organizationId, payload);
       assert.equal(skipped.body.handled.length, 0, hook);
