@@ -19,6 +19,7 @@ import type {
 import type { CheckrCredentials, CheckrSettings } from './settings';
 import { checkrFailure, classifyCheckrAnswer, classifyCheckrNetworkError, protocolError, type ClassifiedCheckrError } from './checkr-errors';
 import { verifyCheckrWebhook } from './checkr-webhook';
+import { readJson } from '../../platform/http-client/read-json';
 
 const TIMEOUT_MS = 15_000;
 const REPORT_STATUSES: readonly VendorReportStatus[] = ['pending', 'complete', 'suspended', 'dispute', 'canceled'];
@@ -45,13 +46,7 @@ export class CheckrApi {
     } catch (error) {
       return { ok: false, error: classifyCheckrNetworkError(error) };
     }
-    const text = await response.text().catch(() => '');
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = await readJson(response);
     if (!response.ok) return { ok: false, error: classifyCheckrAnswer(response.status, parsed, response.headers.get('retry-after')) };
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
       return { ok: false, error: { code: 'connection_protocol_error', message: `Checkr answered ${response.status} without a JSON object`, transient: true } };

@@ -7,6 +7,7 @@
  */
 import { DomainError, upstream } from '../../kernel/errors';
 import type { SquareCredentials, SquareSettings } from './settings';
+import { readJson } from '../../platform/http-client/read-json';
 
 const TIMEOUT_MS = 10_000;
 
@@ -34,13 +35,7 @@ export class SquareClient {
     } catch {
       throw upstream('connection_unreachable', `Square could not be reached for ${what}`);
     }
-    const text = await response.text().catch(() => '');
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = await readJson(response);
     const squareCode = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
     const detail = typeof squareCode === 'string' ? ` (${squareCode.slice(0, 80)})` : '';
     if (response.status === 401 || response.status === 403)
