@@ -12,7 +12,7 @@ import { LOGGER, type Logger } from '../../../kernel/logger';
 import { HookGate } from '../../hooks/domain/hook-gate';
 import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../../hooks/domain/connectors';
 import { MESSAGE_LINK_KEY, SignedLinks } from '../../messages/domain/signed-links';
-import { amountFor, hoursOf, splitHours, type OvertimeRule } from './overtime';
+import { amountFor, hoursOf, splitHours } from './overtime';
 import type { Placement } from './placement';
 import { TIMESHEET_OPTIONS, TIMESHEET_REPOSITORY, type TimesheetOptions, type TimesheetRepository } from './ports';
 import { isEditable, requireTimesheetTransition, TIME_TRACKING_ACTION, type TimeEntry, type Timesheet, type TimesheetStatus } from './timesheet';
@@ -21,20 +21,8 @@ import { addDays, workedDays } from './worked-days';
 /** The approval link stays valid 30 days (a contact back from holiday can still decide). */
 const LINK_LIFETIME_MS = 30 * 24 * 3600_000;
 
-export interface PlacementInput {
-  workerId: string;
-  workerName: string;
-  workerEmail?: string;
-  clientCompanyId: string;
-  clientName: string;
-  clientContactName: string;
-  clientContactEmail: string;
-  billRateCents: number;
-  payRateCents: number;
-  currency: string;
-  overtimeRule: OvertimeRule;
-  timezone: string;
-}
+/** What the host states for a placement: the placement without what the plugin assigns (and the worker's email optional). */
+export type PlacementInput = Omit<Placement, 'id' | 'organizationId' | 'createdAt' | 'workerEmail'> & { workerEmail?: string };
 
 @injectable()
 export class TimesheetService {
