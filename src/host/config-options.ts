@@ -423,4 +423,11 @@ export interface SettingOptions {
    * `SMTP_FROM`.
    */
   smtpFrom?: string;
+
+  /**
+   * Comma-separated host names (or IP addresses) organizations' connections may reach although they resolve to loopback, private or link-local addresses (a mail relay or HR system on the ATS's private network). Unset: connections reach public addresses only; the deployment defaults above are the operator's own and are never checked.
+   *
+   * `CONNECTOR_ALLOWED_INTERNAL_HOSTS`.
+   */
+  connectorAllowedInternalHosts?: string;
 }

@@ -15,6 +15,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     SECRET_KEY: TEST_SECRET_KEY,
     OPERATOR_API_KEY: TEST_OPERATOR_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    // The counterparts the tests start (SMTP, CalDAV, SCIM, sshd, Prism…) listen on loopback.
+    CONNECTOR_ALLOWED_INTERNAL_HOSTS: '127.0.0.1,localhost,::1',
     ...overrides,
   };
 }

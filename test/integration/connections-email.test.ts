@@ -129,6 +129,25 @@ describe('connections: email reminders over a real SMTP server', function () {
     assert.equal(unknown.status, 400, unknown.text);
   });
 
+  it("settings pointing into the deployment's own network are 400 destination_not_allowed, naming the field; nothing is stored", async () => {
+    const attempts = [
+      { connector: 'smtp', settings: { host: '169.254.169.254', port: 25, from_email: 'x@y.example' }, param: 'settings.host' },
+      { connector: 'smtp', settings: { host: '127.0.0.2', port: 6379, from_email: 'x@y.example' }, param: 'settings.host' },
+      {
+        connector: 'caldav',
+        settings: { server_url: 'http://[::ffff:10.0.0.1]:5232/' },
+        credentials: { username: 'u', password: 'p' },
+        param: 'settings.server_url',
+      },
+    ];
+    for (const { connector, settings, credentials = {}, param } of attempts) {
+      const refused = await t.request('POST', '/v1/integrations/connections', { auth: globex.apiKey, body: { connector, settings, credentials } });
+      assert.equal(refused.status, 400, refused.text);
+      assert.deepEqual([refused.body.error.code, refused.body.error.param], ['destination_not_allowed', param]);
+    }
+    assert.equal((await t.database.db('hi_connections').where({ organization_id: globex.organizationId })).length, 0);
+  });
+
   it('a wrong password: the test answers connection_auth_failed and the reminder fails (connection_missing), never sent', async () => {
     const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
     assert.equal(tested.status, 200, tested.text);

@@ -1,4 +1,5 @@
 /** The `caldav` connector: any CalDAV server (Nextcloud, iCloud, Fastmail, Radicale, Xandikos…) fills the calendar port. */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { CaldavCalendarConnector } from './caldav-calendar';
 import { classifyCaldavError } from './caldav-errors';
@@ -20,5 +21,9 @@ export const caldavConnector: ConnectorDefinition<'calendar', CaldavSettings, Ca
       return { ok: false, code: code === 'counterpart_unavailable' ? 'connection_unreachable' : code, message };
     }
   },
+  destinations: (s) => [
+    urlDestination('settings.server_url', s.server_url),
+    ...(s.calendar_url ? [urlDestination('settings.calendar_url', s.calendar_url)] : []),
+  ],
   open: (settings, credentials) => new CaldavCalendarConnector(settings, credentials),
 };

@@ -1,4 +1,5 @@
 /** The `checkr` connector: a background-check vendor in Checkr's shape fills the background_checks port. */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { checkrCredentials, checkrSettings, type CheckrCredentials, type CheckrSettings } from './settings';
 import { CheckrApi, CheckrBackgroundChecks } from './checkr-client';
@@ -19,5 +20,6 @@ export const checkrConnector: ConnectorDefinition<'background_checks', CheckrSet
       return { ok: false, code: 'connection_auth_failed', message: 'The Checkr account is not authorized for API access yet' };
     return { ok: true, detail: `Checkr account ${typeof answer.body.name === 'string' ? answer.body.name.slice(0, 100) : String(answer.body.id)} answered` };
   },
+  destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
   open: (settings, credentials) => new CheckrBackgroundChecks(settings, credentials),
 };

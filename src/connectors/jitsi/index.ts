@@ -1,4 +1,5 @@
 /** The `jitsi` connector: meetings on your self-hosted Jitsi Meet with JWT-authenticated rooms. */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { isFailure, probe } from '../http-probe/http-probe';
 import { JitsiMeetingConnector } from './jitsi-meetings';
@@ -20,5 +21,6 @@ export const jitsiConnector: ConnectorDefinition<'video_meetings', JitsiSettings
     }
     return { ok: true, detail: `${new URL(url).host} serves Jitsi Meet` };
   },
+  destinations: (s) => [urlDestination('settings.base_url', s.base_url)],
   open: (settings, credentials) => new JitsiMeetingConnector(settings, credentials),
 };

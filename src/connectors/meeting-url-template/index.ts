@@ -4,6 +4,7 @@
  * replaced by a room name derived from an HMAC of the idempotency key (stable, unguessable).
  * The same link goes to every participant; the provider's own settings decide who may enter.
  */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import { createHmac } from 'node:crypto';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import type { Meeting, MeetingRequest, VideoMeetingConnector } from '../../features/hooks/domain/connectors';
@@ -48,5 +49,6 @@ export const meetingUrlTemplateConnector: ConnectorDefinition<'video_meetings', 
     if (answer.status >= 500) return { ok: false, code: 'connection_protocol_error', message: `the meeting site answered ${answer.status}` };
     return { ok: true, detail: `${new URL(templateUrl(settings.template, 'x')).host} answered ${answer.status}` };
   },
+  destinations: (s) => [urlDestination('settings.template', templateUrl(s.template, 'connection-test'))],
   open: (settings, credentials) => new TemplateMeetingConnector(settings, credentials),
 };

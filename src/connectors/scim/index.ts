@@ -1,4 +1,5 @@
 /** The `scim` connector: any SCIM 2.0 HR directory (Workday, BambooHR bridges, Okta/Entra as HR source, …) fills the HRIS port. */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { isDomainError } from '../../kernel/errors';
 import { ScimHrisConnector } from './scim-hris-connector';
@@ -39,5 +40,6 @@ export const scimConnector: ConnectorDefinition<'hris', ScimSettings, ScimCreden
       };
     }
   },
+  destinations: (s) => [urlDestination('settings.base_url', s.base_url)],
   open: (settings, credentials) => new ScimHrisConnector(settings, credentials),
 };

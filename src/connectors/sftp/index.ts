@@ -26,5 +26,6 @@ export const sftpConnector: ConnectorDefinition<'payroll_files', SftpSettings, S
       return { ok: false, code: failure.code, message: failure.message };
     }
   },
+  destinations: (s) => [{ param: 'settings.host', host: s.host }],
   open: (settings, credentials) => new SftpFileConnector(settings, credentials),
 };

@@ -25,5 +25,6 @@ export const smppConnector: ConnectorDefinition<'sms', SmppSettings, SmppCredent
       session.close();
     }
   },
+  destinations: (s) => [{ param: 'settings.host', host: s.host }],
   open: (settings, credentials, context) => new SmppSmsConnector(settings, credentials, context ? receiptsTo(context) : undefined),
 };

@@ -26,5 +26,6 @@ export const smtpConnector: ConnectorDefinition<'email', SmtpSettings, SmtpCrede
       transport.close();
     }
   },
+  destinations: (s) => [{ param: 'settings.host', host: s.host }],
   open: (settings, credentials) => new SmtpNotificationConnector(settings, credentials),
 };

@@ -1,4 +1,5 @@
 /** The `square` connector: new hires become team members of the restaurant's Square point of sale (Team API: team members, jobs, wage settings). */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { isDomainError } from '../../kernel/errors';
 import { squareCredentials, squareSettings, type SquareCredentials, type SquareSettings } from './settings';
@@ -24,5 +25,6 @@ export const squareConnector: ConnectorDefinition<'pos', SquareSettings, SquareC
       return { ok: false, code, message: error.message };
     }
   },
+  destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
   open: (settings, credentials) => new SquareTeamConnector(settings, credentials),
 };

@@ -1,4 +1,5 @@
 /** The `stripe-connect` connector: workers paid through the organization's Stripe Connect platform (Express accounts, hosted KYC onboarding). */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { stripeConnectCredentials, stripeConnectSettings, type StripeConnectCredentials, type StripeConnectSettings } from './settings';
 import { stripeClient, stripeFailure } from './stripe-client';
@@ -22,5 +23,6 @@ export const stripeConnectConnector: ConnectorDefinition<'payouts', StripeConnec
       return { ok: false, code: failure.code, message: failure.message };
     }
   },
+  destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
   open: (settings, credentials) => new StripePayoutConnector(settings, credentials),
 };

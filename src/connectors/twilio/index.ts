@@ -1,4 +1,5 @@
 /** The `twilio` connector: Twilio Programmable Messaging (or a Twilio-compatible Messages API) fills the sms port. */
+import { urlDestination } from '../../features/connections/domain/connection-destinations';
 import type { ConnectorDefinition } from '../../features/connections/domain/connector-definition';
 import { twilioCredentials, twilioSettings, type TwilioCredentials, type TwilioSettings } from './settings';
 import { TwilioApi, TwilioSmsConnector } from './twilio-client';
@@ -18,5 +19,6 @@ export const twilioConnector: ConnectorDefinition<'sms', TwilioSettings, TwilioC
       return { ok: false, code: 'connection_auth_failed', message: `The Twilio account is ${status}, not active` };
     return { ok: true, detail: `Twilio account ${settings.account_sid} answered${typeof status === 'string' ? ` (${status})` : ''}` };
   },
+  destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
   open: (settings, credentials, context) => new TwilioSmsConnector(settings, credentials, context),
 };

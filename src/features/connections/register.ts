@@ -24,6 +24,8 @@ import { CONNECTOR_DEFINITIONS } from './domain/connector-definition';
 import { ConnectorResolver, type DeploymentDefault } from './domain/connector-resolver';
 import { SMS_INBOUND, type SmsInboundSink } from '../sms/domain/sms-inbound';
 import { connectionRoutes } from './http/connections-router';
+import { checkHost } from '../../platform/network/address-policy';
+import type { DestinationGuard } from './domain/connection-destinations';
 import { KnexConnectionRepository } from './storage/knex-connection-repository';
 
 export const CONNECTOR_RESOLVER = Symbol('ConnectorResolver');
@@ -37,6 +39,7 @@ export const connectionsModule: PluginModule = {
     container.register(CONNECTION_REPOSITORY, {
       useFactory: instanceCachingFactory((c) => new KnexConnectionRepository(c.resolve<Database>(DATABASE), cipher)),
     });
+    const destinations: DestinationGuard = { check: (host) => checkHost(host, config.connectorAllowedInternalHosts) };
     container.register(ConnectionService, {
       useFactory: instanceCachingFactory(
         (c) =>
@@ -46,6 +49,7 @@ export const connectionsModule: PluginModule = {
             () => c.resolve<Clock>(CLOCK).now(),
             // No selling air: a license bought before its connection existed becomes active now.
             (organizationId) => (c.isRegistered(LicenseService) ? c.resolve(LicenseService).connectionsChanged(organizationId) : Promise.resolve()),
+            destinations,
           ),
       ),
     });
@@ -65,6 +69,7 @@ export const connectionsModule: PluginModule = {
             : {},
           publicBaseUrl: config.baseUrl,
           smsInbound: () => (c.isRegistered(SMS_INBOUND) ? c.resolve<SmsInboundSink>(SMS_INBOUND) : undefined),
+          destinations,
         });
       }),
     });

@@ -65,6 +65,8 @@ export interface Config {
   reminderLeadMinutes: number;
   /** The operator's default email connection (SMTP_URL, SMTP_FROM); an organization's own connection wins. */
   smtp: { url: string; from: string } | undefined;
+  /** Hosts organizations' connections may reach although they resolve to internal addresses (CONNECTOR_ALLOWED_INTERNAL_HOSTS). */
+  connectorAllowedInternalHosts: string[];
   /** Reconciliation sweep: how often it runs, and how old missing work must be before it acts. */
   reconcileIntervalSeconds: number;
   reconcileAfterSeconds: number;

@@ -165,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     entitlementCacheTtlSeconds: s.ENTITLEMENT_CACHE_TTL_SECONDS,
     reminderLeadMinutes: s.REMINDER_LEAD_MINUTES,
     smtp: smtpDefault(s),
+    connectorAllowedInternalHosts: s.CONNECTOR_ALLOWED_INTERNAL_HOSTS ?? [],
     demoEnabled: s.DEMO_ENABLED,
     webhooks: {
       timeoutMs: s.WEBHOOK_TIMEOUT_MS,

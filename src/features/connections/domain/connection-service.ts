@@ -10,6 +10,7 @@ import { conflict, DomainError, invalid, notFound } from '../../../kernel/errors
 import { newId } from '../../../kernel/ids';
 import type { Connection, ConnectionRepository } from './connection';
 import type { ConnectionTestOutcome, ConnectorDefinition } from './connector-definition';
+import { ANY_DESTINATION, destinationNotAllowed, internalDestination, refusedOutcome, type DestinationGuard } from './connection-destinations';
 
 export interface ConnectionInput {
   connector: string;
@@ -48,6 +49,8 @@ export class ConnectionService {
     private readonly now: () => Date,
     /** Told when a connection was verified or deleted: licenses waiting for one (requires_connection) may move on. */
     private readonly onConnectionsChanged: (organizationId: string) => Promise<unknown> = async () => undefined,
+    /** The SSRF guard: settings may not point at the deployment's own network. */
+    private readonly destinations: DestinationGuard = ANY_DESTINATION,
   ) {}
 
   definition(key: string): ConnectorDefinition {
@@ -62,6 +65,7 @@ export class ConnectionService {
     const definition = this.definition(input.connector);
     const settings = parseWith(definition.settings, input.settings, 'settings') as Record<string, unknown>;
     const credentials = parseWith(definition.credentials, input.credentials, 'credentials') as Record<string, unknown>;
+    await this.refuseInternal(definition, settings);
     const existing = (await this.repository.list(organizationId)).find((c) => c.connector === definition.key);
     if (existing)
       throw conflict('connection_exists', `The organization already has a '${definition.key}' connection (${existing.id}); update it instead`, {
@@ -107,6 +111,7 @@ export class ConnectionService {
       change.settings === undefined ? connection.settings : (parseWith(definition.settings, change.settings, 'settings') as Record<string, unknown>);
     const credentials =
       change.credentials === undefined ? undefined : (parseWith(definition.credentials, change.credentials, 'credentials') as Record<string, unknown>);
+    if (change.settings !== undefined) await this.refuseInternal(definition, settings);
     const updated: Connection = {
       ...connection,
       settings,
@@ -141,7 +146,9 @@ export class ConnectionService {
         'The stored credentials cannot be decrypted; update the connection with new credentials',
       );
     }
-    const outcome = await definition.test(connection.settings, credentials);
+    // Checked again at each test: a name saved as public may resolve inward since.
+    const refused = await internalDestination(this.destinations, definition.destinations?.(connection.settings));
+    const outcome = refused ? refusedOutcome(refused) : await definition.test(connection.settings, credentials);
     const now = this.now();
     const tested: Connection = {
       ...connection,
@@ -154,5 +161,10 @@ export class ConnectionService {
     await this.repository.update(tested);
     if (outcome.ok) await this.onConnectionsChanged(organizationId);
     return { connection: tested, outcome };
+  }
+
+  private async refuseInternal(definition: ConnectorDefinition, settings: Record<string, unknown>): Promise<void> {
+    const refused = await internalDestination(this.destinations, definition.destinations?.(settings));
+    if (refused) throw destinationNotAllowed(refused);
   }
 }

@@ -18,6 +18,7 @@ import type {
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
 import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
+import type { Destination } from './connection-destinations';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {
@@ -59,6 +60,12 @@ export interface ConnectorDefinition<K extends ConnectorKind = ConnectorKind, S 
   credentials: z.ZodType<C>;
   /** A real round trip (SMTP: EHLO, STARTTLS, AUTH); never throws, answers the outcome. */
   test(settings: S, credentials: C): Promise<ConnectionTestOutcome>;
+  /**
+   * The hosts these settings make the connector reach, with the settings field each came
+   * from: checked against the SSRF guard (connection-destinations.ts). Omitted only by a
+   * connector that reaches no host an organization chose.
+   */
+  destinations?(settings: S): readonly Destination[];
   /** The port for one connection; `close` releases pooled sockets. */
   open(settings: S, credentials: C, context?: OpenContext): PortsByKind[K] & { close?(): void };
 }

@@ -9,6 +9,7 @@
 import { DomainError } from '../../../kernel/errors';
 import type { Connection, ConnectionRepository } from './connection';
 import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
+import { internalDestination, destinationRefused, type DestinationGuard } from './connection-destinations';
 import { CONNECTOR_KINDS, type ConnectorDefinition, type ConnectorKind, type OpenContext, type PortsByKind } from './connector-definition';
 
 export interface ResolvedPort<K extends ConnectorKind> {
@@ -35,6 +36,8 @@ export interface ResolverOptions {
   publicBaseUrl?: string;
   /** Where SMS connectors hand receipts and inbound messages (resolved late: it needs the event log). */
   smsInbound?: () => SmsInboundSink | undefined;
+  /** The SSRF guard for organizations' own connections (defaults and host ports are the operator's). */
+  destinations?: DestinationGuard;
 }
 
 export const connectionMissing = (kind: string, action: string) =>
@@ -146,12 +149,12 @@ export class ConnectorResolver {
     if (cached?.version === version) return cached.port;
     cached?.port.close?.();
     const definition = this.definitions.find((d) => d.key === connection.connector)!;
+    const settings = definition.settings.parse(connection.settings);
+    // Once per connection version and process: the port is pooled until the connection changes.
+    const refused = this.options.destinations ? await internalDestination(this.options.destinations, definition.destinations?.(settings)) : undefined;
+    if (refused) throw destinationRefused(refused);
     const credentials = await this.connections.credentialsOf(connection);
-    const port = definition.open(
-      definition.settings.parse(connection.settings),
-      definition.credentials.parse(credentials),
-      this.context(connection.organizationId, connection.id),
-    );
+    const port = definition.open(settings, definition.credentials.parse(credentials), this.context(connection.organizationId, connection.id));
     this.opened.set(connection.id, { port, version });
     return port;
   }

@@ -1,5 +1,6 @@
 /** Deployment defaults of the integration actions' connections: used by every organization without its own. */
 import { text, url } from '../setting-kinds';
+import { hostList } from '../value-parsers';
 
 export const CONNECTIONS = {
   title: 'Connection defaults',
@@ -14,6 +15,11 @@ export const CONNECTIONS = {
     }),
     SMTP_FROM: text({
       description: 'Sender address of the SMTP_URL connection (required with it), e.g. "Hiring <jobs@example.com>" or jobs@example.com.',
+    }),
+    CONNECTOR_ALLOWED_INTERNAL_HOSTS: text({
+      parse: hostList,
+      description:
+        "Comma-separated host names (or IP addresses) organizations' connections may reach although they resolve to loopback, private or link-local addresses (a mail relay or HR system on the ATS's private network). Unset: connections reach public addresses only; the deployment defaults above are the operator's own and are never checked.",
     }),
   },
 } as const;
