@@ -14,6 +14,7 @@ import { ConnectorResolver } from '../../src/features/connections/domain/connect
 import type { NotificationConnector } from '../../src/features/hooks/domain/connectors';
 import { DomainError } from '../../src/kernel/errors';
 import { checkHost } from '../../src/platform/network/address-policy';
+import { CONNECTORS } from '../../src/connectors';
 
 const guard = (allowed: string[] = []): DestinationGuard => ({ check: (host) => checkHost(host, allowed) });
 
@@ -116,5 +117,10 @@ describe('connections: the SSRF guard on hosts organizations give', () => {
     });
     assert.equal((await resolver.resolve('org_1', 'email', 'notifications.interview_reminder')).connector, 'smtp');
     assert.deepEqual(calls, ['open 127.0.0.1']);
+  });
+
+  it('every connector of this build declares the hosts its settings reach (a new connector joins the guard)', () => {
+    const without = CONNECTORS.filter((c) => typeof c.destinations !== 'function').map((c) => c.key);
+    assert.deepEqual(without, []);
   });
 });
