@@ -156,6 +156,10 @@ export class CaldavCalendarConnector implements CalendarConnector {
 
   private async incremental(calendar: DAVCalendar, syncToken: string, range: TimeRange) {
     const responses = await this.client.syncCollection({ url: calendar.url, props: { 'd:getetag': {} }, syncLevel: 1, syncToken });
+    // tsdav answers a refused REPORT (RFC 6578 §3.2: 403 valid-sync-token for a token the server
+    // no longer knows) as an entry without a multistatus rather than throwing: the caller reads in full.
+    const refused = responses.find((r) => !r.raw?.multistatus);
+    if (refused) throw new CaldavHttpError(refused.status ?? 500, 'sync-collection');
     const token = responses.find((r) => r.raw?.multistatus?.syncToken)?.raw?.multistatus?.syncToken as string | undefined;
     const base = new URL(calendar.url);
     const removed: string[] = [];
