@@ -20,6 +20,8 @@ export async function up(knex: Knex): Promise<void> {
     // The busy rows describe the calendar completely up to here (the last full read's horizon).
     t.timestamp('covers_until', { useTz: true });
     t.text('last_error_code');
+    // When the job last looked at it (synced, failed, or skipped without a license): what `due` orders by.
+    t.timestamp('checked_at', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.unique(['organization_id', 'connection_id', 'calendar_url'], { indexName: 'hi_availability_calendars_one_per_calendar' });
     t.index(['organization_id', 'email']);

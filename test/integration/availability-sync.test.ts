@@ -72,6 +72,7 @@ describe('availability sync: busy-time cache and time off against xandikos and P
   let sync: AvailabilitySync;
   let timeOff: TimeOffService;
   let available: AvailableCalendars;
+  let runner: ActionRunner;
   let grace: InterviewerCalendar;
   const ref = (): CalendarRef => ({ organizationId: ORG, connectionId: 'conn_dav', calendarUrl: dav.calendarUrl });
   // Connections by id, as the resolver would open them: xandikos, a server answering garbage, a closed port.
@@ -113,15 +114,18 @@ describe('availability sync: busy-time cache and time off against xandikos and P
     await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
     garbageUrl = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/`;
     await migrateLatest(database.db);
-    await database.db('hi_organizations').insert({ id: ORG, name: 'Avail', created_at: new Date() });
+    await database.db('hi_organizations').insert([
+      { id: ORG, name: 'Avail', created_at: new Date() },
+      { id: 'org_unlicensed', name: 'Unlicensed', created_at: new Date() },
+    ]);
     calendars = new KnexTrackedCalendars(database.db);
     const store = new KnexTimeOff(database.db);
-    const runner = new ActionRunner(new KnexActionRunRepository(database.db), { publish: async () => {} }, silent, () => new Date());
+    runner = new ActionRunner(new KnexActionRunRepository(database.db), { publish: async () => {} }, silent, () => new Date());
     sync = new AvailabilitySync(
       calendars,
       opener,
       runner,
-      async () => true,
+      async (org) => org === ORG,
       () => new Date(),
     );
     timeOff = new TimeOffService(store, calendars, opener, runner, () => new Date());
@@ -319,5 +323,41 @@ describe('availability sync: busy-time cache and time off against xandikos and P
       .update({ synced_at: new Date(Date.now() - 3600_000) });
     await put('late', at('09:00'), at('10:00'));
     assert.deepEqual(hours(await offeredSlots([grace], query)), ALL_DAY.slice(1));
+  });
+
+  it('the repeating job syncs what is due for licensed organizations only; an unchanged calendar is an empty incremental sync', async () => {
+    const stranger = await calendars.enroll(
+      { organizationId: 'org_unlicensed', connectionId: 'conn_dav', calendarUrl: dav.calendarUrl },
+      'x@globex.example',
+      new Date(),
+    );
+    const later = (minutes: number) =>
+      new AvailabilitySync(
+        calendars,
+        opener,
+        runner,
+        async (org) => org === ORG,
+        () => new Date(Date.now() + minutes * 60_000),
+      );
+    const outcomes = await later(10).syncDue();
+    const grace = (await calendars.find(ref()))!;
+    assert.deepEqual(outcomes.map((o) => `${o.calendarId === grace.id ? 'grace' : 'other'} ${o.status}`).sort(), [
+      'grace succeeded',
+      'other failed',
+      'other failed',
+      'other failed',
+    ]);
+    const skipped = (await calendars.find(stranger))!;
+    assert.equal(skipped.syncedAt, undefined, 'not synced without the license');
+    assert.equal((await database.db('hi_action_runs').where({ organization_id: 'org_unlicensed' })).length, 0);
+    // Nothing is due again within the interval; after it, Grace's unchanged calendar answers an empty incremental sync.
+    assert.deepEqual(await later(11).syncDue(), []);
+    const again = await later(20).syncDue();
+    assert.equal(again.find((o) => o.calendarId === grace.id)?.status, 'succeeded');
+    const last = await database
+      .db('hi_action_runs')
+      .where({ id: again.find((o) => o.calendarId === grace.id)!.runId })
+      .first();
+    assert.deepEqual(typeof last.result === 'string' ? JSON.parse(last.result) : last.result, { full: false, changed: 0, removed: 0 });
   });
 });

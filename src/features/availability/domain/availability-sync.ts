@@ -56,7 +56,11 @@ export class AvailabilitySync {
     const allowed = new Map<string, boolean>();
     for (const calendar of due) {
       if (!allowed.has(calendar.organizationId)) allowed.set(calendar.organizationId, await this.licensed(calendar.organizationId));
-      if (!allowed.get(calendar.organizationId)) continue;
+      // Skipped calendars move to the back of the line, so they never crowd out licensed ones.
+      if (!allowed.get(calendar.organizationId)) {
+        await this.store.markChecked(calendar, now);
+        continue;
+      }
       outcomes.push(await this.sync(calendar));
     }
     return outcomes;

@@ -36,8 +36,10 @@ export interface TrackedCalendarStore {
   enroll(ref: CalendarRef, email: string, now: Date): Promise<TrackedCalendar>;
   find(ref: CalendarRef): Promise<TrackedCalendar | undefined>;
   byEmail(organizationId: string, email: string): Promise<TrackedCalendar[]>;
-  /** Calendars whose last sync is older than `before` (or never ran), oldest first. */
+  /** Calendars the job has not looked at since `before` (or never), longest waiting first. */
   due(before: Date, limit: number): Promise<TrackedCalendar[]>;
+  /** The job looked at it without syncing (no license): it waits its turn again, its cache untouched. */
+  markChecked(calendar: TrackedCalendar, now: Date): Promise<void>;
   /** Stores what changed and the new state in one transaction; a full answer replaces every busy row. */
   apply(calendar: TrackedCalendar, changes: CalendarChanges, now: Date): Promise<void>;
   markFailed(calendar: TrackedCalendar, code: string, now: Date): Promise<void>;

@@ -69,8 +69,8 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
 
   async due(before: Date, limit: number): Promise<TrackedCalendar[]> {
     const rows = await this.db<CalendarRow>('hi_availability_calendars')
-      .where((q) => q.whereNull('synced_at').orWhere('synced_at', '<', before))
-      .orderByRaw('synced_at asc nulls first')
+      .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', before))
+      .orderByRaw('checked_at asc nulls first')
       .limit(limit);
     return rows.map(toCalendar);
   }
@@ -103,15 +103,22 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
         .update({
           sync_state: changes.state,
           synced_at: now,
+          checked_at: now,
           last_error_code: null,
           ...(changes.full ? { full_synced_at: now, covers_until: changes.horizon ?? now } : {}),
         });
     });
   }
 
-  async markFailed(calendar: TrackedCalendar, code: string, _now: Date): Promise<void> {
+  async markFailed(calendar: TrackedCalendar, code: string, now: Date): Promise<void> {
     // synced_at stays: the cache ages out of freshness and slots are read live until a sync succeeds.
-    await this.db('hi_availability_calendars').where({ organization_id: calendar.organizationId, id: calendar.id }).update({ last_error_code: code });
+    await this.db('hi_availability_calendars')
+      .where({ organization_id: calendar.organizationId, id: calendar.id })
+      .update({ last_error_code: code, checked_at: now });
+  }
+
+  async markChecked(calendar: TrackedCalendar, now: Date): Promise<void> {
+    await this.db('hi_availability_calendars').where({ organization_id: calendar.organizationId, id: calendar.id }).update({ checked_at: now });
   }
 
   async busy(calendar: TrackedCalendar, range: TimeRange): Promise<BusyInterval[]> {
