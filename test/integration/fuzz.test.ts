@@ -252,6 +252,9 @@ describe('fuzzing every endpoint', function () {
         'employee.terminated',
         'volunteer.cleared',
         'nothing.happened',
+        'time_off.created',
+        'time_off.updated',
+        'time_off.cancelled',
       ),
     );
     const organization = fc.oneof(text, fc.constant((await t.request('GET', '/v1/organization', { auth: orgKey })).body.id as string));

@@ -147,6 +147,8 @@ describe('hooks: license gate over the operator endpoint', function () {
       'background_checks.run_check',
       'background_checks.route_verification',
       'background_checks.continuous_monitoring',
+      // time-off hooks (availability-sync)
+      'scheduling.availability_sync',
     ];
     assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, ...elsewhere].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');

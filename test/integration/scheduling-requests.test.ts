@@ -254,4 +254,43 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.equal((await rows()).length, 1);
     assert.equal(smtp.received.length, sent + 1);
   });
+
+  it('with availability sync: a request follows both calendars; time off from the hook is written into Grace’s calendar and leaves the page, its cancel frees it', async () => {
+    await activateLicense(t, acme.apiKey, 'scheduling.availability_sync');
+    const created = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body: requestBody({ name: 'Eve', email: 'eve@example.com' }) });
+    assert.equal(created.status, 201, created.text);
+    const followed = await t.database.db('hi_availability_calendars').where({ organization_id: acme.organizationId }).orderBy('email');
+    assert.deepEqual(
+      followed.map((r: { email: string }) => r.email),
+      ['alan@acme.example', 'grace@acme.example'],
+    );
+    const before = offered((await page(created.body.url)).text);
+    const fire = (hook: string, payload: object) =>
+      t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: { organization_id: acme.organizationId, payload } });
+    const off = await fire('time_off.created', {
+      time_off_id: 'pto_grace',
+      person: { email: 'Grace@acme.example' },
+      starts_at: at('13:00'),
+      ends_at: at('15:00'),
+      timezone: 'Atlantic/Reykjavik',
+      reason: 'doctor',
+    });
+    assert.equal(off.status, 200, off.text);
+    assert.deepEqual(off.body.handled, ['time-off-created']);
+    assert.equal(off.body.outcomes[0].result.calendars[0].status, 'succeeded', off.text);
+    assert.ok((await busyUids(graceCalendar)).some((u) => u.startsWith('toff-') && u.endsWith(`@${at('13:00')}`)));
+    const blocked = ['12:30', '13:00', '13:30', '14:00', '14:30'].map(at);
+    assert.ok(
+      blocked.some((b) => before.includes(b)),
+      'the time off overlaps times that were offered',
+    );
+    assert.deepEqual(
+      offered((await page(created.body.url)).text),
+      before.filter((b) => !blocked.includes(b!)),
+    );
+    const cancelled = await fire('time_off.cancelled', { time_off_id: 'pto_grace' });
+    assert.equal(cancelled.body.outcomes[0].result.status, 'cancelled', cancelled.text);
+    assert.ok(!(await busyUids(graceCalendar)).some((u) => u.startsWith('toff-')));
+    assert.deepEqual(offered((await page(created.body.url)).text), before);
+  });
 });

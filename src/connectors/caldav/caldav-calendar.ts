@@ -8,7 +8,7 @@ import { DAVClient, type DAVCalendar } from 'tsdav';
 import type { BusyInterval, CalendarChanges, CalendarConnector, CalendarEvent, CalendarInfo, TimeRange } from '../../features/scheduling/domain/calendar-port';
 import { toICalendar } from '../../features/scheduling/domain/icalendar';
 import { busyFromEvents, busyFromFreeBusy } from './busy-times';
-import { caldavFailure, CaldavHttpError } from './caldav-errors';
+import { CaldavCalendarMissing, caldavFailure, CaldavHttpError } from './caldav-errors';
 import type { CaldavCredentials, CaldavSettings } from './settings';
 
 /** What `changes` hands back as `state`: opaque to callers. */
@@ -76,7 +76,10 @@ export class CaldavCalendarConnector implements CalendarConnector {
     const chosen = this.settings.calendar_url
       ? calendars.find((c) => sameUrl(c.url, new URL(this.settings.calendar_url!, this.settings.server_url).href))
       : calendars.find((c) => !c.components || c.components.includes('VEVENT'));
-    if (!chosen) throw new CaldavHttpError(404, this.settings.calendar_url ? `the calendar ${this.settings.calendar_url}` : 'a calendar holding events');
+    if (!chosen)
+      throw new CaldavCalendarMissing(
+        this.settings.calendar_url ? `the account has no calendar ${this.settings.calendar_url}` : 'the account has no calendar holding events',
+      );
     return chosen;
   }
 
@@ -144,6 +147,7 @@ export class CaldavCalendarConnector implements CalendarConnector {
       return {
         state: encodeState(next),
         full: true,
+        horizon: range.end,
         changed: objects.map((o) => ({ url: o.url, busy: typeof o.data === 'string' ? busyFromEvents(o.data, range) : [] })),
         removed: [],
       };
@@ -152,6 +156,10 @@ export class CaldavCalendarConnector implements CalendarConnector {
 
   private async incremental(calendar: DAVCalendar, syncToken: string, range: TimeRange) {
     const responses = await this.client.syncCollection({ url: calendar.url, props: { 'd:getetag': {} }, syncLevel: 1, syncToken });
+    // tsdav answers a refused REPORT (RFC 6578 §3.2: 403 valid-sync-token for a token the server
+    // no longer knows) as an entry without a multistatus rather than throwing: the caller reads in full.
+    const refused = responses.find((r) => !r.raw?.multistatus);
+    if (refused) throw new CaldavHttpError(refused.status ?? 500, 'sync-collection');
     const token = responses.find((r) => r.raw?.multistatus?.syncToken)?.raw?.multistatus?.syncToken as string | undefined;
     const base = new URL(calendar.url);
     const removed: string[] = [];

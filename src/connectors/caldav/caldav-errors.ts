@@ -2,7 +2,13 @@
 import { DomainError } from '../../kernel/errors';
 
 export interface CaldavFailure {
-  code: 'connection_auth_failed' | 'connection_unreachable' | 'connection_tls_failed' | 'connection_protocol_error' | 'counterpart_unavailable';
+  code:
+    | 'connection_auth_failed'
+    | 'connection_unreachable'
+    | 'connection_tls_failed'
+    | 'connection_protocol_error'
+    | 'counterpart_unavailable'
+    | 'calendar_not_found';
   message: string;
   retryable: boolean;
 }
@@ -16,7 +22,11 @@ export class CaldavHttpError extends Error {
   }
 }
 
+/** The account answers, but the calendar asked for is not among its calendars (removed, or unshared). */
+export class CaldavCalendarMissing extends Error {}
+
 export function classifyCaldavError(error: unknown): CaldavFailure {
+  if (error instanceof CaldavCalendarMissing) return { code: 'calendar_not_found', message: error.message, retryable: false };
   if (error instanceof CaldavHttpError) {
     if (error.status === 401 || error.status === 403) return { code: 'connection_auth_failed', message: error.message, retryable: false };
     if (error.status >= 500 || error.status === 429) return { code: 'counterpart_unavailable', message: error.message, retryable: true };

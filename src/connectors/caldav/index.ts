@@ -18,7 +18,9 @@ export const caldavConnector: ConnectorDefinition<'calendar', CaldavSettings, Ca
       return { ok: true, detail: `found the calendar ${calendar.url}${calendar.syncToken ? ' (incremental sync)' : ''}` };
     } catch (error) {
       const { code, message } = classifyCaldavError(error);
-      return { ok: false, code: code === 'counterpart_unavailable' ? 'connection_unreachable' : code, message };
+      // The connection test keeps its codes: a missing calendar is a protocol error there.
+      const tested = code === 'counterpart_unavailable' ? 'connection_unreachable' : code === 'calendar_not_found' ? 'connection_protocol_error' : code;
+      return { ok: false, code: tested, message };
     }
   },
   destinations: (s) => [

@@ -13,6 +13,7 @@ import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { deriveKey } from '../../platform/security/key-derivation';
 import { ActionRunner } from '../action-runs/domain/action-runner';
+import { AVAILABLE_CALENDARS, type AvailableCalendars } from '../availability/domain/available-calendars';
 import type { ConnectorResolver } from '../connections/domain/connector-resolver';
 import { CONNECTOR_RESOLVER } from '../connections/register';
 import { NOTIFICATION_CONNECTOR, SMS_CONNECTOR, type NotificationConnector, type SmsConnector } from '../hooks/domain/connectors';
@@ -49,6 +50,7 @@ export const schedulingModule: PluginModule = {
         const gate = c.resolve(HookGate);
         const organizations = c.resolve<OrganizationRepository>(ORGANIZATION_REPOSITORY);
         const clock = c.resolve<Clock>(CLOCK);
+        const available = c.isRegistered(AVAILABLE_CALENDARS) ? c.resolve<AvailableCalendars>(AVAILABLE_CALENDARS) : undefined;
         return new SchedulingRequests(
           c.resolve<SchedulingRequestRepository>(SCHEDULING_REQUEST_REPOSITORY),
           c.resolve<BookingRepository>(BOOKING_REPOSITORY),
@@ -71,7 +73,7 @@ export const schedulingModule: PluginModule = {
                   );
                 calendar = calendar.withCalendar(interviewer.calendarUrl);
               }
-              return new RecordedCalendar(calendar, runner, {
+              const recorded = new RecordedCalendar(calendar, runner, {
                 organizationId,
                 action: INTERVIEW_SCHEDULING_ACTION,
                 connector: resolved.connector,
@@ -79,6 +81,10 @@ export const schedulingModule: PluginModule = {
                 ...(interviewer.calendarUrl ? { calendarUrl: interviewer.calendarUrl } : {}),
                 livemode: resolved.livemode,
               });
+              // With scheduling.availability_sync: busy times from the synced cache when fresh, plus time off.
+              if (!available) return recorded;
+              const ref = { organizationId, connectionId: interviewer.connectionId, email: interviewer.email };
+              return available.wrap(interviewer.calendarUrl ? { ...ref, calendarUrl: interviewer.calendarUrl } : ref, recorded);
             },
             licensed: async (organizationId, action) => gate.allows(organizationId, action),
             organizationName: async (organizationId) => (await organizations.findById(organizationId))?.name ?? organizationId,

@@ -81,7 +81,8 @@ export const interviewEvent = (interview: Interview, uid: string, sequence: numb
  * busy times again before it is claimed (the interview's own event, when moving it, excepted).
  */
 async function assertStillFree(interviewers: readonly InterviewerCalendar[], slot: TimeRange, ownUid?: string): Promise<void> {
-  const busy = (await Promise.all(interviewers.map((i) => i.calendar.busy(slot)))).flat();
+  // Read live: a synced cache may be minutes behind the server.
+  const busy = (await Promise.all(interviewers.map((i) => (i.calendar.liveBusy ? i.calendar.liveBusy(slot) : i.calendar.busy(slot))))).flat();
   if (busy.some((b) => (ownUid === undefined || b.uid !== ownUid) && b.start < slot.end && b.end > slot.start))
     throw conflict('slot_unavailable', 'An interviewer is no longer free at this time; pick another one.', { start: slot.start.toISOString() });
 }

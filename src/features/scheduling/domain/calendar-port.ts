@@ -56,12 +56,19 @@ export interface CalendarChanges {
   changed: { url: string; busy: BusyInterval[] }[];
   /** URLs of events removed since `state`. */
   removed: string[];
+  /** A full read describes the calendar up to this time (events further ahead are not in `changed`). */
+  horizon?: Date;
 }
 
 export interface CalendarConnector {
   calendars(): Promise<CalendarInfo[]>;
   /** Busy times of the connection's calendar in the range (free-busy-query, or computed from its events). */
   busy(range: TimeRange): Promise<BusyInterval[]>;
+  /**
+   * Busy times read from the server now, where `busy` may answer from a synced cache (see
+   * features/availability): what a booking checks just before it claims a slot.
+   */
+  liveBusy?(range: TimeRange): Promise<BusyInterval[]>;
   /** Creates or replaces the event with this UID; answers its URL and ETag. */
   putEvent(event: CalendarEvent): Promise<{ url: string; etag?: string }>;
   /** Removes the event with this UID (already gone counts as removed). */

@@ -1,0 +1,55 @@
+/**
+ * An interviewer calendar kept in sync: which connection (and which of its calendars), whose
+ * it is (the email time off is matched by), the opaque sync state the connector handed back,
+ * and when it was last read. Its busy intervals (start, end, UID: nothing else) live beside it.
+ */
+import type { BusyInterval, CalendarChanges, TimeRange } from '../../scheduling/domain/calendar-port';
+
+export const AVAILABILITY_SYNC_ACTION = 'scheduling.availability_sync';
+
+/** How often the repeating job reads each calendar's changes. */
+export const SYNC_INTERVAL_MS = 5 * 60_000;
+/** The cache answers slot queries while its last sync is at most this old (one missed sync tolerated); else the calendar is read live. */
+export const FRESH_FOR_MS = 15 * 60_000;
+/** A full read again after this long, so recurring events stay expanded far enough ahead. */
+export const FULL_RESYNC_AFTER_MS = 30 * 86_400_000;
+
+export interface CalendarRef {
+  organizationId: string;
+  connectionId: string;
+  /** Another calendar of the connection's account; absent for the connection's own. */
+  calendarUrl?: string;
+}
+
+export interface TrackedCalendar extends CalendarRef {
+  id: string;
+  email: string;
+  syncState?: string;
+  syncedAt?: Date;
+  fullSyncedAt?: Date;
+  coversUntil?: Date;
+  lastErrorCode?: string;
+}
+
+export interface TrackedCalendarStore {
+  /** Starts following the calendar (once; a later call with another email updates the owner). */
+  enroll(ref: CalendarRef, email: string, now: Date): Promise<TrackedCalendar>;
+  find(ref: CalendarRef): Promise<TrackedCalendar | undefined>;
+  byEmail(organizationId: string, email: string): Promise<TrackedCalendar[]>;
+  /** Calendars the job has not looked at since `before` (or never), longest waiting first. */
+  due(before: Date, limit: number): Promise<TrackedCalendar[]>;
+  /** The job looked at it without syncing (no license): it waits its turn again, its cache untouched. */
+  markChecked(calendar: TrackedCalendar, now: Date): Promise<void>;
+  /** Stores what changed and the new state in one transaction; a full answer replaces every busy row. */
+  apply(calendar: TrackedCalendar, changes: CalendarChanges, now: Date): Promise<void>;
+  markFailed(calendar: TrackedCalendar, code: string, now: Date): Promise<void>;
+  busy(calendar: TrackedCalendar, range: TimeRange): Promise<BusyInterval[]>;
+}
+
+export const TRACKED_CALENDAR_STORE = Symbol('TrackedCalendarStore');
+
+/** Whether the cache may answer for `range` at `now`: synced recently, and the range within the last full read. */
+export function cacheAnswers(calendar: TrackedCalendar | undefined, range: TimeRange, now: Date): calendar is TrackedCalendar {
+  if (!calendar?.syncedAt || !calendar.coversUntil) return false;
+  return now.getTime() - calendar.syncedAt.getTime() <= FRESH_FOR_MS && range.end <= calendar.coversUntil;
+}
