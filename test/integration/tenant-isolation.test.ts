@@ -442,6 +442,7 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/{document_id}/approve')) return { expires_at: '2030-01-01T00:00:00Z' };
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
+    if (operation.path.endsWith('/shifts/{shift_id}')) return { notes: 'cross-tenant' };
     return {};
   }
 
