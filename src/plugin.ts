@@ -35,6 +35,7 @@ import { jobFeedsModule } from './features/job-feeds/register';
 import { jobDistributionModule } from './features/job-distribution/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
+import { shiftsModule } from './features/shifts/register';
 import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
 import { smsModule } from './features/sms/register';
@@ -112,6 +113,7 @@ export const MODULES: readonly PluginModule[] = [
   schedulingModule,
   cachingModule,
   availabilityModule,
+  shiftsModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

@@ -190,11 +190,16 @@ describe('connections: email reminders over a real SMTP server', function () {
     const action = await t.request('POST', '/v1/integrations/licenses/esign.send_agreement/activate', { auth: globex.apiKey });
     assert.equal(action.status, 409, action.text);
     assert.equal(action.body.error.code, 'action_not_available');
-    // Restaurants: food handler checks and POS sync run, shift scheduling does not (yet).
-    const pkg = await t.request('POST', '/v1/integrations/packages/restaurants/subscribe', { auth: globex.apiKey });
+    // Every vertical package runs now (restaurants since shift scheduling): an operator's package holding an unrunnable action is refused.
+    const made = await t.request('POST', '/v1/integrations/packages', {
+      auth: t.operatorKey,
+      body: { slug: 'sign-and-pay', name: 'Sign and pay', price: { amount: 4500, currency: 'USD' }, actions: ['payouts.instant_pay', 'esign.send_agreement'] },
+    });
+    assert.equal(made.status, 201, made.text);
+    const pkg = await t.request('POST', '/v1/integrations/packages/sign-and-pay/subscribe', { auth: globex.apiKey });
     assert.equal(pkg.status, 409, pkg.text);
     assert.equal(pkg.body.error.code, 'package_not_available');
-    assert.deepEqual([...pkg.body.error.actions].sort(), ['scheduling.shift_scheduling'], pkg.text);
+    assert.deepEqual([...pkg.body.error.actions].sort(), ['esign.send_agreement'], pkg.text);
     const quote = await t.request('GET', '/v1/billing/quote?activate=esign.send_agreement', { auth: globex.apiKey });
     assert.equal(quote.status, 409, quote.text);
     assert.equal(quote.body.error.code, 'action_not_available');

@@ -179,6 +179,8 @@ describe('fuzzing every endpoint', function () {
     { method: 'GET', path: '/v1/call_sheets/sheet' },
     { method: 'GET', path: '/v1/timesheet_review' },
     { method: 'POST', path: '/v1/timesheet_review', form: true },
+    { method: 'GET', path: '/v1/shifts/confirm' },
+    { method: 'POST', path: '/v1/shifts/confirm', form: true },
   ];
   const oauthQuery = fc.dictionary(
     fc.oneof(

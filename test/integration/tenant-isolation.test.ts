@@ -14,9 +14,15 @@ import { settledLicense } from '../helpers/licensing';
 import { ADA, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { rememberSecret } from '../helpers/log-capture';
+import { deriveKey } from '../../src/platform/security/key-derivation';
+import { SignedLinks } from '../../src/features/messages/domain/signed-links';
 
 const ORIGIN = 'https://jobs.tenant.example';
 const ANSWERS = { years_experience: 3, work_authorization: true };
+
+/** A shift feed token as the plugin signs it (version 1 of the employee's link). */
+const shiftFeedToken = (t: TestHost, organizationId: string, employeeId: string) =>
+  new SignedLinks(deriveKey(t.config.secretKey, 'shift-links')).sign({ p: 'shift_feed', o: organizationId, r: `1.${employeeId}` });
 
 interface Operation {
   method: string;
@@ -83,6 +89,7 @@ describe('tenant isolation: another organization’s ids', function () {
     payoutWorkerId: '',
     payoutId: '',
     backgroundCheckId: '',
+    shiftId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -244,6 +251,28 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       updated_at: new Date(),
     });
+    // B's shift, written directly (B holds no scheduling.shift_scheduling: its feed links answer 404; shifts.test.ts publishes real ones).
+    b.shiftId = newId('shf');
+    await t.database.db('hi_shifts').insert({
+      id: b.shiftId,
+      organization_id: b.organizationId,
+      employee_id: 'emp_b',
+      employee_name: 'Grace Hopper',
+      employee_email: 'grace@example.com',
+      timezone: 'UTC',
+      language: 'en',
+      location: 'B Diner',
+      starts_at: new Date('2030-01-01T09:00:00Z'),
+      ends_at: new Date('2030-01-01T17:00:00Z'),
+      organizer_name: 'B',
+      organizer_email: 'shifts@b.example',
+      status: 'scheduled',
+      sequence: 0,
+      response: 'pending',
+      delivery_status: 'sent',
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // B placed a worker and keeps a timesheet (payroll.time_tracking).
     await t.request('POST', '/v1/integrations/licenses/payroll.time_tracking/activate', { auth: b.apiKey });
     await waitFor(
@@ -386,6 +415,9 @@ describe('tenant isolation: another organization’s ids', function () {
       worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
       payout_id: { other: b.payoutId, missing: newId('pout') },
       background_check_id: { other: b.backgroundCheckId, missing: newId('bgc') },
+      shift_id: { other: b.shiftId, missing: newId('shf') },
+      // A feed link is signed for an organization and an employee: B's (no license: 404) and one of an organization that does not exist.
+      feed_token: { other: shiftFeedToken(t, b.organizationId, 'emp_b'), missing: shiftFeedToken(t, newId('org'), 'emp_b') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -410,6 +442,7 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/{document_id}/approve')) return { expires_at: '2030-01-01T00:00:00Z' };
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
+    if (operation.path.endsWith('/shifts/{shift_id}')) return { notes: 'cross-tenant' };
     return {};
   }
 
@@ -441,6 +474,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.payoutWorkerId,
     b.payoutId,
     b.backgroundCheckId,
+    b.shiftId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

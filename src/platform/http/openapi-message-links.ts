@@ -152,4 +152,73 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/v1/shifts/confirm': {
+    get: {
+      operationId: 'showShiftConfirmation',
+      summary:
+        'The page behind a shift’s link (SMS, invitation): the shift in the person’s language and zone, “I will be there” and “I cannot make it”; opening it answers nothing',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: { '200': html('The page (or “this shift was cancelled”)'), ...linkErrors, '410': html('link_expired: a week after the shift ends') },
+    },
+    post: {
+      operationId: 'answerShift',
+      summary: 'Confirms or declines the version of the shift the page showed: shift.confirmed / shift.declined once per version and answer',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: {
+                decision: { type: 'string', enum: ['confirmed', 'declined'] },
+                sequence: { type: 'string', pattern: '^[0-9]{1,9}$', description: 'The SEQUENCE of the version the page showed' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': html('Recorded (or the page again when the form was incomplete); the page shows the answer'),
+        ...linkErrors,
+        '409': html('The shift changed since the page was shown: the page with the current version, nothing recorded'),
+        '410': html('link_expired: a week after the shift ends'),
+      },
+    },
+  },
+  '/v1/shifts/feed/{feed_token}.ics': {
+    get: {
+      operationId: 'getShiftFeed',
+      summary:
+        'An employee’s calendar subscription (webcal://): their upcoming shifts as text/calendar, while the organization holds scheduling.shift_scheduling',
+      tags: ['message links'],
+      security: [],
+      parameters: [
+        {
+          name: 'feed_token',
+          in: 'path',
+          required: true,
+          description: 'The signed token from POST /v1/shifts/feeds',
+          schema: { type: 'string', maxLength: 2000 },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'RFC 5545 VCALENDAR, one VEVENT per upcoming shift (UID and SEQUENCE as in the invitations)',
+          content: { 'text/calendar': { schema: { type: 'string' } } },
+        },
+        '400': { description: 'link_invalid (X-Error-Code)', content: { 'text/plain': { schema: { type: 'string' } } } },
+        '404': {
+          description: 'feed_not_found: the organization does not hold the license (X-Error-Code)',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+        '410': { description: 'link_revoked: the link was rotated (X-Error-Code)', content: { 'text/plain': { schema: { type: 'string' } } } },
+        '429': html('Too many requests from this network (Retry-After)'),
+      },
+    },
+  },
 };

@@ -97,6 +97,11 @@ const TAGS: { name: string; description: string }[] = [
       'The audit trail: every change made by an organization key, the operator or the host (and reads of a candidate record), hash-chained per organization so a changed or removed event is detected (hiring-integrations audit verify).',
   },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
+  {
+    name: 'shifts',
+    description:
+      'Restaurants (scheduling.shift_scheduling): shifts published for employees reach them as iTIP invitations (REQUEST, CANCEL; stable UID, growing SEQUENCE) and SMS with a signed confirmation link; a reminder before the start; a per-person webcal:// feed of their upcoming shifts.',
+  },
   ...SURFACE_TAGS,
 ];
 
