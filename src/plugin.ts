@@ -50,6 +50,7 @@ import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-wr
 import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
 import { schedulingModule } from './features/scheduling/register';
 import { jobImportModule } from './features/job-import/register';
+import { boardApplicationsModule } from './features/board-applications/register';
 import { deriveKey } from './platform/security/key-derivation';
 import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
@@ -111,6 +112,7 @@ export const MODULES: readonly PluginModule[] = [
   auditModule,
   schedulingModule,
   jobImportModule,
+  boardApplicationsModule,
   cachingModule,
 ];
 

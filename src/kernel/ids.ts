@@ -65,7 +65,8 @@ export type IdPrefix =
   | 'pout'
   | 'totp'
   | 'jfeed'
-  | 'jimp';
+  | 'jimp'
+  | 'bsec';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

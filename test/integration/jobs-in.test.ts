@@ -4,6 +4,11 @@
  * 1-second sweep here) from a local HTTP server serving our own XML and JSON feeds; an
  * import on demand answers 304 as a succeeded no-op, then updates and closes; garbage is a
  * failed import and a failed action run with its code.
+ * job_boards.import_applications: a board application signed per Standard Webhooks (Indeed
+ * Apply's JSON) enters the pipeline once (application.submitted, source = the board); a
+ * replayed delivery or the same person again makes no second one; bad or missing signatures,
+ * old timestamps, reused ids, unknown or closed listings and oversized resumes are refused
+ * with their codes.
  */
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +17,7 @@ import { jsonFeed, xmlFeed } from '../../src/features/job-feeds/domain/feed-docu
 import type { Listing } from '../../src/features/listings/domain/listing';
 import { waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { Webhook } from 'standardwebhooks';
 
 const source = (id: string, title: string, extra: Partial<Listing> = {}): Listing => ({
   id,
@@ -178,5 +184,137 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
     assert.equal((await t.request('DELETE', `/v1/job-imports/feeds/${created.body.id}`, { auth: acme.apiKey })).status, 200);
     assert.equal((await t.request('GET', `/v1/job-imports/feeds/${created.body.id}`, { auth: acme.apiKey })).status, 404);
     assert.equal((await byExternalId('json-1'))?.status, 'open', 'deleting a feed leaves its listings');
+  });
+
+  describe('board applications', () => {
+    let secret = '';
+    let listingId = '';
+    let endpoint = '';
+    let sequence = 0;
+    const application = (overrides: Record<string, unknown> = {}, applicant: Record<string, unknown> = {}) => ({
+      id: `indeed-app-${++sequence}`,
+      job: { jobId: 'req-42', jobTitle: 'Night nurse' },
+      applicant: {
+        fullName: 'Ada Lovelace',
+        email: 'Ada@Example.com',
+        phoneNumber: '+15555550123',
+        resume: { text: 'Nurse, 5 years', file: { fileName: 'ada.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.7 ada').toString('base64') } },
+        ...applicant,
+      },
+      questions: [{ id: 'years_experience', question: 'Years of experience?', answer: 5 }],
+      ...overrides,
+    });
+    const post = (body: unknown, options: { id?: string; at?: Date; key?: string; path?: string; signature?: string } = {}) => {
+      const raw = JSON.stringify(body);
+      const id = options.id ?? `msg_${++sequence}`;
+      const at = options.at ?? new Date();
+      const signature = options.signature ?? new Webhook(options.key ?? secret).sign(id, at, raw);
+      return t.request('POST', options.path ?? endpoint, {
+        rawBody: raw,
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      });
+    };
+
+    before(async () => {
+      await activate('job_boards.import_applications');
+      const listing = await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Night nurse', external_id: 'req-42' } });
+      assert.equal(listing.status, 201, listing.text);
+      listingId = listing.body.id;
+      const made = await t.request('POST', '/v1/board-applications/secret', { auth: acme.apiKey });
+      assert.equal(made.status, 201, made.text);
+      assert.match(made.body.secret, /^whsec_/);
+      secret = made.body.secret;
+      endpoint = `/v1/board-applications/${acme.organizationId}/indeed`;
+      assert.equal(made.body.endpoint_url, `${t.baseUrl}/v1/board-applications/${acme.organizationId}/{board}`);
+      const shown = await t.request('GET', '/v1/board-applications/secret', { auth: acme.apiKey });
+      assert.equal(shown.body.secret, undefined, 'the secret is shown once');
+    });
+
+    it('a signed application enters the pipeline once, with the board as its source; a replay or the same person again makes no second', async () => {
+      const body = application();
+      const first = await post(body, { id: 'msg_first' });
+      assert.equal(first.status, 201, first.text);
+      assert.equal(first.body.duplicate, false);
+      const again = await post(body, { id: 'msg_first' });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.body.application_id, first.body.application_id);
+      // Another delivery (another board, even) of the same person to the same listing: the same application.
+      const sameperson = await post(application({}, { email: 'ada@example.com' }), { path: `/v1/board-applications/${acme.organizationId}/linkedin` });
+      assert.equal(sameperson.status, 200, sameperson.text);
+      assert.deepEqual([sameperson.body.application_id, sameperson.body.duplicate], [first.body.application_id, true]);
+      // Another body under a delivery id already seen: refused.
+      const reused = await post(application({}, { fullName: 'Someone Else', email: 'else@example.com' }), { id: 'msg_first' });
+      assert.equal(reused.status, 409, reused.text);
+      assert.equal(reused.body.error.code, 'webhook_id_reused');
+
+      const listed = await t.request('GET', `/v1/opportunities/listings/${listingId}/applications`, { auth: acme.apiKey });
+      assert.equal(listed.status, 200, listed.text);
+      assert.equal(listed.body.data.length, 1);
+      const submitted = await waitFor(async () => {
+        const events = await t.request('GET', '/v1/events?type=application.submitted', { auth: acme.apiKey });
+        return events.body.data.find((e: { data: { application_id: string } }) => e.data.application_id === first.body.application_id);
+      }, 'application.submitted');
+      assert.equal(submitted.data.source, 'indeed');
+      assert.equal(submitted.data.candidate_name, 'Ada Lovelace');
+      assert.equal(submitted.data.listing_external_id, 'req-42');
+      assert.deepEqual(submitted.data.answers, { years_experience: 5 });
+      const stored = await t.database.db('hi_board_applications').where({ application_id: first.body.application_id }).first();
+      assert.deepEqual([stored.email, stored.board, Buffer.from(stored.resume_file).toString()], ['ada@example.com', 'indeed', '%PDF-1.7 ada']);
+    });
+
+    it('refuses bad and missing signatures, old timestamps, unknown and closed listings, oversized resumes, and organizations without a secret or license', async () => {
+      const body = application({}, { email: 'grace@example.com' });
+      const forged = await post(body, { key: `whsec_${Buffer.alloc(32, 7).toString('base64')}` });
+      assert.deepEqual([forged.status, forged.body.error?.code], [400, 'webhook_signature_invalid']);
+      const unsigned = await t.request('POST', endpoint, { body });
+      assert.deepEqual([unsigned.status, unsigned.body.error?.code], [400, 'webhook_signature_missing']);
+      const old = await post(body, { at: new Date(Date.now() - 10 * 60_000) });
+      assert.deepEqual([old.status, old.body.error?.code], [400, 'webhook_timestamp_out_of_range']);
+      const unknown = await post(application({ job: { jobId: 'no-such-req' } }, { email: 'grace@example.com' }));
+      assert.equal(unknown.status, 404, unknown.text);
+      const bad = await post(application({}, { email: 'not an email' }));
+      assert.deepEqual([bad.status, bad.body.error?.param], [400, 'applicant.email']);
+      const huge = Buffer.alloc(5 * 1024 * 1024 + 1, 1).toString('base64');
+      const oversized = await post(
+        application({}, { email: 'grace@example.com', resume: { file: { fileName: 'big.pdf', contentType: 'application/pdf', data: huge } } }),
+      );
+      assert.deepEqual([oversized.status, oversized.body.error?.code], [413, 'resume_too_large']);
+      assert.equal((await t.database.db('hi_board_applications').where({ email: 'grace@example.com' })).length, 0, 'nothing refused was written');
+
+      const closed = await t.request('POST', `/v1/listings/${listingId}/close`, { auth: acme.apiKey });
+      assert.equal(closed.status, 200, closed.text);
+      const late = await post(body);
+      assert.deepEqual([late.status, late.body.error?.code], [410, 'listing_closed']);
+
+      const other = await t.createOrganization('Board-less');
+      const noSecret = await post(body, { path: `/v1/board-applications/${other.organizationId}/indeed` });
+      assert.equal(noSecret.status, 404);
+      const otherSecret = (await t.request('POST', '/v1/board-applications/secret', { auth: other.apiKey })).body.secret;
+      const unlicensed = await post(body, { path: `/v1/board-applications/${other.organizationId}/indeed`, key: otherSecret });
+      assert.deepEqual([unlicensed.status, unlicensed.body.error?.code], [403, 'license_required']);
+      // Acme's secret does not open another organization's endpoint.
+      const crossed = await post(body, { path: `/v1/board-applications/${other.organizationId}/indeed` });
+      assert.deepEqual([crossed.status, crossed.body.error?.code], [400, 'webhook_signature_invalid']);
+    });
+
+    it('a rotated secret takes over; the former one verifies during its grace period', async () => {
+      const former = secret;
+      const rotated = await t.request('POST', '/v1/board-applications/secret', { auth: acme.apiKey });
+      assert.equal(rotated.status, 201, rotated.text);
+      assert.notEqual(rotated.body.secret, former);
+      assert.ok(rotated.body.previous_valid_until);
+      const reopened = await t.request('POST', `/v1/listings/${listingId}/reopen`, { auth: acme.apiKey });
+      assert.equal(reopened.status, 200, reopened.text);
+      const withFormer = await post(application({}, { email: 'katherine@example.com' }), { key: former });
+      assert.equal(withFormer.status, 201, withFormer.text);
+      secret = rotated.body.secret;
+      const withNew = await post(application({ job: { jobId: listingId } }, { email: 'alan@example.com' }));
+      assert.equal(withNew.status, 201, withNew.text);
+    });
   });
 });
