@@ -51,6 +51,8 @@ import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-wr
 import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
 import { schedulingModule } from './features/scheduling/register';
 import { availabilityModule } from './features/availability/register';
+import { jobImportModule } from './features/job-import/register';
+import { boardApplicationsModule } from './features/board-applications/register';
 import { deriveKey } from './platform/security/key-derivation';
 import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
@@ -111,6 +113,8 @@ export const MODULES: readonly PluginModule[] = [
   privacyModule,
   auditModule,
   schedulingModule,
+  jobImportModule,
+  boardApplicationsModule,
   cachingModule,
   availabilityModule,
   shiftsModule,

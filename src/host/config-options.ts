@@ -397,6 +397,13 @@ export interface SettingOptions {
   complianceSweepIntervalSeconds?: number;
 
   /**
+   * How often the job import sweep queues the imports of feeds whose interval has come (job_import.import_jobs).
+   *
+   * `JOB_IMPORT_SWEEP_INTERVAL_SECONDS`, default `60`.
+   */
+  jobImportSweepIntervalSeconds?: number;
+
+  /**
    * How often the reconciliation sweep looks for work whose effect is missing (undelivered applications, licenses still provisioning, reminders due but not sent).
    *
    * `RECONCILE_INTERVAL_SECONDS`, default `60`.

@@ -64,7 +64,10 @@ export type IdPrefix =
   | 'wkr'
   | 'pout'
   | 'totp'
-  | 'shf';
+  | 'shf'
+  | 'jfeed'
+  | 'jimp'
+  | 'bsec';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -90,6 +90,8 @@ describe('tenant isolation: another organization’s ids', function () {
     payoutId: '',
     backgroundCheckId: '',
     shiftId: '',
+    jobImportFeedId: '',
+    jobImportId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -386,6 +388,28 @@ describe('tenant isolation: another organization’s ids', function () {
     b.holdId = hold.body.id;
     // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
     // was created) goes to the receiver that answers 404 and settles before anything is compared.
+    // B's job import feed and one finished import (written directly: an import needs a feed server).
+    b.jobImportFeedId = newId('jfeed');
+    b.jobImportId = newId('jimp');
+    await t.database.db('hi_job_import_feeds').insert({
+      id: b.jobImportFeedId,
+      organization_id: b.organizationId,
+      url: 'https://ats.b.example/jobs.xml',
+      format: 'xml',
+      interval_minutes: 60,
+      next_run_at: new Date('2030-01-01T00:00:00Z'),
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    await t.database.db('hi_job_imports').insert({
+      id: b.jobImportId,
+      organization_id: b.organizationId,
+      feed_id: b.jobImportFeedId,
+      trigger: 'api',
+      status: 'succeeded',
+      created_at: new Date(),
+      finished_at: new Date(),
+    });
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
     await waitFor(async () => (await t.database.db('hi_webhook_deliveries').where({ status: 'pending' })).length === 0, 'every webhook delivery settled');
     fixtures = {
@@ -418,6 +442,8 @@ describe('tenant isolation: another organization’s ids', function () {
       shift_id: { other: b.shiftId, missing: newId('shf') },
       // A feed link is signed for an organization and an employee: B's (no license: 404) and one of an organization that does not exist.
       feed_token: { other: shiftFeedToken(t, b.organizationId, 'emp_b'), missing: shiftFeedToken(t, newId('org'), 'emp_b') },
+      feed_id: { other: b.jobImportFeedId, missing: newId('jfeed') },
+      import_id: { other: b.jobImportId, missing: newId('jimp') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -475,6 +501,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.payoutId,
     b.backgroundCheckId,
     b.shiftId,
+    b.jobImportFeedId,
+    b.jobImportId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

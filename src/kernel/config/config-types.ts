@@ -76,6 +76,8 @@ export interface Config {
   billingRenewalIntervalSeconds: number;
   /** Compliance: how often expiring credentials are swept. */
   complianceSweepIntervalSeconds: number;
+  /** Job import: how often the sweep queues the imports of feeds due. */
+  jobImportSweepIntervalSeconds: number;
   /** Standalone host: seed and serve the demo (undefined: embedded mode only). */
   demoEnabled: boolean | undefined;
   /** Webhook delivery: timeouts, the retry schedule, destination policy, the sweep. */

@@ -184,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billingGraceDays: s.BILLING_GRACE_DAYS,
     billingRenewalIntervalSeconds: s.BILLING_RENEWAL_INTERVAL_SECONDS,
     complianceSweepIntervalSeconds: s.COMPLIANCE_SWEEP_INTERVAL_SECONDS,
+    jobImportSweepIntervalSeconds: s.JOB_IMPORT_SWEEP_INTERVAL_SECONDS,
     reconcileIntervalSeconds: s.RECONCILE_INTERVAL_SECONDS,
     reconcileAfterSeconds: s.RECONCILE_AFTER_SECONDS,
   };

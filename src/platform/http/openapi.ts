@@ -96,6 +96,16 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'The audit trail: every change made by an organization key, the operator or the host (and reads of a candidate record), hash-chained per organization so a changed or removed event is detected (hiring-integrations audit verify).',
   },
+  {
+    name: 'job-imports',
+    description:
+      'job_import.import_jobs: feeds an organization imports listings from (XML or JSON, on a schedule with conditional GET), each import an action run with its per-job error report.',
+  },
+  {
+    name: 'board-applications',
+    description:
+      "job_boards.import_applications: the organization's signing secret for boards, and the signed endpoint boards post applications to (HMAC-SHA256, Standard Webhooks headers).",
+  },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   {
     name: 'shifts',

@@ -24,7 +24,8 @@ export type KeyPurpose =
   | 'job-distribution-sources'
   | 'sms-opt-out-destinations'
   | 'totp-secret-encryption'
-  | 'shift-links';
+  | 'shift-links'
+  | 'board-application-secrets';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

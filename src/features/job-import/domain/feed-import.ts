@@ -7,7 +7,11 @@
  * rest of the feed still imports. A feed that cannot be read at all closes nothing.
  */
 import type { ListingsManager } from '../../listings/domain/listing-management';
+import { readJsonFeed } from './json-feed-reader';
 import { FeedSyntaxError, readXmlFeed, type FeedJob } from './xml-feed-reader';
+
+/** The two formats job-feeds publishes: the aggregators' XML (`jobs.xml`) and our JSON (`jobs.json`). */
+export type FeedFormat = 'xml' | 'json';
 
 /** More jobs than any one organization's feed should carry; the rest is reported, not imported. */
 export const MAX_FEED_JOBS = 50_000;
@@ -99,7 +103,12 @@ export class FeedImport {
   ) {}
 
   /** `previous`: what the last import of this feed left (its validators and the external ids it carried). */
-  async run(organizationId: string, url: string, previous: { validators: Validators; externalIds: readonly string[] }): Promise<ImportOutcome> {
+  async run(
+    organizationId: string,
+    url: string,
+    previous: { validators: Validators; externalIds: readonly string[] },
+    format: FeedFormat = 'xml',
+  ): Promise<ImportOutcome> {
     let response: FeedResponse;
     try {
       response = await this.fetcher.fetch(url, previous.validators);
@@ -135,7 +144,7 @@ export class FeedImport {
       }
     };
     try {
-      for await (const job of readXmlFeed(response.body)) {
+      for await (const job of (format === 'json' ? readJsonFeed : readXmlFeed)(response.body)) {
         jobs += 1;
         if (jobs > MAX_FEED_JOBS) {
           report({

@@ -28,7 +28,7 @@ export class HttpFeedFetcher implements FeedFetcher {
         if (error instanceof DomainError) throw new FeedFetchError('feed_url_refused', error.message);
         throw error;
       }
-      const headers: Record<string, string> = { accept: 'application/xml, text/xml;q=0.9', 'user-agent': this.userAgent };
+      const headers: Record<string, string> = { accept: 'application/xml, application/json, text/xml;q=0.9', 'user-agent': this.userAgent };
       if (validators.etag) headers['if-none-match'] = validators.etag;
       if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
       let response: Response;

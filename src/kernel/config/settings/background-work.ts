@@ -39,6 +39,11 @@ export const BACKGROUND_WORK = {
       description:
         'How often the compliance sweep sends credential.expiring / credential.expired for credentials reaching a reminder threshold or their expiry.',
     }),
+    JOB_IMPORT_SWEEP_INTERVAL_SECONDS: integer({
+      default: '60',
+      ...POSITIVE,
+      description: 'How often the job import sweep queues the imports of feeds whose interval has come (job_import.import_jobs).',
+    }),
     RECONCILE_INTERVAL_SECONDS: integer({
       default: '60',
       ...POSITIVE,
