@@ -39,6 +39,7 @@ import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
 import { smsModule } from './features/sms/register';
 import { payoutsModule } from './features/payouts/register';
+import { payrollModule } from './features/payroll/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -110,6 +111,7 @@ export const MODULES: readonly PluginModule[] = [
   auditModule,
   schedulingModule,
   cachingModule,
+  payrollModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

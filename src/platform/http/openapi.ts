@@ -97,6 +97,11 @@ const TAGS: { name: string; description: string }[] = [
       'The audit trail: every change made by an organization key, the operator or the host (and reads of a candidate record), hash-chained per organization so a changed or removed event is detected (hiring-integrations audit verify).',
   },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
+  {
+    name: 'payroll',
+    description:
+      "Payroll files (payroll.contractor_export): contractors' W-9 details (TIN last four digits only) and the contractor/1099 file of a tax year in integer cents, delivered to the organization's SFTP server or downloaded, each an action run with its SHA-256.",
+  },
   ...SURFACE_TAGS,
 ];
 
