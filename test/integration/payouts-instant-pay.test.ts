@@ -7,7 +7,8 @@
  * settled by `payout.paid` / `payout.failed`. Forged webhooks, another organization, no
  * license and no connection each get their stable code. A timesheet approved by the client's
  * contact pays its worker once (reference timesheet:<id>); one whose worker cannot be paid is
- * a failed run with its code and a timesheet.payout_failed event.
+ * a failed run with its code and a timesheet.payout_failed event. A hire (candidate.hired)
+ * gets a connected account and the onboarding link by email, once.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
@@ -288,6 +289,32 @@ describe('payouts: KYC onboarding and instant pay over Stripe Connect (API, webh
       1,
       'one payout per approved timesheet, none for the worker who cannot be paid',
     );
+  });
+
+  it('a hire (candidate.hired) gets a connected account and the KYC link by email, once; without a country it is refused', async () => {
+    const fire = (payload: object) =>
+      t.request('POST', '/host/v1/hooks/candidate.hired', { auth: t.operatorKey, body: { organization_id: acme.organizationId, payload } });
+    const outcome = (body: { outcomes: { handler: string; result?: any; reason?: string }[] }) =>
+      body.outcomes.find((o) => o.handler === 'payouts-kyc-onboarding')!;
+    const hire = { candidate_id: 'cand_2002', candidate: { name: 'Grace Hopper', email: 'grace@example.com' }, country: 'US' };
+    const fired = await fire(hire);
+    assert.equal(fired.status, 200, fired.text);
+    const first = outcome(fired.body).result;
+    assert.ok(first, fired.text);
+    assert.equal(first.link_sent, true);
+    assert.equal(typeof first.account_id, 'string', 'Prism answers an example account id');
+    const onboarding = await run(first.onboarding_run_id);
+    assert.deepEqual([onboarding.body.status, onboarding.body.action, onboarding.body.reference], ['succeeded', 'payouts.kyc_verification', first.account_id]);
+    const message = await run(first.message_run_id);
+    assert.deepEqual([message.body.status, message.body.action], ['succeeded', 'payouts.kyc_verification'], JSON.stringify(message.body));
+    const worker = (await t.request('GET', `/v1/payouts/workers/${first.worker_id}`, { auth: acme.apiKey })).body;
+    assert.deepEqual([worker.reference, worker.kyc_status], ['cand_2002', 'onboarding']);
+
+    const again = outcome((await fire(hire)).body).result;
+    assert.deepEqual([again.worker_id, again.account_id, again.link_sent, again.message_run_id], [first.worker_id, first.account_id, false, null]);
+    const noCountry = outcome((await fire({ ...hire, candidate_id: 'cand_2003', country: undefined })).body);
+    assert.match(noCountry.reason ?? '', /invalid_payload/, JSON.stringify(noCountry));
+    assert.equal((await t.database.db('hi_payout_workers').where({ organization_id: acme.organizationId, reference: 'cand_2003' })).length, 0);
   });
 
   it('another organization sees none of it; no license, no connection: stable codes', async () => {

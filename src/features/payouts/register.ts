@@ -33,6 +33,8 @@ import { PayoutWebhooks } from './domain/payout-webhooks';
 import { KYC_ACTION, PAYOUT_WORKER_REPOSITORY, type PayoutWorkerRepository } from './domain/payout-worker';
 import { PayoutWorkers } from './domain/payout-workers';
 import { TimesheetPayouts } from './domain/timesheet-payouts';
+import { KycHireHandler } from './domain/kyc-hire-handler';
+import { declarationOf } from '../hooks/domain/hook-handler';
 import { TIMESHEET_PAYOUT_QUEUE, TimesheetPayoutProcessor, timesheetPayoutJobId } from './jobs/timesheet-payout';
 import { APPROVED_TIMESHEETS, TIMESHEET_APPROVAL_LISTENERS, type ApprovedTimesheets, type TimesheetApprovalListeners } from '../timesheets/domain/ports';
 import { payoutRoutes } from './http/payouts-router';
@@ -142,6 +144,10 @@ export const payoutsModule: PluginModule = {
     );
   },
   processors: (container: DependencyContainer) => [container.resolve(TimesheetPayoutProcessor)],
+  // No steps declared: the action is also built in (POST /v1/payouts/workers) and is sold without waiting for a connection.
+  hooks: [
+    (({ name, hook, action }) => ({ name, hook, action, resolve: (c: DependencyContainer) => c.resolve(KycHireHandler) }))(declarationOf(KycHireHandler)),
+  ],
   routers: [
     {
       name: 'payouts',
