@@ -40,6 +40,7 @@ import { timesheetsModule } from './features/timesheets/register';
 import { verificationsModule } from './features/verifications/register';
 import { smsModule } from './features/sms/register';
 import { payoutsModule } from './features/payouts/register';
+import { payrollModule } from './features/payroll/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -118,6 +119,7 @@ export const MODULES: readonly PluginModule[] = [
   cachingModule,
   availabilityModule,
   shiftsModule,
+  payrollModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

@@ -67,7 +67,8 @@ export type IdPrefix =
   | 'shf'
   | 'jfeed'
   | 'jimp'
-  | 'bsec';
+  | 'bsec'
+  | 'pctr';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

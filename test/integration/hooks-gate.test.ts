@@ -64,8 +64,8 @@ describe('hooks: license gate over the operator endpoint', function () {
     assert.equal((await t.database.db('hi_connector_deliveries').where({ organization_id: globex.organizationId })).length, 0);
     for (const [hook, payload, handlers] of [
       ['offer.created', { offer_id: 'off_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 1],
-      // candidate.hired: the HRIS sync, the payroll new-hire file, continuous monitoring and the POS team member.
-      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 4],
+      // candidate.hired: the HRIS sync, the payroll new-hire file, continuous monitoring, the POS team member and KYC onboarding.
+      ['candidate.hired', { candidate_id: 'cand_1', candidate: { name: 'Ada', email: 'ada@example.com' } }, 5],
     ] as const) {
       const skipped = await fire(hook, globex.organizationId, payload);
       assert.equal(skipped.body.handled.length, 0, hook);
@@ -137,7 +137,7 @@ describe('hooks: license gate over the operator endpoint', function () {
       .map((a: any) => a.key)
       .sort();
     // Also gated, licensed in their own tests: volunteer provisioning, payroll files and POS team members (hris-scim, payroll-sftp, pos-square),
-    // status updates and call sheets (messages), the vendor background checks (background-checks).
+    // status updates and call sheets (messages), the vendor background checks (background-checks), KYC onboarding from a hire (payouts-instant-pay).
     const elsewhere = [
       'hris.volunteer_management',
       'payroll.payroll_sync',
@@ -149,6 +149,7 @@ describe('hooks: license gate over the operator endpoint', function () {
       'background_checks.continuous_monitoring',
       // time-off hooks (availability-sync)
       'scheduling.availability_sync',
+      'payouts.kyc_verification',
     ];
     assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, ...elsewhere].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');

@@ -5,12 +5,17 @@
  * hosted KYC link), refused payment before KYC completes, completed by a signed
  * `account.updated`, paid (transfer + instant payout, never twice for one reference), and
  * settled by `payout.paid` / `payout.failed`. Forged webhooks, another organization, no
- * license and no connection each get their stable code.
+ * license and no connection each get their stable code. A timesheet approved by the client's
+ * contact pays its worker once (reference timesheet:<id>); one whose worker cannot be paid is
+ * a failed run with its code and a timesheet.payout_failed event. A hire (candidate.hired)
+ * gets a connected account and the onboarding link by email, once.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
 import Stripe from 'stripe';
+import { SignedLinks } from '../../src/features/messages/domain/signed-links';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
+import { deriveKey } from '../../src/platform/security/key-derivation';
 import { activateLicense } from '../helpers/hooks';
 import { eventsOf } from '../helpers/licensing';
 import { rememberSecret } from '../helpers/log-capture';
@@ -211,6 +216,105 @@ describe('payouts: KYC onboarding and instant pay over Stripe Connect (API, webh
     assert.equal(eventsOf(t, acme.organizationId, 'payout.failed')[0]!.payload.provider_failure_code, 'account_closed');
     await webhook(acme.organizationId, 'payout.paid', { ...failure, status: 'paid' }, { account: worker.account_id });
     assert.equal((await t.request('GET', `/v1/payouts/instant/${paid.body.id}`, { auth: acme.apiKey })).body.status, 'failed', 'a failed payout stays failed');
+  });
+
+  it('a timesheet approved by the client pays its worker once (timesheet:<id>); a worker who cannot be paid is a failed run and timesheet.payout_failed', async () => {
+    await activateLicense(t, acme.apiKey, 'payroll.time_tracking');
+    const links = new SignedLinks(deriveKey(t.config.secretKey, 'message-links'));
+    /** A week for the worker, submitted (the email goes through the sandbox) and approved through its signed link. */
+    const approvedWeek = async (workerId: string) => {
+      const placement = await t.request('POST', '/v1/timesheets/placements', {
+        auth: acme.apiKey,
+        body: {
+          worker_id: workerId,
+          worker_name: 'Ada Lovelace',
+          client_company_id: 'cli_77',
+          client_name: 'Harbor Logistics',
+          client_contact: { name: 'Sam Lee', email: 'sam@harbor.example' },
+          bill_rate: 4500,
+          pay_rate: 2850,
+          currency: 'USD',
+          timezone: 'America/Los_Angeles',
+        },
+      });
+      assert.equal(placement.status, 201, placement.text);
+      const sheet = await t.request('POST', '/v1/timesheets', {
+        auth: acme.apiKey,
+        body: {
+          placement_id: placement.body.id,
+          period_start: '2026-11-16',
+          entries: [{ start: '2026-11-16T08:00:00-08:00', end: '2026-11-16T17:00:00-08:00', break_minutes: 30 }],
+        },
+      });
+      assert.equal(sheet.status, 201, sheet.text);
+      const submitted = await t.request('POST', `/v1/timesheets/${sheet.body.id}/submit`, { auth: acme.apiKey });
+      assert.equal(submitted.status, 200, submitted.text);
+      const token = links.sign({ p: 'timesheet_review', o: acme.organizationId, r: `${sheet.body.id}:1`, x: Math.floor(Date.now() / 1000) + 3600 });
+      const decided = await t.request('POST', `/v1/timesheet_review?token=${token}`, {
+        rawBody: new URLSearchParams({ decision: 'approve' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      assert.equal(decided.status, 200, decided.text);
+      return sheet.body.id as string;
+    };
+
+    const timesheetId = await approvedWeek('cand_1001');
+    const payout = await waitFor(
+      async () =>
+        (await t.database
+          .db('hi_payouts')
+          .where({ organization_id: acme.organizationId, reference: `timesheet:${timesheetId}` })
+          .first()) ?? undefined,
+      'the timesheet payout',
+    );
+    // 8.5 h at 28.50: 242.25, the timesheet's pay to the cent, no fee.
+    assert.deepEqual([Number(payout.amount), Number(payout.fee), payout.source, payout.worker_id], [24225, 0, 'timesheet', worker.id]);
+    const settled = await waitFor(async () => {
+      const p = (await t.request('GET', `/v1/payouts/instant/${payout.id}`, { auth: acme.apiKey })).body;
+      return p.status === 'in_transit' || p.status === 'paid' ? p : undefined;
+    }, 'the transfer and the instant payout');
+    assert.equal((await run(settled.payout_run_id)).body.status, 'succeeded');
+
+    const unpaid = await approvedWeek('cand_unknown');
+    await waitFor(async () => eventsOf(t, acme.organizationId, 'timesheet.payout_failed').length === 1, 'timesheet.payout_failed');
+    const [failedEvent] = eventsOf(t, acme.organizationId, 'timesheet.payout_failed');
+    assert.deepEqual([failedEvent!.payload.timesheet_id, failedEvent!.payload.failure_code, failedEvent!.payload.amount], [unpaid, 'worker_not_found', 24225]);
+    const failedRun = await t.database
+      .db('hi_action_runs')
+      .where({ organization_id: acme.organizationId, idempotency_key: `timesheet-payout-${unpaid}` })
+      .first();
+    assert.deepEqual([failedRun.status, failedRun.error_code, failedRun.action], ['failed', 'worker_not_found', 'payouts.instant_pay']);
+    assert.equal(
+      (await t.database.db('hi_payouts').where({ organization_id: acme.organizationId, source: 'timesheet' })).length,
+      1,
+      'one payout per approved timesheet, none for the worker who cannot be paid',
+    );
+  });
+
+  it('a hire (candidate.hired) gets a connected account and the KYC link by email, once; without a country it is refused', async () => {
+    const fire = (payload: object) =>
+      t.request('POST', '/host/v1/hooks/candidate.hired', { auth: t.operatorKey, body: { organization_id: acme.organizationId, payload } });
+    const outcome = (body: { outcomes: { handler: string; result?: any; reason?: string }[] }) =>
+      body.outcomes.find((o) => o.handler === 'payouts-kyc-onboarding')!;
+    const hire = { candidate_id: 'cand_2002', candidate: { name: 'Grace Hopper', email: 'grace@example.com' }, country: 'US' };
+    const fired = await fire(hire);
+    assert.equal(fired.status, 200, fired.text);
+    const first = outcome(fired.body).result;
+    assert.ok(first, fired.text);
+    assert.equal(first.link_sent, true);
+    assert.equal(typeof first.account_id, 'string', 'Prism answers an example account id');
+    const onboarding = await run(first.onboarding_run_id);
+    assert.deepEqual([onboarding.body.status, onboarding.body.action, onboarding.body.reference], ['succeeded', 'payouts.kyc_verification', first.account_id]);
+    const message = await run(first.message_run_id);
+    assert.deepEqual([message.body.status, message.body.action], ['succeeded', 'payouts.kyc_verification'], JSON.stringify(message.body));
+    const worker = (await t.request('GET', `/v1/payouts/workers/${first.worker_id}`, { auth: acme.apiKey })).body;
+    assert.deepEqual([worker.reference, worker.kyc_status], ['cand_2002', 'onboarding']);
+
+    const again = outcome((await fire(hire)).body).result;
+    assert.deepEqual([again.worker_id, again.account_id, again.link_sent, again.message_run_id], [first.worker_id, first.account_id, false, null]);
+    const noCountry = outcome((await fire({ ...hire, candidate_id: 'cand_2003', country: undefined })).body);
+    assert.match(noCountry.reason ?? '', /invalid_payload/, JSON.stringify(noCountry));
+    assert.equal((await t.database.db('hi_payout_workers').where({ organization_id: acme.organizationId, reference: 'cand_2003' })).length, 0);
   });
 
   it('another organization sees none of it; no license, no connection: stable codes', async () => {

@@ -92,6 +92,7 @@ describe('tenant isolation: another organization’s ids', function () {
     shiftId: '',
     jobImportFeedId: '',
     jobImportId: '',
+    contractorId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -386,6 +387,24 @@ describe('tenant isolation: another organization’s ids', function () {
     const hold = await t.request('POST', `/v1/candidates/${ADA.id}/legal_holds`, { auth: b.apiKey, body: { reason: 'litigation' } });
     assert.equal(hold.status, 201, hold.text);
     b.holdId = hold.body.id;
+    // B's contractor for the 1099 export (written directly: saving one needs the payroll.contractor_export license).
+    b.contractorId = newId('pctr');
+    await t.database.db('hi_payroll_contractors').insert({
+      id: b.contractorId,
+      organization_id: b.organizationId,
+      worker_id: 'wrk_b',
+      email: 'b-contractor@example.com',
+      legal_name: 'B Contractor',
+      tin_type: 'ssn',
+      tin_last4: '1234',
+      address_line1: '1 B Street',
+      city: 'Bville',
+      region: 'CA',
+      postal_code: '94000',
+      country: 'US',
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
     // was created) goes to the receiver that answers 404 and settles before anything is compared.
     // B's job import feed and one finished import (written directly: an import needs a feed server).
@@ -444,6 +463,7 @@ describe('tenant isolation: another organization’s ids', function () {
       feed_token: { other: shiftFeedToken(t, b.organizationId, 'emp_b'), missing: shiftFeedToken(t, newId('org'), 'emp_b') },
       feed_id: { other: b.jobImportFeedId, missing: newId('jfeed') },
       import_id: { other: b.jobImportId, missing: newId('jimp') },
+      contractor_id: { other: b.contractorId, missing: newId('pctr') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };

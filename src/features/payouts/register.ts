@@ -4,9 +4,10 @@
  * webhooks, and instant payouts. Both tables hold workers' personal data and are registered
  * like candidates' (matched by the worker's email or phone).
  */
-import { instanceCachingFactory } from 'tsyringe';
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { JOB_QUEUE, type JobQueue } from '../../kernel/job-queue';
 import { LOGGER, type Logger } from '../../kernel/logger';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import type { Database } from '../../platform/database/database';
@@ -31,6 +32,11 @@ import { INSTANT_PAY_ACTION, PAYOUT_REPOSITORY, type PayoutRepository } from './
 import { PayoutWebhooks } from './domain/payout-webhooks';
 import { KYC_ACTION, PAYOUT_WORKER_REPOSITORY, type PayoutWorkerRepository } from './domain/payout-worker';
 import { PayoutWorkers } from './domain/payout-workers';
+import { TimesheetPayouts } from './domain/timesheet-payouts';
+import { KycHireHandler } from './domain/kyc-hire-handler';
+import { declarationOf } from '../hooks/domain/hook-handler';
+import { TIMESHEET_PAYOUT_QUEUE, TimesheetPayoutProcessor, timesheetPayoutJobId } from './jobs/timesheet-payout';
+import { APPROVED_TIMESHEETS, TIMESHEET_APPROVAL_LISTENERS, type ApprovedTimesheets, type TimesheetApprovalListeners } from '../timesheets/domain/ports';
 import { payoutRoutes } from './http/payouts-router';
 import { KnexPayoutRepository } from './storage/knex-payout-repository';
 import { KnexPayoutWorkerRepository } from './storage/knex-payout-worker-repository';
@@ -85,6 +91,29 @@ export const payoutsModule: PluginModule = {
           ),
       ),
     });
+    container.register(TimesheetPayouts, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new TimesheetPayouts(
+            () => (c.isRegistered(APPROVED_TIMESHEETS) ? c.resolve<ApprovedTimesheets>(APPROVED_TIMESHEETS) : undefined),
+            c.resolve<PayoutWorkerRepository>(PAYOUT_WORKER_REPOSITORY),
+            c.resolve(InstantPayouts),
+            c.resolve(ActionRunner),
+            c.resolve(HookGate),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+          ),
+      ),
+    });
+    container.register(TimesheetPayoutProcessor, { useFactory: instanceCachingFactory((c) => new TimesheetPayoutProcessor(c.resolve(TimesheetPayouts))) });
+    // An approved timesheet becomes a payout job (its id names the timesheet: added twice, it is one job).
+    if (container.isRegistered(TIMESHEET_APPROVAL_LISTENERS))
+      container.resolve<TimesheetApprovalListeners>(TIMESHEET_APPROVAL_LISTENERS).add({
+        approved: (organizationId, timesheetId) =>
+          container
+            .resolve<JobQueue>(JOB_QUEUE)
+            .add(TIMESHEET_PAYOUT_QUEUE, 'pay', { organizationId, timesheetId }, { jobId: timesheetPayoutJobId(timesheetId) }),
+      });
     const workersOf = (subject: CandidateSubject) =>
       db('hi_payout_workers')
         .select('id')
@@ -114,6 +143,11 @@ export const payoutsModule: PluginModule = {
       ),
     );
   },
+  processors: (container: DependencyContainer) => [container.resolve(TimesheetPayoutProcessor)],
+  // No steps declared: the action is also built in (POST /v1/payouts/workers) and is sold without waiting for a connection.
+  hooks: [
+    (({ name, hook, action }) => ({ name, hook, action, resolve: (c: DependencyContainer) => c.resolve(KycHireHandler) }))(declarationOf(KycHireHandler)),
+  ],
   routers: [
     {
       name: 'payouts',

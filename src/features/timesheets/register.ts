@@ -14,7 +14,7 @@ import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
 import { CLIENT_INVOICE_DOCUMENTS, CLIENT_INVOICE_REPOSITORY, INVOICING_ACTION, type ClientInvoiceDocuments } from './domain/client-invoice';
 import { ClientInvoiceService } from './domain/client-invoice-service';
-import { APPROVED_TIMESHEETS, TIMESHEET_OPTIONS, TIMESHEET_REPOSITORY } from './domain/ports';
+import { APPROVED_TIMESHEETS, TIMESHEET_APPROVAL_LISTENERS, TIMESHEET_OPTIONS, TIMESHEET_REPOSITORY, TimesheetApprovalListeners } from './domain/ports';
 import { BillingRendererClientInvoices } from './documents/client-invoice-document';
 import { clientInvoiceRoutes } from './http/client-invoices-router';
 import { KnexClientInvoiceRepository } from './storage/knex-client-invoice-repository';
@@ -34,6 +34,7 @@ export const timesheetsModule: PluginModule = {
     container.register(TIMESHEET_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexTimesheetRepository(db)) });
     container.register(APPROVED_TIMESHEETS, { useFactory: instanceCachingFactory(() => new KnexApprovedTimesheets(db)) });
     container.register(TIMESHEET_OPTIONS, { useValue: { baseUrl: config.baseUrl } });
+    container.register(TIMESHEET_APPROVAL_LISTENERS, { useValue: new TimesheetApprovalListeners() });
     container.registerSingleton(TimesheetService);
     container.register(CLIENT_INVOICE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexClientInvoiceRepository(db)) });
     container.register(CLIENT_INVOICE_DOCUMENTS, { useValue: new BillingRendererClientInvoices() });

@@ -112,6 +112,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'Restaurants (scheduling.shift_scheduling): shifts published for employees reach them as iTIP invitations (REQUEST, CANCEL; stable UID, growing SEQUENCE) and SMS with a signed confirmation link; a reminder before the start; a per-person webcal:// feed of their upcoming shifts.',
   },
+  {
+    name: 'payroll',
+    description:
+      "Payroll files (payroll.contractor_export): contractors' W-9 details (TIN last four digits only) and the contractor/1099 file of a tax year in integer cents, delivered to the organization's SFTP server or downloaded, each an action run with its SHA-256.",
+  },
   ...SURFACE_TAGS,
 ];
 

@@ -46,6 +46,8 @@ export interface PayoutWorkerRepository {
   createOrGet(worker: PayoutWorkerRecord): Promise<{ worker: PayoutWorkerRecord; created: boolean }>;
   get(organizationId: string, id: string): Promise<PayoutWorkerRecord | undefined>;
   byAccount(organizationId: string, accountId: string): Promise<PayoutWorkerRecord | undefined>;
+  /** The worker the organization knows by `reference` (its own id: a placement's worker_id). */
+  byReference(organizationId: string, reference: string): Promise<PayoutWorkerRecord | undefined>;
   list(organizationId: string, options: { limit: number; startingAfter?: string }): Promise<PayoutWorkerRecord[]>;
   /** Only the account and the run: never a second account once one is stored. */
   recordOnboarding(

@@ -75,6 +75,23 @@ export class PayoutWorkers {
     return { worker: onboarded, created, onboarding };
   }
 
+  /**
+   * A hire on a gig platform: the worker (reference = the candidate id) gets their account and
+   * an onboarding link by email. A hire reported again finds the worker already onboarding and
+   * sends nothing (a fresh link is POST /workers/{id}/onboarding_link); one whose earlier
+   * attempt created no account (no connection yet) is onboarded now.
+   */
+  async enrollHire(
+    organizationId: string,
+    hire: { reference: string; email: string; phone?: string | undefined; country: string },
+  ): Promise<{ worker: PayoutWorkerRecord; onboarding: OnboardingLink | null }> {
+    await requireLicense(this.gate, organizationId, KYC_ACTION);
+    const existing = await this.repository.byReference(organizationId, hire.reference);
+    if (existing?.accountId) return { worker: existing, onboarding: null };
+    const { worker, onboarding } = await this.enroll(organizationId, { ...hire, send: 'email' });
+    return { worker, onboarding };
+  }
+
   /** A fresh onboarding link for a worker whose link expired or was used (Stripe's links are single use). */
   async newOnboardingLink(
     organizationId: string,

@@ -83,6 +83,11 @@ export class KnexPayoutWorkerRepository implements PayoutWorkerRepository {
     return row ? fromRow(row) : undefined;
   }
 
+  async byReference(organizationId: string, reference: string): Promise<PayoutWorkerRecord | undefined> {
+    const row = await this.db<WorkerRow>(TABLE).where({ organization_id: organizationId, reference }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
   async list(organizationId: string, options: { limit: number; startingAfter?: string }): Promise<PayoutWorkerRecord[]> {
     const query = this.db<WorkerRow>(TABLE).where({ organization_id: organizationId }).orderBy('id', 'asc').limit(options.limit);
     if (options.startingAfter) query.where('id', '>', options.startingAfter);

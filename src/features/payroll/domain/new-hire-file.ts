@@ -39,7 +39,7 @@ export type PayrollHire = z.infer<typeof payrollHire>;
 export const decimalOf = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 const FORMULA = /^[=+\-@\t\r]/;
-const neutralized = (value: string) => (FORMULA.test(value) ? `'${value}` : value);
+export const neutralized = (value: string) => (FORMULA.test(value) ? `'${value}` : value);
 
 export function splitName(name: string): { first: string; last: string } {
   const parts = name.trim().split(/\s+/);

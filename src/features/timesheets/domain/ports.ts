@@ -60,3 +60,27 @@ export const TIMESHEET_OPTIONS = Symbol('TimesheetOptions');
 export interface TimesheetOptions {
   baseUrl: string;
 }
+
+/**
+ * Told after a timesheet was approved (payouts pay it). Called after the approval committed;
+ * a listener's failure is logged and never undoes or fails the approval, so listeners only
+ * enqueue their work (a job with a deterministic id).
+ */
+export interface TimesheetApprovalListener {
+  approved(organizationId: string, timesheetId: string): Promise<void>;
+}
+
+/** The listeners other features add at registration (timesheets knows none of them). */
+export class TimesheetApprovalListeners {
+  private readonly listeners: TimesheetApprovalListener[] = [];
+
+  add(listener: TimesheetApprovalListener): void {
+    this.listeners.push(listener);
+  }
+
+  all(): readonly TimesheetApprovalListener[] {
+    return this.listeners;
+  }
+}
+
+export const TIMESHEET_APPROVAL_LISTENERS = Symbol('TimesheetApprovalListeners');

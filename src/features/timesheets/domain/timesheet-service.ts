@@ -14,7 +14,14 @@ import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../../hooks/
 import { MESSAGE_LINK_KEY, SignedLinks } from '../../messages/domain/signed-links';
 import { amountFor, hoursOf, splitHours } from './overtime';
 import type { Placement } from './placement';
-import { TIMESHEET_OPTIONS, TIMESHEET_REPOSITORY, type TimesheetOptions, type TimesheetRepository } from './ports';
+import {
+  TIMESHEET_APPROVAL_LISTENERS,
+  TIMESHEET_OPTIONS,
+  TIMESHEET_REPOSITORY,
+  TimesheetApprovalListeners,
+  type TimesheetOptions,
+  type TimesheetRepository,
+} from './ports';
 import { isEditable, requireTimesheetTransition, TIME_TRACKING_ACTION, type TimeEntry, type Timesheet, type TimesheetStatus } from './timesheet';
 import { addDays, workedDays } from './worked-days';
 
@@ -37,6 +44,7 @@ export class TimesheetService {
     @inject(MESSAGE_LINK_KEY) linkKey: Buffer,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(TIMESHEET_APPROVAL_LISTENERS) private readonly approvalListeners: TimesheetApprovalListeners,
   ) {
     this.links = new SignedLinks(linkKey);
   }
@@ -188,6 +196,11 @@ export class TimesheetService {
     await this.events
       .publish(`timesheet.${to}`, timesheet.organizationId, payload, { dedupeKey: `timesheet.${to}:${timesheet.id}:${at.getTime()}` })
       .catch((error: Error) => this.logger.warn({ timesheetId: timesheet.id, err: error.message }, `publishing timesheet.${to} failed`));
+    if (to === 'approved')
+      for (const listener of this.approvalListeners.all())
+        await listener
+          .approved(timesheet.organizationId, timesheet.id)
+          .catch((error: Error) => this.logger.warn({ timesheetId: timesheet.id, err: error.message }, 'a timesheet approval listener failed'));
     return { timesheet: decided, placement };
   }
 

@@ -1,0 +1,105 @@
+/**
+ * Mounted at /v1/payroll (payroll.contractor_export): contractors' W-9 details (TIN last four
+ * only) and the contractor/1099 export, to the organization's SFTP server or for download.
+ */
+import type { Principal } from '../../../platform/http/principal';
+import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
+import type { Contractor } from '../domain/contractor';
+import type { ContractorExports } from '../domain/contractor-exports';
+import { contractorBody, contractorSchema, exportBody, exportSchema } from './contractor-schemas';
+
+const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
+
+const contractorView = (c: Contractor): z.output<typeof contractorSchema> => ({
+  id: c.id,
+  object: 'contractor',
+  worker_id: c.workerId,
+  email: c.email,
+  legal_name: c.legalName,
+  tin_type: c.tinType,
+  tin_last4: c.tinLast4,
+  address_line1: c.addressLine1,
+  address_line2: c.addressLine2,
+  city: c.city,
+  region: c.region,
+  postal_code: c.postalCode,
+  country: c.country,
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+});
+
+export function payrollRoutes(exports: ContractorExports): RouteDefinition<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/contractors',
+      operationId: 'saveContractor',
+      summary: "A contractor's W-9 details for the 1099 export (TIN last four digits only); the same worker_id again replaces them",
+      tags: ['payroll'],
+      auth: ['organization'],
+      body: contractorBody,
+      status: 201,
+      response: contractorSchema,
+      alsoAnswers: [200],
+      errors: [403],
+      handler: async ({ principal, body }) => {
+        const { contractor, created } = await exports.save(orgId(principal), {
+          workerId: body.worker_id,
+          email: body.email,
+          legalName: body.legal_name,
+          tinType: body.tin_type,
+          tinLast4: body.tin_last4,
+          addressLine1: body.address_line1,
+          addressLine2: body.address_line2 ?? null,
+          city: body.city,
+          region: body.region,
+          postalCode: body.postal_code,
+          country: body.country,
+        });
+        return reply(created ? 201 : 200, contractorView(contractor));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/contractors/:contractor_id',
+      operationId: 'getContractor',
+      summary: 'One contractor',
+      tags: ['payroll'],
+      auth: ['organization'],
+      params: z.object({ contractor_id: z.string().max(100) }),
+      response: contractorSchema,
+      handler: async ({ principal, params }) => contractorView(await exports.get(orgId(principal), params.contractor_id)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/contractor_exports',
+      operationId: 'createContractorExport',
+      summary:
+        'The contractor/1099 file of a tax year (contractor_1099.v1 CSV, integer cents): delivered to the SFTP server or answered for download, as an action run with its SHA-256',
+      tags: ['payroll'],
+      auth: ['organization'],
+      body: exportBody,
+      status: 201,
+      response: exportSchema,
+      // connection_missing, file_exists, connection_host_key_mismatch, permission_denied; 503 while the server is away.
+      errors: [403, 409, 503],
+      handler: async ({ principal, body }) => {
+        const e = await exports.export(orgId(principal), body.tax_year, body.destination);
+        return reply(201, {
+          object: 'contractor_export' as const,
+          tax_year: e.taxYear,
+          format: e.format,
+          destination: e.destination,
+          file_name: e.fileName,
+          path: e.path,
+          sha256: e.sha256,
+          rows: e.rows,
+          total_paid_cents: e.totalPaidCents,
+          unregistered_worker_ids: e.unregisteredWorkerIds,
+          run_id: e.runId,
+          content: e.content,
+        });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,76 @@
+/**
+ * Payroll (payroll.contractor_export built in; payroll.payroll_sync is a hook handler listed in
+ * features/hooks): contractors' W-9 details, the contractor/1099 file on demand (SFTP or
+ * download) and once a year on schedule. Contractors are personal data, registered like
+ * candidates' (matched by email).
+ */
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { BULLMQ_QUEUES } from '../../composition/infrastructure';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
+import { LOGGER, type Logger } from '../../kernel/logger';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
+import { ActionRunner } from '../action-runs/domain/action-runner';
+import { PAYROLL_FILE_CONNECTOR, type PayrollFileConnector } from '../hooks/domain/connectors';
+import { HookGate } from '../hooks/domain/hook-gate';
+import { candidateStore } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import { tableStore } from '../privacy/storage/table-store';
+import { APPROVED_TIMESHEETS, type ApprovedTimesheets } from '../timesheets/domain/ports';
+import { CONTRACTOR_EXPORT_ACTION, CONTRACTOR_PAYMENTS, CONTRACTOR_REPOSITORY, type ContractorPayments, type ContractorRepository } from './domain/contractor';
+import { ContractorExports } from './domain/contractor-exports';
+import { payrollRoutes } from './http/payroll-router';
+import { ContractorExportSweep, scheduleContractorExports } from './jobs/contractor-export-sweep';
+import { KnexContractorPayments } from './storage/knex-contractor-payments';
+import { KnexContractorRepository } from './storage/knex-contractor-repository';
+
+export const payrollModule: PluginModule = {
+  name: 'payroll',
+  builtInActions: [CONTRACTOR_EXPORT_ACTION],
+  register(container) {
+    const db = container.resolve<Database>(DATABASE);
+    container.register(CONTRACTOR_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexContractorRepository(db)) });
+    container.register(CONTRACTOR_PAYMENTS, {
+      useFactory: instanceCachingFactory(
+        (c) => new KnexContractorPayments(db, () => (c.isRegistered(APPROVED_TIMESHEETS) ? c.resolve<ApprovedTimesheets>(APPROVED_TIMESHEETS) : undefined)),
+      ),
+    });
+    container.register(ContractorExports, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new ContractorExports(
+            c.resolve<ContractorRepository>(CONTRACTOR_REPOSITORY),
+            c.resolve<ContractorPayments>(CONTRACTOR_PAYMENTS),
+            c.resolve<PayrollFileConnector>(PAYROLL_FILE_CONNECTOR),
+            c.resolve(ActionRunner),
+            c.resolve(HookGate),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    container.register(ContractorExportSweep, { useFactory: instanceCachingFactory((c) => new ContractorExportSweep(c.resolve(ContractorExports))) });
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'payroll_contractors',
+          description: "Contractors' W-9 details for the 1099 export (legal name, email, TIN type and last four digits, mailing address), matched by email",
+          table: 'hi_payroll_contractors',
+          where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('email', [...s.emails]),
+        }),
+      ),
+    );
+  },
+  routers: [{ name: 'payroll', create: (container, kit) => kit.build('payroll', payrollRoutes(container.resolve(ContractorExports))) }],
+  processors: (container: DependencyContainer) => [container.resolve(ContractorExportSweep)],
+  async start(container, { logger }) {
+    const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
+    const stop = await scheduleContractorExports(container.resolve(ContractorExportSweep), bullmq, logger);
+    return async () => stop();
+  },
+};
