@@ -405,8 +405,6 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       updated_at: new Date(),
     });
-    // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
-    // was created) goes to the receiver that answers 404 and settles before anything is compared.
     // B's job import feed and one finished import (written directly: an import needs a feed server).
     b.jobImportFeedId = newId('jfeed');
     b.jobImportId = newId('jimp');
@@ -429,6 +427,8 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       finished_at: new Date(),
     });
+    // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
+    // was created) goes to the receiver that answers 404 and settles before anything is compared.
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
     await waitFor(async () => (await t.database.db('hi_webhook_deliveries').where({ status: 'pending' })).length === 0, 'every webhook delivery settled');
     fixtures = {
