@@ -1,6 +1,6 @@
 /**
- * Credential checks: what an applicant presents (VC-JWTs verified against the issuer's DID
- * and status list; self-reported credentials) matched against a listing's requirements.
+ * Credential checks: what an applicant presents (VC-JWTs and Data Integrity-secured VCs verified
+ * against the issuer's DID and status list; self-reported credentials) matched against a listing's requirements.
  */
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
@@ -24,6 +24,7 @@ import { isPublicAddress } from '../../platform/network/address-policy';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
+import { DataIntegrityExaminer } from './verification/data-integrity-examiner';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from '../applications/domain/application-credential-check';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { AutomaticApplicationChecks } from './domain/automatic-application-checks';
@@ -46,13 +47,15 @@ export const credentialChecksModule: PluginModule = {
     container.register(CredentialCheckService, {
       useFactory: instanceCachingFactory((c) => {
         const fetcher = c.resolve<DocumentFetcher>(DOCUMENT_FETCHER);
-        const vcJwt = new VcJwtExaminer(new DidResolver(fetcher), fetcher);
+        const dids = new DidResolver(fetcher);
+        const vcJwt = new VcJwtExaminer(dids, fetcher);
+        const dataIntegrity = new DataIntegrityExaminer(dids, fetcher, (jwt, issuer) => vcJwt.verifiedPayload(jwt, issuer));
         const self = { examine: async (input: PresentedInput) => selfReported(input as Extract<PresentedInput, { format: 'self_reported' }>) };
         return new CredentialCheckService(
           c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
           c.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
           c.resolve<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE),
-          { vcJwt, selfReported: self },
+          { vcJwt, dataIntegrity, selfReported: self },
           () => c.resolve<Clock>(CLOCK).now(),
         );
       }),
