@@ -10,6 +10,7 @@ import { strict as assert } from 'node:assert';
 import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
 import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt } from '../helpers/credential-issuer';
 
 const ORIGIN = 'https://careers.compliance.example';
 const AWS = 'AWS Certified Solutions Architect – Professional';
@@ -158,5 +159,72 @@ describe('compliance: automatic checks and credentials over time', function () {
     await activateLicense(t, globex.apiKey, 'background_checks.compliance_tracking');
     const theirs = await as('GET', '/v1/compliance', undefined, globex.apiKey);
     assert.deepEqual(theirs.body.data, [], "another organization's records are never seen");
+  });
+  it('verifiable credentials presented for a candidate are held and verified again on schedule: revoked, then untrusted, each once with its event', async () => {
+    const board = await new LocalIssuerServer().start();
+    try {
+      const college = await didKeyIssuer();
+      await activateLicense(t, acme.apiKey, 'background_checks.license_verification');
+      assert.equal((await as('PUT', '/v1/credential-trust/License', { issuers: [board.issuer.did, college.did] })).status, 200);
+      const t0 = Date.now();
+      const badge = (issuer: typeof college, index?: number) =>
+        openBadge(issuer, {
+          achievementType: 'License',
+          name: 'Registered Nurse',
+          validFrom: new Date(t0 - DAY),
+          validUntil: new Date(t0 + 400 * DAY),
+          ...(index !== undefined ? { status: { index, url: board.statusListUrl } } : {}),
+        });
+      const present = async (candidate: string, credential: object) => {
+        const fired = await t.request('POST', '/host/v1/hooks/credentials.presented', {
+          auth: t.operatorKey,
+          body: {
+            organization_id: acme.organizationId,
+            payload: { check_id: `chk_${candidate}`, listing_id: listingId, candidate_id: candidate, credentials: [credential] },
+          },
+        });
+        assert.deepEqual(fired.body.handled, ['license-verification-check'], fired.text);
+      };
+      await present('cand_jwt', { format: 'vc+jwt', credential: await signVcJwt(board.issuer, badge(board.issuer, 5)) });
+      await present('cand_di', { format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college)) });
+      const record = async (candidate: string) => (await as('GET', `/v1/compliance?profile_user_id=${candidate}`)).body.data[0];
+      const held = await record('cand_jwt');
+      assert.deepEqual(
+        [held.requirement, held.source, held.status, held.expires_at],
+        ['rn_license', 'vc_jwt', 'compliant', new Date(t0 + 400 * DAY).toISOString()],
+      );
+      assert.ok(held.verified_at);
+      assert.deepEqual([(await record('cand_di')).source, (await record('cand_di')).status], ['data_integrity', 'compliant']);
+
+      const sweep = async (days: number) => {
+        const ran = await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } });
+        assert.equal(ran.status, 200, ran.text);
+        return [ran.body.reverified, ran.body.revoked, ran.body.untrusted];
+      };
+      board.revoke(5);
+      assert.deepEqual(await sweep(0.5), [0, 0, 0], 'verified less than a day ago: not yet');
+      assert.deepEqual(await sweep(2), [2, 1, 0], 'the status list fetched anew: revoked');
+      assert.deepEqual([(await record('cand_jwt')).status, (await record('cand_jwt')).status_reason], ['revoked', 'credential_revoked']);
+      assert.deepEqual(await sweep(3.5), [1, 0, 0], 'a revoked credential is not verified again; the other one is');
+      // The organization stops trusting the college: its credential no longer counts.
+      await as('PUT', '/v1/credential-trust/License', { issuers: [board.issuer.did] });
+      assert.deepEqual(await sweep(5), [1, 0, 1]);
+      assert.deepEqual([(await record('cand_di')).status, (await record('cand_di')).status_reason], ['untrusted', 'issuer_untrusted']);
+      assert.deepEqual(await sweep(7), [0, 0, 0], 'once');
+      const events = (await as('GET', '/v1/events?type=credential.revoked,credential.untrusted&limit=10')).body.data;
+      assert.deepEqual(events.map((e: any) => [e.type, e.data.profile_user_id, e.data.reason]).reverse(), [
+        ['credential.revoked', 'cand_jwt', 'credential_revoked'],
+        ['credential.untrusted', 'cand_di', 'issuer_untrusted'],
+      ]);
+      assert.deepEqual(
+        (await as('GET', '/v1/compliance?status=revoked')).body.data.map((r: any) => r.profile_user_id),
+        ['cand_jwt'],
+      );
+      // A new, valid credential replaces a revoked one.
+      await present('cand_jwt', { format: 'vc+jwt', credential: await signVcJwt(board.issuer, badge(board.issuer, 6)) });
+      assert.equal((await record('cand_jwt')).status, 'compliant');
+    } finally {
+      await board.close();
+    }
   });
 });

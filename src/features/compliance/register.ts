@@ -16,7 +16,7 @@ import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
 import { COMPLIANCE_TRACKING, ComplianceService } from './domain/compliance-service';
 import { COMPLIANCE_SETTINGS_STORE, type ComplianceSettingsStore } from './domain/compliance-settings';
-import { HELD_CREDENTIAL_REPOSITORY, type HeldCredentialRepository } from './domain/held-credential';
+import { HELD_CREDENTIAL_REPOSITORY, HELD_CREDENTIAL_VERIFIER, type HeldCredentialRepository, type HeldCredentialVerifier } from './domain/held-credential';
 import { complianceRoutes } from './http/compliance-router';
 import { ComplianceSweepProcessor } from './jobs/compliance-sweep';
 import { scheduleComplianceSweep } from './jobs/sweep-schedule';
@@ -37,7 +37,8 @@ export const complianceModule: PluginModule = {
         tableStore(db, {
           name: 'held_credentials',
           table: 'hi_held_credentials',
-          description: 'Credentials a candidate holds for requirements (type, source, expiry) and the expiry notices sent for them',
+          description:
+            'Credentials a candidate holds for requirements (type, source, expiry; a verifiable credential itself, kept to verify it again), the expiry notices sent for them and their state (active, revoked, untrusted)',
         }),
       ),
     );
@@ -57,6 +58,8 @@ export const complianceModule: PluginModule = {
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
             c.resolve<Entitlements>(ENTITLEMENTS),
             () => c.resolve<Clock>(CLOCK).now(),
+            // The credential checks verify kept credentials again (resolved when the sweep first runs).
+            () => c.resolve<HeldCredentialVerifier>(HELD_CREDENTIAL_VERIFIER),
           ),
       ),
     });

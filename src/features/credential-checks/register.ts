@@ -10,7 +10,9 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/l
 import { CredentialCheckService } from './domain/credential-check-service';
 import { CredentialDocumentService } from '../credential-documents/domain/credential-document-service';
 import { ApplicationReader } from '../applications/domain/application-reader';
-import type { PresentedInput } from './domain/credential-examiner';
+import type { CredentialExaminer, PresentedInput } from './domain/credential-examiner';
+import { HELD_CREDENTIAL_VERIFIER, type HeldCredentialVerifier } from '../compliance/domain/held-credential';
+import { HeldCredentialReverification } from './domain/held-credential-reverification';
 import { credentialCheckRoutes } from './http/credential-checks-router';
 import { trustListRoutes } from './http/trust-lists-router';
 import { KnexTrustedIssuers } from './storage/knex-trusted-issuers';
@@ -32,6 +34,9 @@ import { REQUIREMENTS_WITH_TRUST, type RequirementsWithTrust } from './domain/re
 import { KnexRequirementsWithTrust } from './storage/knex-requirements-with-trust';
 
 export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
+/** The VC-JWT and Data Integrity examiners, shared by the checks and the compliance sweep's re-verification. */
+const EXAMINERS = Symbol('CredentialExaminers');
+type Examiners = { vcJwt: CredentialExaminer; dataIntegrity: CredentialExaminer };
 
 export const credentialChecksModule: PluginModule = {
   name: 'credential-checks',
@@ -44,12 +49,22 @@ export const credentialChecksModule: PluginModule = {
     container.register<DocumentFetcher>(DOCUMENT_FETCHER, {
       useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production', isPublicAddress }),
     });
-    container.register(CredentialCheckService, {
+    container.register<Examiners>(EXAMINERS, {
       useFactory: instanceCachingFactory((c) => {
         const fetcher = c.resolve<DocumentFetcher>(DOCUMENT_FETCHER);
         const dids = new DidResolver(fetcher);
         const vcJwt = new VcJwtExaminer(dids, fetcher);
-        const dataIntegrity = new DataIntegrityExaminer(dids, fetcher, (jwt, issuer) => vcJwt.verifiedPayload(jwt, issuer));
+        return { vcJwt, dataIntegrity: new DataIntegrityExaminer(dids, fetcher, (jwt, issuer) => vcJwt.verifiedPayload(jwt, issuer)) };
+      }),
+    });
+    container.register<HeldCredentialVerifier>(HELD_CREDENTIAL_VERIFIER, {
+      useFactory: instanceCachingFactory(
+        (c) => new HeldCredentialReverification(c.resolve<Examiners>(EXAMINERS), c.resolve<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST)),
+      ),
+    });
+    container.register(CredentialCheckService, {
+      useFactory: instanceCachingFactory((c) => {
+        const { vcJwt, dataIntegrity } = c.resolve<Examiners>(EXAMINERS);
         const self = { examine: async (input: PresentedInput) => selfReported(input as Extract<PresentedInput, { format: 'self_reported' }>) };
         return new CredentialCheckService(
           c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
