@@ -227,4 +227,56 @@ describe('compliance: automatic checks and credentials over time', function () {
       await board.close();
     }
   });
+  it('reminder emails: the holder the host named is emailed before the credential expires, once per lead time, each email an action run', async () => {
+    const college = await didKeyIssuer();
+    await as('PUT', '/v1/credential-trust/License', { issuers: [college.did] });
+    await as('PUT', '/v1/compliance/settings', { reminder_days: [30, 7] });
+    const t0 = Date.now();
+    const credential = await signDataIntegrity(
+      college,
+      openBadge(college, { achievementType: 'License', name: 'Registered Nurse', validFrom: new Date(t0 - DAY), validUntil: new Date(t0 + 40 * DAY) }),
+    );
+    const fired = await t.request('POST', '/host/v1/hooks/credentials.presented', {
+      auth: t.operatorKey,
+      body: {
+        organization_id: acme.organizationId,
+        payload: {
+          check_id: 'chk_mail',
+          listing_id: listingId,
+          candidate_id: 'cand_mail',
+          candidate: { name: 'Grace Hopper', email: 'grace@example.com' },
+          credentials: [{ format: 'vc+ld+json', credential }],
+        },
+      },
+    });
+    assert.deepEqual(fired.body.handled, ['license-verification-check'], fired.text);
+    const mails = async () =>
+      (await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId, connector: 'email' }))
+        .map((m) => (typeof m.request === 'string' ? JSON.parse(m.request) : m.request))
+        .filter((m) => m.to.email === 'grace@example.com');
+    const sweep = async (days: number) => {
+      const ran = await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } });
+      assert.equal(ran.status, 200, ran.text);
+      return ran.body;
+    };
+    await sweep(5);
+    assert.equal((await mails()).length, 0, '35 days left: nothing yet');
+    assert.equal((await sweep(11)).reminded, 1, '29 days left: the 30-day reminder');
+    await sweep(12);
+    assert.equal((await mails()).length, 1, 'once per lead time');
+    await sweep(34);
+    const sent = await mails();
+    assert.equal(sent.length, 2, 'the 7-day reminder');
+    assert.match(sent[0].subject, /License expires on/);
+    assert.match(sent[0].text, /Dear Grace Hopper,[\s\S]*in 30 days/);
+    assert.match(sent[1].text, /in 7 days/);
+    const runs = (await as('GET', '/v1/integrations/runs?action=background_checks.compliance_tracking&limit=10')).body.data;
+    assert.deepEqual(
+      runs.map((r: any) => [r.step, r.status]),
+      [
+        ['email', 'succeeded'],
+        ['email', 'succeeded'],
+      ],
+    );
+  });
 });

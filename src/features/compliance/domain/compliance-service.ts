@@ -6,6 +6,7 @@
  * compliance per requirement.
  */
 import type { EventPublisher } from '../../../kernel/events';
+import type { NotificationConnector } from '../../hooks/domain/connectors';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import { newId } from '../../../kernel/ids';
 import type { ComplianceSettingsStore } from './compliance-settings';
@@ -22,6 +23,17 @@ export const REVERIFY_AFTER_MS = 86_400_000;
 export const COMPLIANCE_TRACKING = 'background_checks.compliance_tracking';
 const SWEEP_PAGE = 500;
 
+/** What one sweep did: notices, reminder emails (sent / failed runs), re-verifications and what fell. */
+export interface SweepReport {
+  expiring: number;
+  expired: number;
+  reminded: number;
+  reminders_failed: number;
+  reverified: number;
+  revoked: number;
+  untrusted: number;
+}
+
 export class ComplianceService {
   constructor(
     private readonly held: HeldCredentialRepository,
@@ -30,6 +42,7 @@ export class ComplianceService {
     private readonly entitlements: Entitlements,
     private readonly now: () => Date,
     private readonly verifier?: () => HeldCredentialVerifier,
+    private readonly email?: () => NotificationConnector,
   ) {}
 
   async record(credential: NewHeldCredential): Promise<HeldCredential> {
@@ -62,7 +75,7 @@ export class ComplianceService {
    * Sends what is due at `at` (the scheduled job: now; outside production, a test clock may
    * name a later instant). Returns how many events went out.
    */
-  async sweep(at: Date = this.now()): Promise<{ expiring: number; expired: number; reverified: number; revoked: number; untrusted: number }> {
+  async sweep(at: Date = this.now()): Promise<SweepReport> {
     const reverification = await this.reverify(at);
     return { ...(await this.sendExpiryNotices(at)), ...reverification };
   }
@@ -107,8 +120,8 @@ export class ComplianceService {
     return counts;
   }
 
-  private async sendExpiryNotices(at: Date): Promise<{ expiring: number; expired: number }> {
-    const sent = { expiring: 0, expired: 0 };
+  private async sendExpiryNotices(at: Date): Promise<{ expiring: number; expired: number; reminded: number; reminders_failed: number }> {
+    const sent = { expiring: 0, expired: 0, reminded: 0, reminders_failed: 0 };
     let after: HeldCredential | undefined;
     for (;;) {
       const due = await this.held.dueForNotices(at, MAX_REMINDER_DAYS, SWEEP_PAGE, after);
@@ -130,6 +143,7 @@ export class ComplianceService {
             dedupeKey: `${CREDENTIAL_EXPIRING_EVENT}:${credential.id}:${expiry}:${notices.expiring}`,
           });
           sent.expiring++;
+          if (credential.holder) sent[(await this.remind(credential, notices.expiring)) ? 'reminded' : 'reminders_failed']++;
         }
         if (notices.expired) {
           await this.events.publish(CREDENTIAL_EXPIRED_EVENT, credential.organizationId, payload(credential, {}), {
@@ -145,6 +159,36 @@ export class ComplianceService {
       if (due.length < SWEEP_PAGE) break;
     }
     return sent;
+  }
+
+  /**
+   * Emails the holder that the credential expires in `daysBefore` days, through the
+   * organization's email connection as an action run of compliance tracking (once per
+   * credential, expiry and lead time: the idempotency key names them). A refused or failed
+   * email stays a failed run with its code (retried from the action runs); the notice is
+   * recorded all the same, so the sweep goes on.
+   */
+  private async remind(credential: HeldCredential, daysBefore: number): Promise<boolean> {
+    if (!this.email || !credential.holder) return false;
+    const expiry = credential.expiresAt.toISOString();
+    try {
+      await this.email().sendEmail({
+        organizationId: credential.organizationId,
+        actionKey: COMPLIANCE_TRACKING,
+        idempotencyKey: `credential-reminder:${credential.id}:${expiry}:${daysBefore}`,
+        to: { name: credential.holder.name ?? credential.holder.email, email: credential.holder.email },
+        subject: `Your ${credential.credentialType} expires on ${expiry.slice(0, 10)}`,
+        text: [
+          `Dear ${credential.holder.name ?? 'candidate'},`,
+          '',
+          `the ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysBefore} day${daysBefore === 1 ? '' : 's'}.`,
+          'Please renew it and present the renewed credential before then, so it keeps counting.',
+        ].join('\n'),
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 

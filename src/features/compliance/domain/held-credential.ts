@@ -36,6 +36,8 @@ export interface HeldCredential {
   stateReason: string | null;
   /** When its proof, status and issuer last checked out. */
   verifiedAt: Date | null;
+  /** Who to remind before it expires, when the host said (reminder emails). */
+  holder: { name: string | null; email: string } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -43,7 +45,7 @@ export interface HeldCredential {
 export type NewHeldCredential = Pick<
   HeldCredential,
   'organizationId' | 'profileUserId' | 'listingId' | 'requirementKey' | 'credentialType' | 'source' | 'sourceId' | 'expiresAt'
-> & { kept?: KeptCredential };
+> & { kept?: KeptCredential; holder?: { name: string | null; email: string } };
 
 export type ComplianceStatus = 'compliant' | 'expiring' | 'expired' | 'revoked' | 'untrusted';
 

@@ -164,6 +164,8 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
       response: z.object({
         expiring: z.number().int(),
         expired: z.number().int(),
+        reminded: z.number().int().meta({ description: 'Reminder emails sent to holders (with credential.expiring)' }),
+        reminders_failed: z.number().int().meta({ description: 'Reminder emails that failed (their action runs say why)' }),
         reverified: z.number().int().meta({ description: 'Kept verifiable credentials verified again' }),
         revoked: z.number().int(),
         untrusted: z.number().int(),

@@ -9,7 +9,7 @@
  * threshold, and the notices sent are recorded on the row, so two runs at once send each once.
  */
 import type { JobContext, JobProcessor } from '../../../kernel/job-queue';
-import type { ComplianceService } from '../domain/compliance-service';
+import type { ComplianceService, SweepReport } from '../domain/compliance-service';
 
 export const COMPLIANCE_SWEEP_QUEUE = 'compliance-sweep';
 
@@ -18,9 +18,7 @@ export class ComplianceSweepProcessor implements JobProcessor<Record<string, nev
 
   constructor(private readonly compliance: ComplianceService) {}
 
-  async process(
-    _job: JobContext<Record<string, never>>,
-  ): Promise<{ expiring: number; expired: number; reverified: number; revoked: number; untrusted: number }> {
+  async process(_job: JobContext<Record<string, never>>): Promise<SweepReport> {
     return this.compliance.sweep();
   }
 }

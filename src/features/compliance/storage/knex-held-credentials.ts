@@ -32,6 +32,8 @@ interface Row {
   state: string;
   state_reason: string | null;
   verified_at: Date | null;
+  holder_name: string | null;
+  holder_email: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -55,6 +57,7 @@ const fromRow = (r: Row): HeldCredential => ({
   state: r.state as HeldCredentialState,
   stateReason: r.state_reason,
   verifiedAt: r.verified_at ? new Date(r.verified_at) : null,
+  holder: r.holder_email ? { name: r.holder_name, email: r.holder_email } : null,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -80,20 +83,23 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
       issuer: c.kept?.issuer ?? null,
       // A kept credential was verified when it was presented, now.
       verified_at: c.kept ? now : null,
+      holder_name: c.holder?.name ?? null,
+      holder_email: c.holder?.email ?? null,
       created_at: now,
       updated_at: now,
     };
     // One statement: a credential expiring later replaces the one held (its notices start over); an earlier one changes nothing.
     await this.db.raw(
       `INSERT INTO ${TABLE} AS h (id, organization_id, profile_user_id, listing_id, requirement_key, credential_type, source, source_id,
-         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, created_at, updated_at)
+         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, holder_name, holder_email, created_at, updated_at)
        VALUES (:id, :organization_id, :profile_user_id, :listing_id, :requirement_key, :credential_type, :source, :source_id,
-         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :created_at, :updated_at)
+         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :holder_name, :holder_email, :created_at, :updated_at)
        ON CONFLICT (organization_id, profile_user_id, listing_id, requirement_key) DO UPDATE SET
          credential_type = excluded.credential_type, source = excluded.source, source_id = excluded.source_id,
          expires_at = excluded.expires_at, expiring_notices = '[]'::jsonb, expired_notice_at = NULL,
          credential_format = excluded.credential_format, credential = excluded.credential, issuer = excluded.issuer,
-         state = 'active', state_reason = NULL, state_changed_at = NULL, verified_at = excluded.verified_at, updated_at = excluded.updated_at
+         state = 'active', state_reason = NULL, state_changed_at = NULL, verified_at = excluded.verified_at,
+         holder_name = excluded.holder_name, holder_email = excluded.holder_email, updated_at = excluded.updated_at
        WHERE excluded.expires_at > h.expires_at OR h.state <> 'active'`,
       row,
     );

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { EventPublisher } from '../../../kernel/events';
-import { hostId } from '../../hooks/domain/payloads';
+import { hostId, person } from '../../hooks/domain/payloads';
 import { parsePayload, type GatedHookHandler, type HookHandlerReport } from '../../hooks/domain/hook-handler';
 import type { CredentialCheckService } from './credential-check-service';
 import type { PresentedInput } from './credential-examiner';
@@ -33,6 +33,8 @@ const credentialsPresented = z.object({
   check_id: hostId,
   listing_id: z.string().min(1).max(100),
   candidate_id: hostId.optional(),
+  /** Who holds them: with an email, reminders before a held credential expires go there. */
+  candidate: person.optional(),
   credentials: presentedCredentialsSchema,
 });
 
@@ -56,8 +58,9 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
       requirements: result.outcomes,
     };
     if (presented.candidate_id && this.hold) {
+      const holder = presented.candidate?.email ? { name: presented.candidate.name, email: presented.candidate.email } : undefined;
       for (const held of heldFrom(organizationId, presented.listing_id, presented.candidate_id, presented.credentials as PresentedInput[], result)) {
-        await this.hold(held);
+        await this.hold({ ...held, ...(holder ? { holder } : {}) });
       }
     }
     // The hook fired twice records one event per action.
