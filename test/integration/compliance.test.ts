@@ -268,8 +268,8 @@ describe('compliance: automatic checks and credentials over time', function () {
     const sent = await mails();
     assert.equal(sent.length, 2, 'the 7-day reminder');
     assert.match(sent[0].subject, /License expires on/);
-    assert.match(sent[0].text, /Dear Grace Hopper,[\s\S]*in 30 days/);
-    assert.match(sent[1].text, /in 7 days/);
+    assert.match(sent[0].text, /Dear Grace Hopper,[\s\S]*in 29 days/);
+    assert.match(sent[1].text, /in 6 days/);
     const runs = (await as('GET', '/v1/integrations/runs?action=background_checks.compliance_tracking&limit=10')).body.data;
     assert.deepEqual(
       runs.map((r: any) => [r.step, r.status]),

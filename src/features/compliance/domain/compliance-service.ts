@@ -143,7 +143,7 @@ export class ComplianceService {
             dedupeKey: `${CREDENTIAL_EXPIRING_EVENT}:${credential.id}:${expiry}:${notices.expiring}`,
           });
           sent.expiring++;
-          if (credential.holder) sent[(await this.remind(credential, notices.expiring)) ? 'reminded' : 'reminders_failed']++;
+          if (credential.holder) sent[(await this.remind(credential, notices.expiring, at)) ? 'reminded' : 'reminders_failed']++;
         }
         if (notices.expired) {
           await this.events.publish(CREDENTIAL_EXPIRED_EVENT, credential.organizationId, payload(credential, {}), {
@@ -168,9 +168,11 @@ export class ComplianceService {
    * email stays a failed run with its code (retried from the action runs); the notice is
    * recorded all the same, so the sweep goes on.
    */
-  private async remind(credential: HeldCredential, daysBefore: number): Promise<boolean> {
+  private async remind(credential: HeldCredential, daysBefore: number, at: Date): Promise<boolean> {
     if (!this.email || !credential.holder) return false;
     const expiry = credential.expiresAt.toISOString();
+    // The days actually left (the sweep may run after the threshold was crossed).
+    const daysLeft = Math.max(1, Math.ceil((credential.expiresAt.getTime() - at.getTime()) / 86_400_000));
     try {
       await this.email().sendEmail({
         organizationId: credential.organizationId,
@@ -181,7 +183,7 @@ export class ComplianceService {
         text: [
           `Dear ${credential.holder.name ?? 'candidate'},`,
           '',
-          `the ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysBefore} day${daysBefore === 1 ? '' : 's'}.`,
+          `The ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}.`,
           'Please renew it and present the renewed credential before then, so it keeps counting.',
         ].join('\n'),
       });

@@ -33,8 +33,8 @@ const credentialsPresented = z.object({
   check_id: hostId,
   listing_id: z.string().min(1).max(100),
   candidate_id: hostId.optional(),
-  /** Who holds them: with an email, reminders before a held credential expires go there. */
-  candidate: person.optional(),
+  /** Who holds them: with an email, reminders before a held credential expires go there. One that does not parse is ignored, never failing the check. */
+  candidate: person.partial().optional().catch(undefined),
   credentials: presentedCredentialsSchema,
 });
 
@@ -58,7 +58,7 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
       requirements: result.outcomes,
     };
     if (presented.candidate_id && this.hold) {
-      const holder = presented.candidate?.email ? { name: presented.candidate.name, email: presented.candidate.email } : undefined;
+      const holder = presented.candidate?.email ? { name: presented.candidate.name ?? null, email: presented.candidate.email } : undefined;
       for (const held of heldFrom(organizationId, presented.listing_id, presented.candidate_id, presented.credentials as PresentedInput[], result)) {
         await this.hold({ ...held, ...(holder ? { holder } : {}) });
       }
