@@ -13,6 +13,7 @@ import { DidResolver, didWebUrl } from '../../src/features/credential-checks/ver
 import { HttpDocumentFetcher } from '../../src/features/credential-checks/verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from '../../src/features/credential-checks/verification/vc-jwt-examiner';
 import { DataIntegrityExaminer } from '../../src/features/credential-checks/verification/data-integrity-examiner';
+import { CachingDocumentFetcher } from '../../src/features/credential-checks/verification/caching-document-fetcher';
 import { isPublicAddress } from '../../src/platform/network/address-policy';
 import { didJwkIssuer, didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt, type IssuerKey } from '../helpers/credential-issuer';
 
@@ -242,6 +243,32 @@ describe('credential checks: Data Integrity proofs (eddsa-rdfc-2022)', function 
     const fromEthr = await signDataIntegrity(ethr, openBadge(ethr, { achievementType: 'License', name: 'x', validFrom: days(-1) }));
     assert.deepEqual((await examine(fromEthr)).verification, { status: 'invalid', reason: 'issuer_unresolvable' });
     assert.equal((await examine({ type: ['VerifiableCredential'] })).verification.reason, 'credential_malformed');
+  });
+});
+
+describe('credential checks: the re-verification sweep fetches each issuer document once a while', () => {
+  it('answers a fetched document again until it is older than the TTL; a failure is not remembered', async () => {
+    let now = 0;
+    const calls: string[] = [];
+    let fail = true;
+    const inner = {
+      text: async (url: string) => {
+        calls.push(url);
+        if (url.endsWith('/down') && fail) throw new Error('answered 503');
+        return `{"url":"${url}"}`;
+      },
+      json: async () => ({}),
+    };
+    const fetcher = new CachingDocumentFetcher(inner, 1000, () => now);
+    assert.deepEqual(await fetcher.json('https://a.example/list'), { url: 'https://a.example/list' });
+    await fetcher.text('https://a.example/list');
+    assert.equal(calls.length, 1, 'the second read is the remembered one');
+    now = 1000;
+    await fetcher.text('https://a.example/list');
+    assert.equal(calls.length, 2, 'older than the TTL: fetched anew');
+    await assert.rejects(fetcher.text('https://a.example/down'), /503/);
+    fail = false;
+    assert.equal(await fetcher.text('https://a.example/down'), '{"url":"https://a.example/down"}', 'a failure is asked again');
   });
 });
 

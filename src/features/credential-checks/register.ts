@@ -27,6 +27,7 @@ import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
 import { DataIntegrityExaminer } from './verification/data-integrity-examiner';
+import { CachingDocumentFetcher } from './verification/caching-document-fetcher';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from '../applications/domain/application-credential-check';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { AutomaticApplicationChecks } from './domain/automatic-application-checks';
@@ -58,9 +59,14 @@ export const credentialChecksModule: PluginModule = {
       }),
     });
     container.register<HeldCredentialVerifier>(HELD_CREDENTIAL_VERIFIER, {
-      useFactory: instanceCachingFactory(
-        (c) => new HeldCredentialReverification(c.resolve<Examiners>(EXAMINERS), c.resolve<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST)),
-      ),
+      useFactory: instanceCachingFactory((c) => {
+        // The sweep verifies many credentials of few issuers: each DID document and status list is fetched once per sweep (5 minutes).
+        const fetcher = new CachingDocumentFetcher(c.resolve<DocumentFetcher>(DOCUMENT_FETCHER), 5 * 60_000);
+        const dids = new DidResolver(fetcher);
+        const vcJwt = new VcJwtExaminer(dids, fetcher);
+        const examiners = { vcJwt, dataIntegrity: new DataIntegrityExaminer(dids, fetcher, (jwt, issuer) => vcJwt.verifiedPayload(jwt, issuer)) };
+        return new HeldCredentialReverification(examiners, c.resolve<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST));
+      }),
     });
     container.register(CredentialCheckService, {
       useFactory: instanceCachingFactory((c) => {
