@@ -9,6 +9,11 @@ import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
 import { CompactSign, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
+import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
+import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
+import * as vc from '@digitalbazaar/vc';
+import { SHIPPED_CONTEXTS } from '../../src/features/credential-checks/verification/json-ld-contexts';
 
 export const STATUS_LIST_BITS = 131_072; // the spec's minimum: 16 KiB, so a position says nothing about a holder
 
@@ -20,7 +25,8 @@ export interface IssuerKey {
 }
 
 export async function ed25519Key(): Promise<{ privateKey: CryptoKey; publicJwk: JWK }> {
-  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+  // Extractable: the same key also signs Data Integrity proofs (as a Multikey).
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const publicJwk = await exportJWK(publicKey);
   return { privateKey, publicJwk };
 }
@@ -42,6 +48,28 @@ export async function signVcJwt(issuer: IssuerKey, credential: Record<string, un
   return new CompactSign(new TextEncoder().encode(JSON.stringify(credential)))
     .setProtectedHeader({ alg: 'EdDSA', kid: issuer.kid, typ: 'vc+jwt', cty: 'vc' })
     .sign(issuer.privateKey);
+}
+
+/** The issuers' side of JSON-LD: the shipped contexts only (an issuer signs what a verifier can expand). */
+const issuerDocumentLoader = async (url: string) => {
+  const document = SHIPPED_CONTEXTS.get(url);
+  if (!document) throw new Error(`test issuer: no context ${url}`);
+  return { contextUrl: null, documentUrl: url, document: structuredClone(document) };
+};
+
+/**
+ * Secures a credential with a Data Integrity proof (DataIntegrityProof, eddsa-rdfc-2022), issued
+ * with Digital Bazaar's @digitalbazaar/vc, by the issuer's Ed25519 key as a Multikey.
+ */
+export async function signDataIntegrity(issuer: IssuerKey, credential: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const keyPair = await Ed25519Multikey.fromJwk({
+    jwk: { ...(await exportJWK(issuer.privateKey)), ...issuer.publicJwk },
+    secretKey: true,
+    id: issuer.kid,
+    controller: issuer.did,
+  });
+  const suite = new DataIntegrityProof({ signer: keyPair.signer(), cryptosuite });
+  return vc.issue({ credential: structuredClone(credential), suite, documentLoader: issuerDocumentLoader });
 }
 
 /** An Open Badges 3.0 credential (OpenBadgeCredential, an Achievement of the given achievementType). */

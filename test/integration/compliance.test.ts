@@ -10,6 +10,7 @@ import { strict as assert } from 'node:assert';
 import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
 import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt } from '../helpers/credential-issuer';
 
 const ORIGIN = 'https://careers.compliance.example';
 const AWS = 'AWS Certified Solutions Architect – Professional';
@@ -158,5 +159,124 @@ describe('compliance: automatic checks and credentials over time', function () {
     await activateLicense(t, globex.apiKey, 'background_checks.compliance_tracking');
     const theirs = await as('GET', '/v1/compliance', undefined, globex.apiKey);
     assert.deepEqual(theirs.body.data, [], "another organization's records are never seen");
+  });
+  it('verifiable credentials presented for a candidate are held and verified again on schedule: revoked, then untrusted, each once with its event', async () => {
+    const board = await new LocalIssuerServer().start();
+    try {
+      const college = await didKeyIssuer();
+      await activateLicense(t, acme.apiKey, 'background_checks.license_verification');
+      assert.equal((await as('PUT', '/v1/credential-trust/License', { issuers: [board.issuer.did, college.did] })).status, 200);
+      const t0 = Date.now();
+      const badge = (issuer: typeof college, index?: number) =>
+        openBadge(issuer, {
+          achievementType: 'License',
+          name: 'Registered Nurse',
+          validFrom: new Date(t0 - DAY),
+          validUntil: new Date(t0 + 400 * DAY),
+          ...(index !== undefined ? { status: { index, url: board.statusListUrl } } : {}),
+        });
+      const present = async (candidate: string, credential: object) => {
+        const fired = await t.request('POST', '/host/v1/hooks/credentials.presented', {
+          auth: t.operatorKey,
+          body: {
+            organization_id: acme.organizationId,
+            payload: { check_id: `chk_${candidate}`, listing_id: listingId, candidate_id: candidate, credentials: [credential] },
+          },
+        });
+        assert.deepEqual(fired.body.handled, ['license-verification-check'], fired.text);
+      };
+      await present('cand_jwt', { format: 'vc+jwt', credential: await signVcJwt(board.issuer, badge(board.issuer, 5)) });
+      await present('cand_di', { format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college)) });
+      const record = async (candidate: string) => (await as('GET', `/v1/compliance?profile_user_id=${candidate}`)).body.data[0];
+      const held = await record('cand_jwt');
+      assert.deepEqual(
+        [held.requirement, held.source, held.status, held.expires_at],
+        ['rn_license', 'vc_jwt', 'compliant', new Date(t0 + 400 * DAY).toISOString()],
+      );
+      assert.ok(held.verified_at);
+      assert.deepEqual([(await record('cand_di')).source, (await record('cand_di')).status], ['data_integrity', 'compliant']);
+
+      const sweep = async (days: number) => {
+        const ran = await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } });
+        assert.equal(ran.status, 200, ran.text);
+        return [ran.body.reverified, ran.body.revoked, ran.body.untrusted];
+      };
+      board.revoke(5);
+      assert.deepEqual(await sweep(0.5), [0, 0, 0], 'verified less than a day ago: not yet');
+      assert.deepEqual(await sweep(2), [2, 1, 0], 'the status list fetched anew: revoked');
+      assert.deepEqual([(await record('cand_jwt')).status, (await record('cand_jwt')).status_reason], ['revoked', 'credential_revoked']);
+      assert.deepEqual(await sweep(3.5), [1, 0, 0], 'a revoked credential is not verified again; the other one is');
+      // The organization stops trusting the college: its credential no longer counts.
+      await as('PUT', '/v1/credential-trust/License', { issuers: [board.issuer.did] });
+      assert.deepEqual(await sweep(5), [1, 0, 1]);
+      assert.deepEqual([(await record('cand_di')).status, (await record('cand_di')).status_reason], ['untrusted', 'issuer_untrusted']);
+      assert.deepEqual(await sweep(7), [0, 0, 0], 'once');
+      const events = (await as('GET', '/v1/events?type=credential.revoked,credential.untrusted&limit=10')).body.data;
+      assert.deepEqual(events.map((e: any) => [e.type, e.data.profile_user_id, e.data.reason]).reverse(), [
+        ['credential.revoked', 'cand_jwt', 'credential_revoked'],
+        ['credential.untrusted', 'cand_di', 'issuer_untrusted'],
+      ]);
+      assert.deepEqual(
+        (await as('GET', '/v1/compliance?status=revoked')).body.data.map((r: any) => r.profile_user_id),
+        ['cand_jwt'],
+      );
+      // A new, valid credential replaces a revoked one.
+      await present('cand_jwt', { format: 'vc+jwt', credential: await signVcJwt(board.issuer, badge(board.issuer, 6)) });
+      assert.equal((await record('cand_jwt')).status, 'compliant');
+    } finally {
+      await board.close();
+    }
+  });
+  it('reminder emails: the holder the host named is emailed before the credential expires, once per lead time, each email an action run', async () => {
+    const college = await didKeyIssuer();
+    await as('PUT', '/v1/credential-trust/License', { issuers: [college.did] });
+    await as('PUT', '/v1/compliance/settings', { reminder_days: [30, 7] });
+    const t0 = Date.now();
+    const credential = await signDataIntegrity(
+      college,
+      openBadge(college, { achievementType: 'License', name: 'Registered Nurse', validFrom: new Date(t0 - DAY), validUntil: new Date(t0 + 40 * DAY) }),
+    );
+    const fired = await t.request('POST', '/host/v1/hooks/credentials.presented', {
+      auth: t.operatorKey,
+      body: {
+        organization_id: acme.organizationId,
+        payload: {
+          check_id: 'chk_mail',
+          listing_id: listingId,
+          candidate_id: 'cand_mail',
+          candidate: { name: 'Grace Hopper', email: 'grace@example.com' },
+          credentials: [{ format: 'vc+ld+json', credential }],
+        },
+      },
+    });
+    assert.deepEqual(fired.body.handled, ['license-verification-check'], fired.text);
+    const mails = async () =>
+      (await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId, connector: 'email' }))
+        .map((m) => (typeof m.request === 'string' ? JSON.parse(m.request) : m.request))
+        .filter((m) => m.to.email === 'grace@example.com');
+    const sweep = async (days: number) => {
+      const ran = await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } });
+      assert.equal(ran.status, 200, ran.text);
+      return ran.body;
+    };
+    await sweep(5);
+    assert.equal((await mails()).length, 0, '35 days left: nothing yet');
+    assert.equal((await sweep(11)).reminded, 1, '29 days left: the 30-day reminder');
+    await sweep(12);
+    assert.equal((await mails()).length, 1, 'once per lead time');
+    await sweep(34);
+    const sent = await mails();
+    assert.equal(sent.length, 2, 'the 7-day reminder');
+    assert.match(sent[0].subject, /License expires on/);
+    assert.match(sent[0].text, /Dear Grace Hopper,[\s\S]*in 29 days/);
+    assert.match(sent[1].text, /in 6 days/);
+    const runs = (await as('GET', '/v1/integrations/runs?action=background_checks.compliance_tracking&limit=10')).body.data;
+    assert.deepEqual(
+      runs.map((r: any) => [r.step, r.status]),
+      [
+        ['email', 'succeeded'],
+        ['email', 'succeeded'],
+      ],
+    );
   });
 });

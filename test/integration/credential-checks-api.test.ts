@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile-flow';
 import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
-import { didKeyIssuer, LocalIssuerServer, openBadge, signVcJwt } from '../helpers/credential-issuer';
+import { didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt } from '../helpers/credential-issuer';
 
 const ORIGIN = 'https://careers.credentials.example';
 const DAY = 86_400_000;
@@ -118,6 +118,34 @@ describe('credential requirements and checks API', function () {
     assert.deepEqual([nothing.requirements[0].status, nothing.requirements[0].reason], ['missing', 'no_matching_credential']);
     const garbage = await check([{ format: 'vc+jwt', credential: 'e30.e30.e30' }]);
     assert.equal(garbage.credentials[0].verification.status, 'invalid');
+  });
+
+  it('checks a license secured with a Data Integrity proof (eddsa-rdfc-2022) the same way: met; tampered or revoked, not', async () => {
+    const signed = (index: number) =>
+      signDataIntegrity(
+        board.issuer,
+        openBadge(board.issuer, {
+          achievementType: 'License',
+          name: 'Registered Nurse',
+          validFrom: new Date(Date.now() - 365 * DAY),
+          validUntil: new Date(Date.now() + 365 * DAY),
+          status: { index, url: board.statusListUrl },
+        }),
+      );
+    const check = async (credential: Record<string, unknown>) => {
+      const response = await as('POST', '/v1/credential-checks', { listing_id: listingId, credentials: [{ format: 'vc+ld+json', credential }] });
+      assert.equal(response.status, 200, response.text);
+      return response.body;
+    };
+    const valid = await check(await signed(51));
+    assert.deepEqual([valid.status, valid.requirements[0].evidence.source, valid.credentials[0].verification.status], ['met', 'data_integrity', 'verified']);
+    const tampered = await signed(52);
+    tampered.name = 'Nurse Practitioner';
+    const forged = await check(tampered);
+    assert.deepEqual([forged.status, forged.requirements[0].status, forged.requirements[0].reason], ['not_met', 'unverified', 'signature_invalid']);
+    board.revoke(53);
+    const revoked = await check(await signed(53));
+    assert.deepEqual([revoked.requirements[0].status, revoked.requirements[0].reason], ['unverified', 'credential_revoked']);
   });
 
   it("an application's imported credentials are checked against its listing: a provider's verified flag is no proof", async () => {

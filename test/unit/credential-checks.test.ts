@@ -12,8 +12,10 @@ import type { PresentedCredential } from '../../src/features/credential-checks/d
 import { DidResolver, didWebUrl } from '../../src/features/credential-checks/verification/did-resolver';
 import { HttpDocumentFetcher } from '../../src/features/credential-checks/verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from '../../src/features/credential-checks/verification/vc-jwt-examiner';
+import { DataIntegrityExaminer } from '../../src/features/credential-checks/verification/data-integrity-examiner';
+import { CachingDocumentFetcher } from '../../src/features/credential-checks/verification/caching-document-fetcher';
 import { isPublicAddress } from '../../src/platform/network/address-policy';
-import { didJwkIssuer, didKeyIssuer, LocalIssuerServer, openBadge, signVcJwt, type IssuerKey } from '../helpers/credential-issuer';
+import { didJwkIssuer, didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt, type IssuerKey } from '../helpers/credential-issuer';
 
 const NOW = new Date('2026-11-26T09:00:00Z');
 const DAY = 86_400_000;
@@ -155,6 +157,118 @@ describe('credential checks: VC-JWT examination and matching', function () {
     assert.equal(didWebUrl('did:web:w3c-ccg.github.io'), 'https://w3c-ccg.github.io/.well-known/did.json');
     assert.equal(didWebUrl('did:web:example.com%3A3000:user:alice'), 'https://example.com:3000/user/alice/did.json');
     assert.throws(() => didWebUrl('did:web:example.com:..'));
+  });
+});
+
+describe('credential checks: Data Integrity proofs (eddsa-rdfc-2022)', function () {
+  this.timeout(20_000);
+  const fetcher = new HttpDocumentFetcher({ allowLoopbackHttp: true, timeoutMs: 2000 });
+  const dids = new DidResolver(fetcher);
+  const jwt = new VcJwtExaminer(dids, fetcher);
+  const examiner = new DataIntegrityExaminer(dids, fetcher, (token, issuer) => jwt.verifiedPayload(token, issuer));
+  let board: LocalIssuerServer;
+  let keyIssuer: IssuerKey;
+  const examine = (credential: Record<string, unknown>) => examiner.examine({ format: 'vc+ld+json', credential }, NOW);
+  const license = (issuer: IssuerKey, options: { validUntil?: Date; index?: number } = {}) =>
+    signDataIntegrity(
+      issuer,
+      openBadge(issuer, {
+        achievementType: 'License',
+        name: 'Registered Nurse',
+        validFrom: days(-365),
+        validUntil: options.validUntil ?? days(365),
+        ...(options.index !== undefined ? { status: { index: options.index, url: board.statusListUrl } } : {}),
+      }),
+    );
+
+  before(async () => {
+    board = await new LocalIssuerServer().start();
+    keyIssuer = await didKeyIssuer();
+  });
+  after(() => board?.close());
+
+  it('verifies an Open Badges 3.0 license issued with @digitalbazaar/vc: did:web (status list read) and did:key issuers', async () => {
+    const signed = await license(board.issuer, { index: 3 });
+    assert.deepEqual(
+      [(signed.proof as { cryptosuite: string }).cryptosuite, (signed.proof as { type: string }).type],
+      ['eddsa-rdfc-2022', 'DataIntegrityProof'],
+    );
+    const credential = await examine(signed);
+    assert.deepEqual(credential.verification, { status: 'verified', reason: null });
+    assert.equal(credential.source, 'data_integrity');
+    assert.deepEqual(credential.types, ['VerifiableCredential', 'OpenBadgeCredential', 'License']);
+    assert.equal(matchRequirement(requirement({ issuers: [board.issuer.did], min_validity_days: 30 }), [credential], NOW).status, 'met');
+    const fromKey = await examine(await license(keyIssuer));
+    assert.deepEqual(fromKey.verification, { status: 'verified', reason: null });
+    assert.equal(matchRequirement(requirement({ issuers: [keyIssuer.did] }), [fromKey], NOW).status, 'met');
+  });
+
+  it('a changed field breaks the proof (signature_invalid); so does a signer who is not the issuer', async () => {
+    const signed = await license(board.issuer);
+    const tampered = structuredClone(signed) as { validUntil: string };
+    tampered.validUntil = days(3650).toISOString();
+    assert.deepEqual((await examine(tampered)).verification, { status: 'invalid', reason: 'signature_invalid' });
+    const renamed = structuredClone(signed) as { credentialSubject: { achievement: { achievementType: string } } };
+    renamed.credentialSubject.achievement.achievementType = 'Certificate';
+    assert.deepEqual((await examine(renamed)).verification, { status: 'invalid', reason: 'signature_invalid' });
+    // The stranger signs a credential naming the board as issuer with its own key: the key is not the issuer's.
+    const forged = await signDataIntegrity(keyIssuer, openBadge(board.issuer, { achievementType: 'License', name: 'RN', validFrom: days(-1) }));
+    assert.deepEqual((await examine(forged)).verification, { status: 'invalid', reason: 'issuer_mismatch' });
+  });
+
+  it('expired is expired (a genuine proof); revoked in the issuer’s list is credential_revoked; a list that cannot be read is status_unavailable', async () => {
+    const expired = await examine(await license(board.issuer, { validUntil: days(-1) }));
+    assert.equal(expired.verification.status, 'verified');
+    const outcome = matchRequirement(requirement(), [expired], NOW);
+    assert.deepEqual([outcome.status, outcome.reason], ['expired', 'credential_expired']);
+    board.revoke(77);
+    assert.deepEqual((await examine(await license(board.issuer, { index: 77 }))).verification, { status: 'invalid', reason: 'credential_revoked' });
+    board.statusListFailure = 503;
+    try {
+      assert.deepEqual((await examine(await license(board.issuer, { index: 78 }))).verification, { status: 'unverified', reason: 'status_unavailable' });
+    } finally {
+      board.statusListFailure = null;
+    }
+  });
+
+  it('nothing is fetched: an unknown context is context_unavailable, another cryptosuite or no proof proof_unsupported, an unknown DID method issuer_unresolvable', async () => {
+    const signed = await license(keyIssuer);
+    const foreignContext = { ...signed, '@context': [...(signed['@context'] as string[]), 'https://contexts.example/extra/v1'] };
+    assert.deepEqual((await examine(foreignContext)).verification, { status: 'unverified', reason: 'context_unavailable' });
+    const otherSuite = { ...signed, proof: { ...(signed.proof as object), cryptosuite: 'ecdsa-rdfc-2019' } };
+    assert.deepEqual((await examine(otherSuite)).verification, { status: 'unverified', reason: 'proof_unsupported' });
+    const { proof: _proof, ...unsecured } = signed;
+    assert.deepEqual((await examine(unsecured)).verification, { status: 'unverified', reason: 'proof_unsupported' });
+    const ethr = { ...keyIssuer, did: 'did:ethr:0xabc', kid: 'did:ethr:0xabc#controller' };
+    const fromEthr = await signDataIntegrity(ethr, openBadge(ethr, { achievementType: 'License', name: 'x', validFrom: days(-1) }));
+    assert.deepEqual((await examine(fromEthr)).verification, { status: 'invalid', reason: 'issuer_unresolvable' });
+    assert.equal((await examine({ type: ['VerifiableCredential'] })).verification.reason, 'credential_malformed');
+  });
+});
+
+describe('credential checks: the re-verification sweep fetches each issuer document once a while', () => {
+  it('answers a fetched document again until it is older than the TTL; a failure is not remembered', async () => {
+    let now = 0;
+    const calls: string[] = [];
+    let fail = true;
+    const inner = {
+      text: async (url: string) => {
+        calls.push(url);
+        if (url.endsWith('/down') && fail) throw new Error('answered 503');
+        return `{"url":"${url}"}`;
+      },
+      json: async () => ({}),
+    };
+    const fetcher = new CachingDocumentFetcher(inner, 1000, () => now);
+    assert.deepEqual(await fetcher.json('https://a.example/list'), { url: 'https://a.example/list' });
+    await fetcher.text('https://a.example/list');
+    assert.equal(calls.length, 1, 'the second read is the remembered one');
+    now = 1000;
+    await fetcher.text('https://a.example/list');
+    assert.equal(calls.length, 2, 'older than the TTL: fetched anew');
+    await assert.rejects(fetcher.text('https://a.example/down'), /503/);
+    fail = false;
+    assert.equal(await fetcher.text('https://a.example/down'), '{"url":"https://a.example/down"}', 'a failure is asked again');
   });
 });
 

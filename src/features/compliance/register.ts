@@ -7,6 +7,7 @@ import type { PluginModule } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
+import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/domain/connectors';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
@@ -16,7 +17,7 @@ import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
 import { COMPLIANCE_TRACKING, ComplianceService } from './domain/compliance-service';
 import { COMPLIANCE_SETTINGS_STORE, type ComplianceSettingsStore } from './domain/compliance-settings';
-import { HELD_CREDENTIAL_REPOSITORY, type HeldCredentialRepository } from './domain/held-credential';
+import { HELD_CREDENTIAL_REPOSITORY, HELD_CREDENTIAL_VERIFIER, type HeldCredentialRepository, type HeldCredentialVerifier } from './domain/held-credential';
 import { complianceRoutes } from './http/compliance-router';
 import { ComplianceSweepProcessor } from './jobs/compliance-sweep';
 import { scheduleComplianceSweep } from './jobs/sweep-schedule';
@@ -37,7 +38,15 @@ export const complianceModule: PluginModule = {
         tableStore(db, {
           name: 'held_credentials',
           table: 'hi_held_credentials',
-          description: 'Credentials a candidate holds for requirements (type, source, expiry) and the expiry notices sent for them',
+          // The profile's own rows, and those the host named by email (credentials.presented: its candidate id is not a profile id).
+          where: (q, s) =>
+            q.where({ organization_id: s.organizationId }).where((w) => {
+              w.where({ profile_user_id: s.profileUserId });
+              const emails = s.emails.map((e) => e.toLowerCase());
+              if (emails.length) w.orWhereRaw(`lower(holder_email) IN (${emails.map(() => '?').join(', ')})`, emails);
+            }),
+          description:
+            'Credentials a candidate holds for requirements (type, source, expiry; a verifiable credential itself, kept to verify it again), the expiry notices sent for them and their state (active, revoked, untrusted)',
         }),
       ),
     );
@@ -57,6 +66,10 @@ export const complianceModule: PluginModule = {
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
             c.resolve<Entitlements>(ENTITLEMENTS),
             () => c.resolve<Clock>(CLOCK).now(),
+            // The credential checks verify kept credentials again (resolved when the sweep first runs).
+            () => c.resolve<HeldCredentialVerifier>(HELD_CREDENTIAL_VERIFIER),
+            // Reminder emails to holders: the organization's email connection, each an action run.
+            () => c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
           ),
       ),
     });

@@ -1,6 +1,6 @@
 /**
- * Credential checks: what an applicant presents (VC-JWTs verified against the issuer's DID
- * and status list; self-reported credentials) matched against a listing's requirements.
+ * Credential checks: what an applicant presents (VC-JWTs and Data Integrity-secured VCs verified
+ * against the issuer's DID and status list; self-reported credentials) matched against a listing's requirements.
  */
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
@@ -10,7 +10,9 @@ import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/l
 import { CredentialCheckService } from './domain/credential-check-service';
 import { CredentialDocumentService } from '../credential-documents/domain/credential-document-service';
 import { ApplicationReader } from '../applications/domain/application-reader';
-import type { PresentedInput } from './domain/credential-examiner';
+import type { CredentialExaminer, PresentedInput } from './domain/credential-examiner';
+import { HELD_CREDENTIAL_VERIFIER, type HeldCredentialVerifier } from '../compliance/domain/held-credential';
+import { HeldCredentialReverification } from './domain/held-credential-reverification';
 import { credentialCheckRoutes } from './http/credential-checks-router';
 import { trustListRoutes } from './http/trust-lists-router';
 import { KnexTrustedIssuers } from './storage/knex-trusted-issuers';
@@ -24,6 +26,8 @@ import { isPublicAddress } from '../../platform/network/address-policy';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
+import { DataIntegrityExaminer } from './verification/data-integrity-examiner';
+import { CachingDocumentFetcher } from './verification/caching-document-fetcher';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from '../applications/domain/application-credential-check';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { AutomaticApplicationChecks } from './domain/automatic-application-checks';
@@ -31,6 +35,9 @@ import { REQUIREMENTS_WITH_TRUST, type RequirementsWithTrust } from './domain/re
 import { KnexRequirementsWithTrust } from './storage/knex-requirements-with-trust';
 
 export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
+/** The VC-JWT and Data Integrity examiners, shared by the checks and the compliance sweep's re-verification. */
+const EXAMINERS = Symbol('CredentialExaminers');
+type Examiners = { vcJwt: CredentialExaminer; dataIntegrity: CredentialExaminer };
 
 export const credentialChecksModule: PluginModule = {
   name: 'credential-checks',
@@ -43,16 +50,33 @@ export const credentialChecksModule: PluginModule = {
     container.register<DocumentFetcher>(DOCUMENT_FETCHER, {
       useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production', isPublicAddress }),
     });
-    container.register(CredentialCheckService, {
+    container.register<Examiners>(EXAMINERS, {
       useFactory: instanceCachingFactory((c) => {
         const fetcher = c.resolve<DocumentFetcher>(DOCUMENT_FETCHER);
-        const vcJwt = new VcJwtExaminer(new DidResolver(fetcher), fetcher);
+        const dids = new DidResolver(fetcher);
+        const vcJwt = new VcJwtExaminer(dids, fetcher);
+        return { vcJwt, dataIntegrity: new DataIntegrityExaminer(dids, fetcher, (jwt, issuer) => vcJwt.verifiedPayload(jwt, issuer)) };
+      }),
+    });
+    container.register<HeldCredentialVerifier>(HELD_CREDENTIAL_VERIFIER, {
+      useFactory: instanceCachingFactory((c) => {
+        // The sweep verifies many credentials of few issuers: each DID document and status list is fetched once per sweep (5 minutes).
+        const fetcher = new CachingDocumentFetcher(c.resolve<DocumentFetcher>(DOCUMENT_FETCHER), 5 * 60_000);
+        const dids = new DidResolver(fetcher);
+        const vcJwt = new VcJwtExaminer(dids, fetcher);
+        const examiners = { vcJwt, dataIntegrity: new DataIntegrityExaminer(dids, fetcher, (jwt, issuer) => vcJwt.verifiedPayload(jwt, issuer)) };
+        return new HeldCredentialReverification(examiners, c.resolve<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST));
+      }),
+    });
+    container.register(CredentialCheckService, {
+      useFactory: instanceCachingFactory((c) => {
+        const { vcJwt, dataIntegrity } = c.resolve<Examiners>(EXAMINERS);
         const self = { examine: async (input: PresentedInput) => selfReported(input as Extract<PresentedInput, { format: 'self_reported' }>) };
         return new CredentialCheckService(
           c.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
           c.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
           c.resolve<TrustedIssuersStore>(TRUSTED_ISSUERS_STORE),
-          { vcJwt, selfReported: self },
+          { vcJwt, dataIntegrity, selfReported: self },
           () => c.resolve<Clock>(CLOCK).now(),
         );
       }),

@@ -39,6 +39,7 @@ import type { Database } from '../../platform/database/database';
 import { KnexInterviewReminderRepository } from '../reminders/storage/interview-reminder-repository';
 import { DATABASE } from '../../platform/database/tokens';
 import type { HookHandlerRegistration, PluginModule } from '../../platform/composition/plugin-module';
+import { ComplianceService } from '../compliance/domain/compliance-service';
 
 /** A handler class declared with @HookHandlerFor, resolved from the container. */
 const declared = (handler: new (...args: any[]) => GatedHookHandler): HookHandlerRegistration => {
@@ -61,7 +62,10 @@ const credentialCheck = ({ action, name }: (typeof CREDENTIAL_CHECK_ACTIONS)[num
   hook: CREDENTIALS_PRESENTED_HOOK,
   action,
   steps: [],
-  resolve: (c) => new CredentialCheckHookHandler(c.resolve(CredentialCheckService), c.resolve<EventPublisher>(EVENT_PUBLISHER), action),
+  resolve: (c) =>
+    new CredentialCheckHookHandler(c.resolve(CredentialCheckService), c.resolve<EventPublisher>(EVENT_PUBLISHER), action, (held) =>
+      c.resolve(ComplianceService).record(held),
+    ),
 });
 
 /** Every hook handler of this plugin, in the order they run for one hook. */

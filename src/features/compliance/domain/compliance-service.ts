@@ -6,17 +6,33 @@
  * compliance per requirement.
  */
 import type { EventPublisher } from '../../../kernel/events';
+import type { NotificationConnector } from '../../hooks/domain/connectors';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import { newId } from '../../../kernel/ids';
 import type { ComplianceSettingsStore } from './compliance-settings';
-import type { ComplianceQuery, HeldCredential, HeldCredentialRepository, NewHeldCredential } from './held-credential';
+import type { ComplianceQuery, HeldCredential, HeldCredentialRepository, HeldCredentialVerifier, NewHeldCredential } from './held-credential';
 import { DEFAULT_REMINDER_DAYS, dueNotices, MAX_REMINDER_DAYS, statusAt, type ComplianceSettings } from './reminder-schedule';
 
 export const CREDENTIAL_EXPIRING_EVENT = 'credential.expiring';
 export const CREDENTIAL_EXPIRED_EVENT = 'credential.expired';
+export const CREDENTIAL_REVOKED_EVENT = 'credential.revoked';
+export const CREDENTIAL_UNTRUSTED_EVENT = 'credential.untrusted';
+/** A kept verifiable credential is verified again once it was last verified this long ago (a day). */
+export const REVERIFY_AFTER_MS = 86_400_000;
 /** The action that sells compliance over time: its notices and GET /v1/compliance. */
 export const COMPLIANCE_TRACKING = 'background_checks.compliance_tracking';
 const SWEEP_PAGE = 500;
+
+/** What one sweep did: notices, reminder emails (sent / failed runs), re-verifications and what fell. */
+export interface SweepReport {
+  expiring: number;
+  expired: number;
+  reminded: number;
+  reminders_failed: number;
+  reverified: number;
+  revoked: number;
+  untrusted: number;
+}
 
 export class ComplianceService {
   constructor(
@@ -25,6 +41,8 @@ export class ComplianceService {
     private readonly events: EventPublisher,
     private readonly entitlements: Entitlements,
     private readonly now: () => Date,
+    private readonly verifier?: () => HeldCredentialVerifier,
+    private readonly email?: () => NotificationConnector,
   ) {}
 
   async record(credential: NewHeldCredential): Promise<HeldCredential> {
@@ -47,15 +65,63 @@ export class ComplianceService {
     const now = this.now();
     const expiringWithinDays = Math.max(...(await this.settingsOf(query.organizationId)).reminderDays, 0);
     const page = await this.held.list({ ...query, now, expiringWithinDays });
-    return { ...page, data: page.data.map((c) => ({ credential: c, status: statusAt(c.expiresAt, now, expiringWithinDays) })) };
+    return {
+      ...page,
+      data: page.data.map((c) => ({ credential: c, status: c.state !== 'active' ? c.state : statusAt(c.expiresAt, now, expiringWithinDays) })),
+    };
   }
 
   /**
    * Sends what is due at `at` (the scheduled job: now; outside production, a test clock may
    * name a later instant). Returns how many events went out.
    */
-  async sweep(at: Date = this.now()): Promise<{ expiring: number; expired: number }> {
-    const sent = { expiring: 0, expired: 0 };
+  async sweep(at: Date = this.now()): Promise<SweepReport> {
+    const reverification = await this.reverify(at);
+    return { ...(await this.sendExpiryNotices(at)), ...reverification };
+  }
+
+  /**
+   * Verifies again every kept verifiable credential last verified a day or more before `at`
+   * (licensed organizations only): its proof, its issuer's status list (fetched anew) and
+   * today's trust list. One that fell is `revoked` or `untrusted` from then on, with its
+   * event, once (the state changes only from active, and the event's dedupe key names the
+   * credential). One that could not be checked (a list that did not answer) is tried again
+   * at the next sweep.
+   */
+  async reverify(at: Date): Promise<{ reverified: number; revoked: number; untrusted: number }> {
+    const counts = { reverified: 0, revoked: 0, untrusted: 0 };
+    if (!this.verifier) return counts;
+    const verifier = this.verifier();
+    const licensed = new Map<string, boolean>();
+    let afterId: string | undefined;
+    for (;;) {
+      const due = await this.held.dueForReverification(new Date(at.getTime() - REVERIFY_AFTER_MS), SWEEP_PAGE, afterId);
+      afterId = due[due.length - 1]?.id;
+      for (const credential of due) {
+        if (!licensed.has(credential.organizationId))
+          licensed.set(credential.organizationId, await this.entitlements.isActive(credential.organizationId, COMPLIANCE_TRACKING));
+        if (!licensed.get(credential.organizationId)) continue;
+        const outcome = await verifier.reverify(credential, at);
+        if (outcome.state === 'unavailable') continue;
+        counts.reverified++;
+        if (outcome.state === 'active') {
+          await this.held.markReverified(credential.id, at, { state: 'active', reason: null });
+          continue;
+        }
+        if (!(await this.held.markReverified(credential.id, at, { state: outcome.state, reason: outcome.reason }))) continue;
+        const type = outcome.state === 'revoked' ? CREDENTIAL_REVOKED_EVENT : CREDENTIAL_UNTRUSTED_EVENT;
+        await this.events.publish(type, credential.organizationId, payload(credential, { reason: outcome.reason, issuer: credential.kept?.issuer ?? null }), {
+          dedupeKey: `${type}:${credential.id}:${credential.sourceId}`,
+        });
+        counts[outcome.state]++;
+      }
+      if (due.length < SWEEP_PAGE) break;
+    }
+    return counts;
+  }
+
+  private async sendExpiryNotices(at: Date): Promise<{ expiring: number; expired: number; reminded: number; reminders_failed: number }> {
+    const sent = { expiring: 0, expired: 0, reminded: 0, reminders_failed: 0 };
     let after: HeldCredential | undefined;
     for (;;) {
       const due = await this.held.dueForNotices(at, MAX_REMINDER_DAYS, SWEEP_PAGE, after);
@@ -77,6 +143,7 @@ export class ComplianceService {
             dedupeKey: `${CREDENTIAL_EXPIRING_EVENT}:${credential.id}:${expiry}:${notices.expiring}`,
           });
           sent.expiring++;
+          if (credential.holder) sent[(await this.remind(credential, notices.expiring, at)) ? 'reminded' : 'reminders_failed']++;
         }
         if (notices.expired) {
           await this.events.publish(CREDENTIAL_EXPIRED_EVENT, credential.organizationId, payload(credential, {}), {
@@ -92,6 +159,38 @@ export class ComplianceService {
       if (due.length < SWEEP_PAGE) break;
     }
     return sent;
+  }
+
+  /**
+   * Emails the holder that the credential expires in `daysBefore` days, through the
+   * organization's email connection as an action run of compliance tracking (once per
+   * credential, expiry and lead time: the idempotency key names them). A refused or failed
+   * email stays a failed run with its code (retried from the action runs); the notice is
+   * recorded all the same, so the sweep goes on.
+   */
+  private async remind(credential: HeldCredential, daysBefore: number, at: Date): Promise<boolean> {
+    if (!this.email || !credential.holder) return false;
+    const expiry = credential.expiresAt.toISOString();
+    // The days actually left (the sweep may run after the threshold was crossed).
+    const daysLeft = Math.max(1, Math.ceil((credential.expiresAt.getTime() - at.getTime()) / 86_400_000));
+    try {
+      await this.email().sendEmail({
+        organizationId: credential.organizationId,
+        actionKey: COMPLIANCE_TRACKING,
+        idempotencyKey: `credential-reminder:${credential.id}:${expiry}:${daysBefore}`,
+        to: { name: credential.holder.name ?? credential.holder.email, email: credential.holder.email },
+        subject: `Your ${credential.credentialType} expires on ${expiry.slice(0, 10)}`,
+        text: [
+          `Dear ${credential.holder.name ?? 'candidate'},`,
+          '',
+          `The ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}.`,
+          'Please renew it and present the renewed credential before then, so it keeps counting.',
+        ].join('\n'),
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -19,7 +19,7 @@ const CSV_PAGE = 1000;
 const complianceQuery = z
   .object({
     requirement: z.string().max(63).optional().meta({ description: "A requirement's key" }),
-    status: z.enum(['compliant', 'expiring', 'expired']).optional(),
+    status: z.enum(['compliant', 'expiring', 'expired', 'revoked', 'untrusted']).optional(),
     listing_id: z.string().max(100).optional(),
     profile_user_id: z.string().max(100).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(25),
@@ -35,12 +35,18 @@ export const complianceRecordSchema = z
     listing_id: z.string(),
     requirement: z.string(),
     credential_type: z.string(),
-    source: z.enum(['document_review', 'vc_jwt']),
+    source: z.enum(['document_review', 'vc_jwt', 'data_integrity']),
     source_id: z.string(),
     expires_at: isoDateTime,
-    status: z
-      .enum(['compliant', 'expiring', 'expired'])
-      .meta({ description: "expiring: within the organization's furthest reminder (default 30 days); expired: past expires_at" }),
+    status: z.enum(['compliant', 'expiring', 'expired', 'revoked', 'untrusted']).meta({
+      description:
+        "expiring: within the organization's furthest reminder (default 30 days); expired: past expires_at; revoked: its issuer revoked or suspended it (found by a re-verification); untrusted: its issuer is no longer on the trust list (or its proof no longer checks out)",
+    }),
+    status_reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why it is revoked or untrusted: credential_revoked, credential_suspended, issuer_untrusted, signature_invalid' }),
+    verified_at: isoDateTime.nullable().meta({ description: 'Verifiable credentials: when its proof, status and issuer last checked out' }),
   })
   .meta({ id: 'ComplianceRecord' });
 
@@ -62,6 +68,8 @@ function recordView(credential: HeldCredential, status: ComplianceStatus): z.out
     source_id: credential.sourceId,
     expires_at: credential.expiresAt.toISOString(),
     status,
+    status_reason: credential.stateReason,
+    verified_at: credential.verifiedAt?.toISOString() ?? null,
   };
 }
 
@@ -149,11 +157,19 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
       path: '/operator/sweep',
       operationId: 'operatorRunComplianceSweep',
       summary:
-        'Operator, outside production: runs the expiry sweep now, or as of `at` (a test clock: notices due by then go out once, as the scheduled job would send them)',
+        'Operator, outside production: runs the compliance sweep now, or as of `at` (a test clock: kept verifiable credentials due are verified again, and notices due by then go out once, as the scheduled job would send them)',
       tags: ['credentials'],
       auth: ['operator'],
       body: z.object({ at: z.iso.datetime({ offset: true }).optional() }).strict(),
-      response: z.object({ expiring: z.number().int(), expired: z.number().int() }),
+      response: z.object({
+        expiring: z.number().int(),
+        expired: z.number().int(),
+        reminded: z.number().int().meta({ description: 'Reminder emails sent to holders (with credential.expiring)' }),
+        reminders_failed: z.number().int().meta({ description: 'Reminder emails that failed (their action runs say why)' }),
+        reverified: z.number().int().meta({ description: 'Kept verifiable credentials verified again' }),
+        revoked: z.number().int(),
+        untrusted: z.number().int(),
+      }),
       handler: async ({ body }) => {
         if (!options.testClocks) throw notFound('test clock');
         return compliance.sweep(body.at ? new Date(body.at) : undefined);

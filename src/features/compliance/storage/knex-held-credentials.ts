@@ -1,7 +1,15 @@
 /** Held credentials on knex. */
 import type { Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
-import type { ComplianceQuery, HeldCredential, HeldCredentialRepository, HeldCredentialSource, NewHeldCredential } from '../domain/held-credential';
+import type {
+  ComplianceQuery,
+  HeldCredential,
+  HeldCredentialRepository,
+  HeldCredentialSource,
+  HeldCredentialState,
+  KeptCredential,
+  NewHeldCredential,
+} from '../domain/held-credential';
 
 const TABLE = 'hi_held_credentials';
 const DAY_MS = 86_400_000;
@@ -18,6 +26,14 @@ interface Row {
   expires_at: Date;
   expiring_notices: unknown;
   expired_notice_at: Date | null;
+  credential_format: string | null;
+  credential: string | null;
+  issuer: string | null;
+  state: string;
+  state_reason: string | null;
+  verified_at: Date | null;
+  holder_name: string | null;
+  holder_email: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -34,6 +50,14 @@ const fromRow = (r: Row): HeldCredential => ({
   expiresAt: new Date(r.expires_at),
   expiringNotices: fromJson<number[]>(r.expiring_notices),
   expiredNoticeAt: r.expired_notice_at ? new Date(r.expired_notice_at) : null,
+  kept:
+    r.credential && r.credential_format && r.issuer
+      ? { format: r.credential_format as KeptCredential['format'], credential: r.credential, issuer: r.issuer }
+      : null,
+  state: r.state as HeldCredentialState,
+  stateReason: r.state_reason,
+  verifiedAt: r.verified_at ? new Date(r.verified_at) : null,
+  holder: r.holder_email ? { name: r.holder_name, email: r.holder_email } : null,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -54,19 +78,29 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
       expires_at: c.expiresAt,
       expiring_notices: JSON.stringify([]),
       expired_notice_at: null,
+      credential_format: c.kept?.format ?? null,
+      credential: c.kept?.credential ?? null,
+      issuer: c.kept?.issuer ?? null,
+      // A kept credential was verified when it was presented, now.
+      verified_at: c.kept ? now : null,
+      holder_name: c.holder?.name ?? null,
+      holder_email: c.holder?.email ?? null,
       created_at: now,
       updated_at: now,
     };
     // One statement: a credential expiring later replaces the one held (its notices start over); an earlier one changes nothing.
     await this.db.raw(
       `INSERT INTO ${TABLE} AS h (id, organization_id, profile_user_id, listing_id, requirement_key, credential_type, source, source_id,
-         expires_at, expiring_notices, expired_notice_at, created_at, updated_at)
+         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, holder_name, holder_email, created_at, updated_at)
        VALUES (:id, :organization_id, :profile_user_id, :listing_id, :requirement_key, :credential_type, :source, :source_id,
-         :expires_at, :expiring_notices::jsonb, NULL, :created_at, :updated_at)
+         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :holder_name, :holder_email, :created_at, :updated_at)
        ON CONFLICT (organization_id, profile_user_id, listing_id, requirement_key) DO UPDATE SET
          credential_type = excluded.credential_type, source = excluded.source, source_id = excluded.source_id,
-         expires_at = excluded.expires_at, expiring_notices = '[]'::jsonb, expired_notice_at = NULL, updated_at = excluded.updated_at
-       WHERE excluded.expires_at > h.expires_at`,
+         expires_at = excluded.expires_at, expiring_notices = '[]'::jsonb, expired_notice_at = NULL,
+         credential_format = excluded.credential_format, credential = excluded.credential, issuer = excluded.issuer,
+         state = 'active', state_reason = NULL, state_changed_at = NULL, verified_at = excluded.verified_at,
+         holder_name = excluded.holder_name, holder_email = excluded.holder_email, updated_at = excluded.updated_at
+       WHERE excluded.expires_at > h.expires_at OR h.state <> 'active'`,
       row,
     );
     const stored = await this.db<Row>(TABLE)
@@ -81,8 +115,10 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
   }
 
   async dueForNotices(now: Date, horizonDays: number, limit: number, after?: Pick<HeldCredential, 'expiresAt' | 'id'>): Promise<HeldCredential[]> {
+    // A revoked or untrusted credential owes no expiry notices: it already does not count.
     const query = this.db<Row>(TABLE)
       .whereNull('expired_notice_at')
+      .where({ state: 'active' })
       .where('expires_at', '<=', new Date(now.getTime() + horizonDays * DAY_MS))
       .orderBy([{ column: 'expires_at' }, { column: 'id' }])
       .limit(limit);
@@ -96,12 +132,34 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
       .update({ expiring_notices: JSON.stringify(notices.expiring), expired_notice_at: notices.expiredAt });
   }
 
+  async dueForReverification(before: Date, limit: number, afterId?: string): Promise<HeldCredential[]> {
+    const query = this.db<Row>(TABLE)
+      .where({ state: 'active' })
+      .whereNotNull('credential')
+      .where((w) => w.whereNull('verified_at').orWhere('verified_at', '<', before))
+      .orderBy('id')
+      .limit(limit);
+    if (afterId) query.where('id', '>', afterId);
+    return (await query).map(fromRow);
+  }
+
+  async markReverified(id: string, at: Date, outcome: { state: HeldCredentialState; reason: string | null }): Promise<boolean> {
+    const changes =
+      outcome.state === 'active'
+        ? { verified_at: at, updated_at: at }
+        : { state: outcome.state, state_reason: outcome.reason, state_changed_at: at, updated_at: at };
+    return (await this.db(TABLE).where({ id, state: 'active' }).update(changes)) > 0;
+  }
+
   async list(q: ComplianceQuery): Promise<{ data: HeldCredential[]; hasMore: boolean }> {
     const query = this.db<Row>(TABLE).where({ organization_id: q.organizationId });
     if (q.requirementKey) query.where({ requirement_key: q.requirementKey });
     if (q.listingId) query.where({ listing_id: q.listingId });
     if (q.profileUserId) query.where({ profile_user_id: q.profileUserId });
     const expiringBefore = new Date(q.now.getTime() + q.expiringWithinDays * DAY_MS);
+    // A revoked or untrusted credential reads so whatever its expiry; the expiry statuses are for active ones.
+    if (q.status === 'revoked' || q.status === 'untrusted') query.where({ state: q.status });
+    else if (q.status) query.where({ state: 'active' });
     if (q.status === 'expired') query.where('expires_at', '<=', q.now);
     if (q.status === 'expiring') query.where('expires_at', '>', q.now).where('expires_at', '<=', expiringBefore);
     if (q.status === 'compliant') query.where('expires_at', '>', expiringBefore);

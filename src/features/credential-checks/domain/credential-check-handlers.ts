@@ -3,15 +3,20 @@
  * against a listing's requirements (credentialing for schools, license verification for
  * healthcare, food handler cards for restaurants, union membership for entertainment): one
  * handler parameterized by action, each registration gated by its own license. The result
- * is published as `credential_check.completed` (once per action and host check id).
+ * is published as `credential_check.completed` (once per action and host check id). With a
+ * candidate named, each requirement met by a verifiable credential with an expiry is held
+ * from then on (compliance: expiry notices, re-verification on schedule).
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { EventPublisher } from '../../../kernel/events';
-import { hostId } from '../../hooks/domain/payloads';
+import { hostId, person } from '../../hooks/domain/payloads';
 import { parsePayload, type GatedHookHandler, type HookHandlerReport } from '../../hooks/domain/hook-handler';
 import type { CredentialCheckService } from './credential-check-service';
 import type { PresentedInput } from './credential-examiner';
 import { presentedCredentialsSchema } from './presented-input-schema';
+import type { KeptCredential, NewHeldCredential } from '../../compliance/domain/held-credential';
+import type { CheckResult } from './credential-check-service';
 
 export const CREDENTIALS_PRESENTED_HOOK = 'credentials.presented';
 
@@ -28,6 +33,8 @@ const credentialsPresented = z.object({
   check_id: hostId,
   listing_id: z.string().min(1).max(100),
   candidate_id: hostId.optional(),
+  /** Who holds them: with an email, reminders before a held credential expires go there. One that does not parse is ignored, never failing the check. */
+  candidate: person.partial().optional().catch(undefined),
   credentials: presentedCredentialsSchema,
 });
 
@@ -36,6 +43,7 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
     private readonly checks: CredentialCheckService,
     private readonly events: EventPublisher,
     private readonly action: CredentialCheckAction,
+    private readonly hold?: (credential: NewHeldCredential) => Promise<unknown>,
   ) {}
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
@@ -49,10 +57,49 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
       status: result.status,
       requirements: result.outcomes,
     };
+    if (presented.candidate_id && this.hold) {
+      const holder = presented.candidate?.email ? { name: presented.candidate.name ?? null, email: presented.candidate.email } : undefined;
+      for (const held of heldFrom(organizationId, presented.listing_id, presented.candidate_id, presented.credentials as PresentedInput[], result)) {
+        await this.hold({ ...held, ...(holder ? { holder } : {}) });
+      }
+    }
     // The hook fired twice records one event per action.
     await this.events.publish('credential_check.completed', organizationId, report, {
       dedupeKey: `credential_check.completed:${this.action}:${organizationId}:${presented.check_id}`,
     });
     return report;
   }
+}
+
+/** The verifiable credentials that met a requirement and have an expiry, as held credentials (the credential kept). */
+function heldFrom(organizationId: string, listingId: string, candidateId: string, inputs: PresentedInput[], result: CheckResult): NewHeldCredential[] {
+  const held: NewHeldCredential[] = [];
+  for (const outcome of result.outcomes) {
+    const evidence = outcome.evidence;
+    if (outcome.status !== 'met' || !evidence?.valid_until || (evidence.source !== 'vc_jwt' && evidence.source !== 'data_integrity')) continue;
+    // The examined credentials are in the order presented: the evidence's credential is the input at the same place.
+    const index = result.credentials.findIndex(
+      (c) =>
+        c.source === evidence.source && c.id === evidence.credential_id && c.issuer === evidence.issuer && c.validUntil?.toISOString() === evidence.valid_until,
+    );
+    const input = inputs[index];
+    if (!input || input.format === 'self_reported') continue;
+    const kept: KeptCredential = {
+      format: input.format,
+      credential: input.format === 'vc+jwt' ? input.credential : JSON.stringify(input.credential),
+      issuer: evidence.issuer,
+    };
+    held.push({
+      organizationId,
+      profileUserId: candidateId,
+      listingId,
+      requirementKey: outcome.requirement,
+      credentialType: evidence.types.at(-1) ?? outcome.requirement,
+      source: evidence.source,
+      sourceId: evidence.credential_id ?? `sha256:${createHash('sha256').update(kept.credential).digest('hex')}`,
+      expiresAt: new Date(evidence.valid_until),
+      kept,
+    });
+  }
+  return held;
 }

@@ -1,6 +1,6 @@
 /**
  * Checks what an applicant presents against a listing's requirements: each credential is
- * examined by its source (a VC-JWT's proof, or nothing for a self-reported one), then the
+ * examined by its source (a VC-JWT's or a Data Integrity proof, or nothing for a self-reported one), then the
  * pure matcher decides every requirement. Nothing is stored here: the caller keeps the
  * result where it belongs (an application, a compliance record).
  */
@@ -22,13 +22,15 @@ export class CredentialCheckService {
     private readonly requirements: ListingRequirementsStore,
     private readonly listings: ListingsDirectory,
     private readonly trust: TrustedIssuersStore,
-    private readonly examiners: { vcJwt: CredentialExaminer; selfReported: CredentialExaminer },
+    private readonly examiners: { vcJwt: CredentialExaminer; dataIntegrity: CredentialExaminer; selfReported: CredentialExaminer },
     private readonly now: () => Date,
   ) {}
 
   async examineAll(inputs: PresentedInput[]): Promise<PresentedCredential[]> {
     const now = this.now();
-    return Promise.all(inputs.map((input) => (input.format === 'vc+jwt' ? this.examiners.vcJwt : this.examiners.selfReported).examine(input, now)));
+    const examinerFor = (input: PresentedInput) =>
+      input.format === 'vc+jwt' ? this.examiners.vcJwt : input.format === 'vc+ld+json' ? this.examiners.dataIntegrity : this.examiners.selfReported;
+    return Promise.all(inputs.map((input) => examinerFor(input).examine(input, now)));
   }
 
   /** `examined`: credentials another source already verified (documents a reviewer approved). */

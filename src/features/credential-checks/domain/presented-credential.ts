@@ -5,7 +5,8 @@
  * approval), never because the credential or a provider says so.
  */
 /** `document_review`: a document an organization's reviewer approved, with the expiry they read on it. */
-export type CredentialSource = 'vc_jwt' | 'self_reported' | 'document_review';
+/** `data_integrity`: a VC secured with a Data Integrity proof (eddsa-rdfc-2022). */
+export type CredentialSource = 'vc_jwt' | 'data_integrity' | 'self_reported' | 'document_review';
 
 export type VerificationStatus = 'verified' | 'unverified' | 'invalid';
 
@@ -19,7 +20,11 @@ export type VerificationReason =
   | 'credential_suspended'
   | 'status_unavailable'
   | 'not_yet_valid'
-  | 'self_reported';
+  | 'self_reported'
+  /** A JSON-LD context the plugin does not ship (it never fetches one). */
+  | 'context_unavailable'
+  /** No proof, or none of the kind checked here (DataIntegrityProof, eddsa-rdfc-2022, assertionMethod). */
+  | 'proof_unsupported';
 
 export interface PresentedCredential {
   /** Where it came from and, for a VC, its `id` when it has one. */

@@ -16,6 +16,15 @@ export const presentedInputSchema = z.discriminatedUnion('format', [
     .strict(),
   z
     .object({
+      format: z.literal('vc+ld+json'),
+      credential: z.record(z.string(), z.unknown()).meta({
+        description:
+          'A Verifiable Credential (JSON-LD) secured with a Data Integrity proof, cryptosuite eddsa-rdfc-2022; Open Badges 3.0 credentials included. At most 64 KiB',
+      }),
+    })
+    .strict(),
+  z
+    .object({
       format: z.literal('self_reported'),
       title: z.string().trim().min(1).max(200),
       issuer: z.string().trim().min(1).max(300),

@@ -19,11 +19,13 @@ const verificationReason = z
     'status_unavailable',
     'not_yet_valid',
     'self_reported',
+    'context_unavailable',
+    'proof_unsupported',
   ])
   .nullable();
 
 const evidence = z.object({
-  source: z.enum(['vc_jwt', 'self_reported', 'document_review']),
+  source: z.enum(['vc_jwt', 'data_integrity', 'self_reported', 'document_review']),
   credential_id: z.string().nullable(),
   issuer: z.string(),
   types: z.array(z.string()),
@@ -67,7 +69,7 @@ export const credentialCheckSchema = z
     requirements: z.array(requirementOutcomeSchema),
     credentials: z.array(
       z.object({
-        source: z.enum(['vc_jwt', 'self_reported', 'document_review']),
+        source: z.enum(['vc_jwt', 'data_integrity', 'self_reported', 'document_review']),
         id: z.string().nullable(),
         types: z.array(z.string()),
         issuer: z.string(),
