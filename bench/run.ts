@@ -193,7 +193,7 @@ async function main(): Promise<void> {
       raw.webhooks = webhooks;
       rows.push({
         name: `webhook deliveries to a local receiver, concurrency ${webhooks.concurrency} (deliveries/s)`,
-        measured: `${fmt(webhooks.deliveriesPerSecond)} deliveries/s`,
+        measured: `${fmt(webhooks.deliveriesPerSecond)} deliveries/s, ${webhooks.statementsPerDelivery.toFixed(1)} SQL statements each`,
         baseline: `${fmt(webhooks.fetchPerSecond)} POST/s (bare fetch loop, same receiver)`,
         ratio: webhooks.ratio,
         target: '≥ 70%',
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
       raw.reminders = reminders;
       rows.push({
         name: `reminder emails, hook → run → SMTP (smtp-server in process), concurrency ${reminders.concurrency} (emails/s)`,
-        measured: `${fmt(reminders.remindersPerSecond)} emails/s`,
+        measured: `${fmt(reminders.remindersPerSecond)} emails/s, ${reminders.statementsPerReminder.toFixed(1)} SQL statements each`,
         baseline: `${fmt(reminders.nodemailerPerSecond)} emails/s (bare nodemailer pool loop, same server)`,
         ratio: reminders.ratio,
         target: '≥ 70%',

@@ -30,6 +30,8 @@ export interface WebhookBenchResult {
   fetchPerSecond: number;
   ratio: number;
   concurrency: number;
+  /** SQL statements the product ran per delivery while delivering (claim, endpoint, outcome, their batches). */
+  statementsPerDelivery: number;
 }
 
 const CONCURRENCY = 20;
@@ -91,11 +93,19 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     const done = new Promise<void>((resolve) => {
       onReceived = () => received >= total && resolve();
     });
+    // Statements per delivery (load-independent, unlike the rate): counted from knex's query events.
+    const statements = new Map<string, number>();
+    const countStatement = (query: { sql: string }) => statements.set(query.sql, (statements.get(query.sql) ?? 0) + 1);
+    db.on('query', countStatement);
     const started = process.hrtime.bigint();
     await host.plugin.startWorkers({ concurrency: CONCURRENCY });
     await done;
     const webhookSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     onReceived = undefined;
+    db.off('query', countStatement);
+    if (process.env.BENCH_SQL) {
+      for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1])) console.error(`${(n / total).toFixed(2)}  ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
+    }
 
     // Baseline: the same bodies, bare fetch, same concurrency, same receiver.
     const payload = JSON.stringify({ id: 'evt_bench', type: 'application.submitted', timestamp: new Date().toISOString(), sequence: 1, data: body });
@@ -113,7 +123,14 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     const fetchSeconds = Number(process.hrtime.bigint() - baselineStart) / 1e9;
     const deliveriesPerSecond = total / webhookSeconds;
     const fetchPerSecond = total / fetchSeconds;
-    return { deliveries: total, deliveriesPerSecond, fetchPerSecond, ratio: deliveriesPerSecond / fetchPerSecond, concurrency: CONCURRENCY };
+    return {
+      deliveries: total,
+      deliveriesPerSecond,
+      fetchPerSecond,
+      ratio: deliveriesPerSecond / fetchPerSecond,
+      concurrency: CONCURRENCY,
+      statementsPerDelivery: [...statements.values()].reduce((a, b) => a + b, 0) / total,
+    };
   } finally {
     await host.close();
     await db.destroy();

@@ -1,7 +1,7 @@
 /** The webhook retry schedule: exponential with jitter, capped, ending exactly at the window's end. */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { isRetryableStatus, JITTER, nextAttemptAt, retryDelayMs } from '../../src/features/webhooks/domain/retry-schedule';
+import { isRetryableStatus, JITTER, nextAttemptAt, retryDelayMs } from '../../src/kernel/delivery/backoff';
 import { isPublicAddress } from '../../src/platform/network/address-policy';
 import { parseRetryAfter } from '../../src/features/webhooks/sending/http-webhook-sender';
 

@@ -18,6 +18,8 @@ import { TokenCipher } from '../../platform/security/token-cipher';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { CONNECTION_REPOSITORY, type ConnectionRepository } from './domain/connection';
+import { CachedConnectionRepository } from './storage/cached-connections';
+import { CacheSync } from '../../platform/caching/cache-sync';
 import { ConnectionService } from './domain/connection-service';
 import { LicenseService } from '../licensing/domain/license-service';
 import { CONNECTOR_DEFINITIONS } from './domain/connector-definition';
@@ -37,7 +39,14 @@ export const connectionsModule: PluginModule = {
     registerCandidateData(container, noCandidateData('hi_connections', "Organizations' accounts at their counterparts: settings and encrypted credentials"));
     const cipher = new TokenCipher(deriveKey(config.secretKey, 'connection-credentials-encryption'));
     container.register(CONNECTION_REPOSITORY, {
-      useFactory: instanceCachingFactory((c) => new KnexConnectionRepository(c.resolve<Database>(DATABASE), cipher)),
+      // Each run resolves its connector from the organization's list: cached per process, dropped everywhere on a change.
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new CachedConnectionRepository(new KnexConnectionRepository(c.resolve<Database>(DATABASE), cipher), c.resolve(CacheSync), {
+            ttlMs: config.entitlementCacheTtlSeconds * 1000,
+            maxEntries: 50_000,
+          }),
+      ),
     });
     const destinations: DestinationGuard = { check: (host) => checkHost(host, config.connectorAllowedInternalHosts) };
     container.register(ConnectionService, {

@@ -162,7 +162,10 @@ export function registerHookDispatch(container: DependencyContainer, registratio
   container.register(HOOK_DISPATCHER, {
     useFactory: instanceCachingFactory((c) => {
       const standing = c.isRegistered(PAYMENT_STANDING, true) ? c.resolve<PaymentStanding>(PAYMENT_STANDING) : undefined;
-      const refusal = async (organizationId: string) => (standing && (await standing.isSuspended(organizationId)) ? PAYMENT_REQUIRED : undefined);
+      // Cached beside the entitlements (dropped with them when the standing changes): one billing read per organization and TTL.
+      const cache = c.resolve(EntitlementCache);
+      const refusal = (organizationId: string) =>
+        cache.refusalReason(organizationId, async () => (standing && (await standing.isSuspended(organizationId)) ? PAYMENT_REQUIRED : undefined));
       return new HookDispatcher(c.resolve(HOOK_REGISTRY), c.resolve(HookGate), c.resolve<Logger>(LOGGER), refusal);
     }),
   });

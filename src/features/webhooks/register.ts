@@ -11,7 +11,7 @@ import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
 import { LOGGER, type Logger } from '../../kernel/logger';
 import { DESTINATION_POLICY, RETRY_SCHEDULE, WEBHOOK_SENDER, WEBHOOK_SETTINGS, WEBHOOK_SIGNER, type WebhookSettings } from './domain/ports';
-import type { RetrySchedule } from './domain/retry-schedule';
+import type { RetrySchedule } from '../../kernel/delivery/backoff';
 import { WEBHOOK_DELIVERY_REPOSITORY, type WebhookDeliveryRepository } from './domain/webhook-delivery';
 import { WebhookDeliveryService } from './domain/webhook-delivery-service';
 import { WEBHOOK_ENDPOINT_REPOSITORY } from './domain/webhook-endpoint';

@@ -5,7 +5,28 @@
  * counterpart acknowledged (its reference is kept), `retrying` after a transient failure,
  * `failed` with a stable code after a permanent one. It holds no candidate data.
  */
+import type { DeliveryState } from '../../../kernel/delivery/delivery-state';
 export type ActionRunStatus = 'running' | 'retrying' | 'succeeded' | 'failed';
+
+/** The run's place in the delivery engine's state machine (kernel/delivery): runs have no `pending`, and an exhausted run is `failed`. */
+export const runDeliveryState = (run: Pick<ActionRun, 'status' | 'attempts'>): DeliveryState => ({
+  status: run.status,
+  attempts: run.attempts.length,
+  window: 0,
+});
+
+/** An engine state as a run's status (`exhausted` and `canceled` runs are `failed`; `pending` is `running`). */
+export function runStatusOf(state: DeliveryState): ActionRunStatus {
+  switch (state.status) {
+    case 'exhausted':
+    case 'canceled':
+      return 'failed';
+    case 'pending':
+      return 'running';
+    default:
+      return state.status;
+  }
+}
 
 export interface RunAttempt {
   number: number;

@@ -1,5 +1,5 @@
 /**
- * Performs one connector step as an action run: the attempt is on record before the
+ * Performs one connector step as an action run, on the delivery engine (kernel/delivery): the attempt is on record before the
  * counterpart is called; an acknowledged step is `succeeded` with the counterpart's
  * reference and is never performed again for the same idempotency key (a retried job gets
  * the recorded answer); a transient failure (`upstream`) leaves the run `retrying` and is
@@ -9,6 +9,8 @@
 import { DomainError, isDomainError, upstream } from '../../../kernel/errors';
 import type { EventPublisher } from '../../../kernel/events';
 import type { Logger } from '../../../kernel/logger';
+import { classifyFailure } from '../../../kernel/delivery/failure';
+import { settleAttempt } from '../../../kernel/delivery/settle-attempt';
 import type { ActionRun, ActionRunRepository, RunStart } from './action-run';
 
 export interface RunMetrics {
@@ -39,25 +41,25 @@ export class ActionRunner {
     try {
       answer = await step();
     } catch (error) {
-      // A host-supplied connector says `permanent: true` (and its code) where we throw a DomainError.
-      const foreign = (error ?? {}) as { permanent?: unknown; code?: unknown; message?: unknown };
-      const transient = isDomainError(error) ? error.kind === 'upstream' : foreign.permanent !== true;
-      const code = isDomainError(error)
-        ? error.code
-        : typeof foreign.code === 'string' && /^[a-z][a-z0-9_]{0,62}$/.test(foreign.code)
-          ? foreign.code
-          : 'connector_error';
-      const message = isDomainError(error) ? error.message : typeof foreign.message === 'string' ? foreign.message.slice(0, 300) : 'The connector failed';
+      // The delivery engine decides: transient (retrying, the queue's backoff tries again) or permanent (failed now).
+      const verdict = classifyFailure(error);
+      const settled = settleAttempt({ kind: 'failure', verdict }, { attempt: run.attempts.length, now: this.now() });
+      const transient = settled.status === 'retrying';
       this.metrics?.observe(start.connector, transient ? 'transient_error' : 'permanent_error', (Date.now() - started) / 1000);
       const finished = await this.runs.finishAttempt(
         run,
-        { status: transient ? 'retrying' : 'failed', outcome: transient ? 'transient_error' : 'permanent_error', errorCode: code, errorMessage: message },
+        {
+          status: transient ? 'retrying' : 'failed',
+          outcome: transient ? 'transient_error' : 'permanent_error',
+          errorCode: verdict.code,
+          errorMessage: verdict.message,
+        },
         this.now(),
       );
       if (!transient) await this.announce('action_run.failed', finished);
       // Callers (jobs) retry `upstream` errors only: a foreign error becomes one of ours.
       if (isDomainError(error)) throw error;
-      throw transient ? upstream(code, message) : new DomainError('conflict', code, message);
+      throw transient ? upstream(verdict.code, verdict.message) : new DomainError('conflict', verdict.code, verdict.message);
     }
     this.metrics?.observe(start.connector, 'succeeded', (Date.now() - started) / 1000);
     const finished = await this.runs.finishAttempt(

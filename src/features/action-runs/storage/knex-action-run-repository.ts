@@ -1,9 +1,21 @@
 /** Action runs on knex: one row per (organization, idempotency key), attempts as a jsonb array. */
+import { GroupCommit } from '../../../kernel/group-commit';
 import { newId } from '../../../kernel/ids';
 import type { Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
 import { scrubContactDetails } from '../../privacy/domain/contact-scrubber';
-import type { ActionRun, ActionRunRepository, ActionRunStatus, AttemptResult, RunAttempt, RunFilter, RunStart } from '../domain/action-run';
+import {
+  runDeliveryState,
+  runStatusOf,
+  type ActionRun,
+  type ActionRunRepository,
+  type ActionRunStatus,
+  type AttemptResult,
+  type RunAttempt,
+  type RunFilter,
+  type RunStart,
+} from '../domain/action-run';
+import { transition } from '../../../kernel/delivery/delivery-state';
 
 interface AttemptJson {
   number: number;
@@ -69,32 +81,22 @@ const toJson = (a: RunAttempt): AttemptJson => ({
   error_code: a.errorCode,
 });
 
+type FinishedRun = Pick<ActionRun, 'id' | 'status' | 'attempts' | 'reference' | 'result' | 'errorCode' | 'errorMessage' | 'updatedAt' | 'completedAt'>;
+
 export class KnexActionRunRepository implements ActionRunRepository {
+  /**
+   * The hot path of every run is two writes, the first attempt and its outcome (as webhook
+   * deliveries' claim and success are); those of concurrent runs share one statement each.
+   */
+  private readonly starts = new GroupCommit<{ start: RunStart; at: Date }, ActionRun | undefined>((_, items) => this.startBatch(items));
+  private readonly finishes = new GroupCommit<FinishedRun, void>((_, items) => this.finishBatch(items));
+
   constructor(private readonly db: Database) {}
 
   async startAttempt(start: RunStart, at: Date): Promise<ActionRun> {
-    const first: RunAttempt = { number: 1, startedAt: at, endedAt: null, outcome: 'pending', errorCode: null };
-    // The usual case, a first attempt, is one statement: the row is born running with its attempt.
-    const [created] = await this.db('hi_action_runs')
-      .insert({
-        id: newId('run'),
-        organization_id: start.organizationId,
-        idempotency_key: start.idempotencyKey,
-        action: start.action,
-        hook: start.hook ?? null,
-        step: start.step,
-        connector: start.connector,
-        connection_id: start.connectionId,
-        livemode: start.livemode,
-        status: 'running',
-        attempts: JSON.stringify([toJson(first)]),
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict(['organization_id', 'idempotency_key'])
-      .ignore()
-      .returning('*');
-    if (created) return fromRow(created as RunRow);
+    // The usual case, a first attempt, is one statement shared by the runs started meanwhile: each row is born running with its attempt.
+    const created = await this.starts.submit('start', { start, at });
+    if (created) return created;
     // A retry (or a repeated call): the run exists; lock it and add the attempt.
     return this.db.transaction(async (trx) => {
       const row = await trx<RunRow>('hi_action_runs')
@@ -102,7 +104,10 @@ export class KnexActionRunRepository implements ActionRunRepository {
         .forUpdate()
         .first();
       const run = fromRow(row!);
-      if (run.status === 'succeeded') return run;
+      // The engine's `begin`: from running (a lost attempt) or retrying; a failed run asked again is reopened first; never from succeeded.
+      const state = runDeliveryState(run);
+      const begun = transition(state, { type: 'begin' }) ?? transition(transition(state, { type: 'reopen' }) ?? state, { type: 'begin' });
+      if (!begun) return run;
       const attempts: RunAttempt[] = [...run.attempts, { number: run.attempts.length + 1, startedAt: at, endedAt: null, outcome: 'pending', errorCode: null }];
       // A retry may go through another connection than the first try (the organization fixed it).
       const next = {
@@ -110,7 +115,7 @@ export class KnexActionRunRepository implements ActionRunRepository {
         connector: start.connector,
         connectionId: start.connectionId,
         livemode: start.livemode,
-        status: 'running' as const,
+        status: runStatusOf(begun),
         attempts,
         updatedAt: at,
       };
@@ -120,7 +125,7 @@ export class KnexActionRunRepository implements ActionRunRepository {
           connector: next.connector,
           connection_id: next.connectionId,
           livemode: next.livemode,
-          status: 'running',
+          status: next.status,
           attempts: JSON.stringify(attempts.map(toJson)),
           updated_at: at,
         });
@@ -145,19 +150,65 @@ export class KnexActionRunRepository implements ActionRunRepository {
       updatedAt: at,
       completedAt: done ? at : null,
     };
-    await this.db('hi_action_runs')
-      .where({ id: run.id })
-      .update({
-        status: next.status,
-        attempts: JSON.stringify(attempts.map(toJson)),
-        reference: next.reference,
-        result: next.result === null ? null : JSON.stringify(next.result),
-        error_code: next.errorCode,
-        error_message: next.errorMessage,
-        updated_at: at,
-        completed_at: next.completedAt,
-      });
+    await this.finishes.submit('finish', next);
     return next;
+  }
+
+  /** First attempts of concurrent runs in one INSERT; a run that exists already (a retry) answers undefined. */
+  private async startBatch(items: { start: RunStart; at: Date }[]): Promise<(ActionRun | undefined)[]> {
+    const rows = (await this.db('hi_action_runs')
+      .insert(
+        items.map(({ start, at }) => ({
+          id: newId('run'),
+          organization_id: start.organizationId,
+          idempotency_key: start.idempotencyKey,
+          action: start.action,
+          hook: start.hook ?? null,
+          step: start.step,
+          connector: start.connector,
+          connection_id: start.connectionId,
+          livemode: start.livemode,
+          status: 'running',
+          attempts: JSON.stringify([toJson({ number: 1, startedAt: at, endedAt: null, outcome: 'pending', errorCode: null })]),
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .onConflict(['organization_id', 'idempotency_key'])
+      .ignore()
+      .returning('*')) as RunRow[];
+    const byKey = new Map(rows.map((row) => [`${row.organization_id}\u0000${row.idempotency_key}`, row]));
+    return items.map(({ start }) => {
+      const key = `${start.organizationId}\u0000${start.idempotencyKey}`;
+      const row = byKey.get(key);
+      // Two starts of one key in a batch: the first is the insert, the second a retry.
+      byKey.delete(key);
+      return row ? fromRow(row) : undefined;
+    });
+  }
+
+  /** Outcomes of concurrent attempts in one UPDATE … FROM (VALUES …). */
+  private async finishBatch(items: FinishedRun[]): Promise<void[]> {
+    await this.db.raw(
+      `UPDATE hi_action_runs r
+       SET status = v.status, attempts = v.attempts, reference = v.reference, result = v.result, error_code = v.error_code,
+           error_message = v.error_message, updated_at = v.updated_at, completed_at = v.completed_at
+       FROM (VALUES ${items.map(() => '(?::text, ?::text, ?::jsonb, ?::text, ?::jsonb, ?::text, ?::text, ?::timestamptz, ?::timestamptz)').join(', ')})
+         AS v(id, status, attempts, reference, result, error_code, error_message, updated_at, completed_at)
+       WHERE r.id = v.id`,
+      items.flatMap((run) => [
+        run.id,
+        run.status,
+        JSON.stringify(run.attempts.map(toJson)),
+        run.reference,
+        run.result === null ? null : JSON.stringify(run.result),
+        run.errorCode,
+        run.errorMessage,
+        run.updatedAt,
+        run.completedAt,
+      ]),
+    );
+    return items.map(() => undefined);
   }
 
   async find(organizationId: string, id: string): Promise<ActionRun | undefined> {

@@ -38,6 +38,9 @@ export class EntitlementCache {
   private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly loads = new Map<string, Map<string, Load>>();
   private size = 0;
+  /** organization → its refusal reason (refusalReason); `standingGeneration` moves on every invalidation. */
+  private readonly standing = new Map<string, { reason: string | undefined; expiresAt: number }>();
+  private standingGeneration = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly nowMs: () => number;
@@ -92,6 +95,7 @@ export class EntitlementCache {
   /** Drops one answer now; a read in flight for it will not be cached. */
   invalidate(organizationId: string, actionKey: string): void {
     this.drop(organizationId, actionKey);
+    this.forgetStanding(organizationId);
     const load = this.loads.get(organizationId)?.get(actionKey);
     if (load) load.stale = true;
   }
@@ -99,8 +103,34 @@ export class EntitlementCache {
   /** Drops every answer (messages may have been missed). */
   clear(): void {
     this.entries.clear();
+    this.standing.clear();
+    this.standingGeneration += 1;
     this.size = 0;
     for (const perOrg of this.loads.values()) for (const load of perOrg.values()) load.stale = true;
+  }
+
+  /**
+   * Why this organization's calls are refused when they are (billing: `payment_required`),
+   * kept beside its answers: any invalidation of the organization drops it (a standing change
+   * invalidates every action of the organization), so it is never older than they are, and
+   * the hook path reads the billing account once per organization and TTL, not once per call.
+   */
+  async refusalReason(organizationId: string, load: () => Promise<string | undefined>): Promise<string | undefined> {
+    const cached = this.standing.get(organizationId);
+    if (cached && cached.expiresAt > this.nowMs()) return cached.reason;
+    const generation = this.standingGeneration;
+    const reason = await load();
+    // Invalidated while reading: the answer may predate the change, so it is not kept.
+    if (generation === this.standingGeneration) {
+      if (this.standing.size >= this.maxEntries) this.standing.delete(this.standing.keys().next().value!);
+      this.standing.set(organizationId, { reason, expiresAt: this.nowMs() + this.ttlMs });
+    }
+    return reason;
+  }
+
+  private forgetStanding(organizationId: string): void {
+    this.standing.delete(organizationId);
+    this.standingGeneration += 1;
   }
 
   get entryCount(): number {

@@ -29,14 +29,31 @@ export function messageLanguage(requested: string | undefined): MessageLanguage 
   return { locale: base, tag, direction: base === 'ar' ? 'rtl' : 'ltr' };
 }
 
+/**
+ * Formatters by (tag, zone, style): building an Intl.DateTimeFormat costs far more than
+ * formatting with one, and every reminder formats a moment. Bounded: the keys are a few
+ * languages times the time zones in use; a full cache is emptied, not grown.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+const MAX_FORMATTERS = 1_000;
+
+function formatter(tag: string, options: Intl.DateTimeFormatOptions, key: string): Intl.DateTimeFormat | null {
+  let cached = formatters.get(key);
+  if (cached === undefined) {
+    try {
+      cached = new Intl.DateTimeFormat(tag, options);
+    } catch {
+      cached = null;
+    }
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, cached);
+  }
+  return cached;
+}
+
 /** A time zone Intl knows (IANA), else undefined: payloads are checked with this. */
 export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
+  return formatter('en', { timeZone: zone }, `en\u0000${zone}\u0000zone`) !== null;
 }
 
 /** A moment as the recipient reads it: their language, the event's time zone (UTC when none is given). */
@@ -48,5 +65,6 @@ export function formatMoment(at: Date, language: MessageLanguage, timeZone?: str
       : style === 'date'
         ? { dateStyle: 'full', timeZone: zone }
         : { dateStyle: 'full', timeStyle: 'short', timeZone: zone };
-  return `${new Intl.DateTimeFormat(language.tag, options).format(at)}${style === 'date' ? '' : ` (${zone})`}`;
+  const format = formatter(language.tag, options, `${language.tag}\u0000${zone}\u0000${style}`)!;
+  return `${format.format(at)}${style === 'date' ? '' : ` (${zone})`}`;
 }

@@ -3,6 +3,9 @@ import type { InterviewReminder, InterviewReminderRepository, ReminderChannel, R
 import type { OutboxMessage } from '../../../kernel/outbox';
 import type { Database } from '../../../platform/database/database';
 import { writeOutbox } from '../../events/storage/outbox-writer';
+import { onlyJobMessages, outboxRows } from '../../../platform/queue/outbox-rows';
+import type { Knex } from 'knex';
+import { GroupCommit } from '../../../kernel/group-commit';
 
 interface Row {
   organization_id: string;
@@ -34,7 +37,21 @@ const toDomain = (row: Row): InterviewReminder => ({
   updatedAt: new Date(row.updated_at),
 });
 
+interface Settlement {
+  organizationId: string;
+  interviewId: string;
+  channel: ReminderChannel;
+  jobId: string;
+  status: Exclude<ReminderStatus, 'scheduled'>;
+  reason: string | null;
+  deliveryId?: string;
+  at: Date;
+}
+
 export class KnexInterviewReminderRepository implements InterviewReminderRepository {
+  /** Every reminder job ends with a settlement; those of concurrent jobs share one statement. */
+  private readonly settlements = new GroupCommit<Settlement, boolean>((_, items) => this.settleBatch(items));
+
   constructor(private readonly db: Database) {}
 
   async find(organizationId: string, interviewId: string, channel: ReminderChannel): Promise<InterviewReminder | undefined> {
@@ -43,8 +60,8 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
   }
 
   async save(r: InterviewReminder, messages: readonly OutboxMessage[] = []): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx('hi_interview_reminders')
+    const upsert = (db: Knex | Knex.Transaction) =>
+      db('hi_interview_reminders')
         .insert({
           organization_id: r.organizationId,
           interview_id: r.interviewId,
@@ -62,21 +79,44 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
         })
         .onConflict(['organization_id', 'interview_id', 'channel'])
         .merge(['status', 'revision', 'job_id', 'starts_at', 'remind_at', 'details', 'reason', 'delivery_id', 'updated_at']);
+    // Job messages (the reminder's job): one statement, a data-modifying WITH, so the row and
+    // its job are written together or not at all, in one round trip instead of four.
+    if (onlyJobMessages(messages)) {
+      if (messages.length === 0) await upsert(this.db);
+      else await this.db.with('reminder', upsert(this.db)).insert(outboxRows(messages)).into('hi_outbox');
+      return;
+    }
+    await this.db.transaction(async (trx) => {
+      await upsert(trx);
       await writeOutbox(trx, messages);
     });
   }
 
-  async settle(
+  settle(
     organizationId: string,
     interviewId: string,
     channel: ReminderChannel,
     jobId: string,
     change: { status: Exclude<ReminderStatus, 'scheduled'>; reason: string | null; deliveryId?: string; at: Date },
   ): Promise<boolean> {
-    const updated = await this.db('hi_interview_reminders')
-      .where({ organization_id: organizationId, interview_id: interviewId, channel, job_id: jobId, status: 'scheduled' })
-      .update({ status: change.status, reason: change.reason, delivery_id: change.deliveryId ?? null, updated_at: change.at });
-    return updated > 0;
+    return this.settlements.submit('settle', { organizationId, interviewId, channel, jobId, ...change });
+  }
+
+  /** Settlements of concurrent reminder jobs in one conditional UPDATE … FROM (VALUES …): each row only if still `scheduled` under its job. */
+  private async settleBatch(items: Settlement[]): Promise<boolean[]> {
+    const { rows } = (await this.db.raw(
+      `UPDATE hi_interview_reminders r
+       SET status = v.status, reason = v.reason, delivery_id = v.delivery_id, updated_at = v.at
+       FROM (VALUES ${items.map(() => '(?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::timestamptz)').join(', ')})
+         AS v(organization_id, interview_id, channel, job_id, status, reason, delivery_id, at)
+       WHERE r.organization_id = v.organization_id AND r.interview_id = v.interview_id AND r.channel = v.channel
+         AND r.job_id = v.job_id AND r.status = 'scheduled'
+       RETURNING r.job_id`,
+      items.flatMap((i) => [i.organizationId, i.interviewId, i.channel, i.jobId, i.status, i.reason, i.deliveryId ?? null, i.at]),
+    )) as { rows: { job_id: string }[] };
+    const settled = new Set(rows.map((row) => row.job_id));
+    // A job id names one (organization, interview, channel, revision): two items of one job settle it once.
+    return items.map((i) => settled.delete(i.jobId));
   }
 
   async findScheduledByJob(organizationId: string, jobId: string): Promise<InterviewReminder | undefined> {

@@ -4,13 +4,14 @@
  * The delivery rows are the truth; `dueButNotQueued` finds pending rows past their time
  * plus a grace, not being sent and without a waiting outbox message, and each moves to a
  * new job number, so a late original finds itself stale. Also prunes events past their
- * retention. Runs in every process (concurrent sweeps are safe: `reenqueue` is a
+ * retention. The sweep contract and its loop are the delivery engine's (kernel/delivery/periodic-sweep.ts). Runs in every process (concurrent sweeps are safe: `reenqueue` is a
  * compare-and-set on the job number); a general reconciliation sweep can call `runOnce`.
  */
 import type { EventLog } from '../../events/domain/event';
 import type { Clock } from '../../../kernel/clock';
 import type { Logger } from '../../../kernel/logger';
 import type { WebhookDeliveryRepository } from './webhook-delivery';
+import { PeriodicSweep } from '../../../kernel/delivery/periodic-sweep';
 
 export interface SweepOptions {
   intervalMs: number;
@@ -20,8 +21,6 @@ export interface SweepOptions {
 }
 
 export class WebhookDeliverySweep {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
   private lastPrunedAt = 0;
 
   constructor(
@@ -47,19 +46,6 @@ export class WebhookDeliverySweep {
   }
 
   start(): () => Promise<void> {
-    const tick = () => {
-      this.running = this.runOnce()
-        .catch((error) => this.logger.warn({ err: (error as Error).message }, 'webhook delivery sweep failed'))
-        .finally(() => {
-          this.running = undefined;
-          if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, this.options.intervalMs).unref();
-    return async () => {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      await this.running;
-    };
+    return new PeriodicSweep('webhook delivery sweep', () => this.runOnce(), this.options.intervalMs, this.logger).start();
   }
 }

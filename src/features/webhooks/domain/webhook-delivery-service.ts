@@ -23,7 +23,8 @@ import {
   type WebhookSettings,
   type WebhookSigner,
 } from './ports';
-import { isRetryableStatus, nextAttemptAt, type RetrySchedule } from './retry-schedule';
+import { isRetryableStatus, type RetrySchedule } from '../../../kernel/delivery/backoff';
+import { settleAttempt } from '../../../kernel/delivery/settle-attempt';
 import { WEBHOOK_DELIVERY_REPOSITORY, type AttemptOutcome, type WebhookDeliveryRepository } from './webhook-delivery';
 import { WEBHOOK_ENDPOINT_REPOSITORY, type WebhookEndpointRepository } from './webhook-endpoint';
 import { ENDPOINT_DISABLED_EVENT } from './webhook-endpoint-service';
@@ -79,32 +80,30 @@ export class WebhookDeliveryService {
     return outcome;
   }
 
+  /** Sends, then settles the attempt on the delivery engine (platform/delivery): succeeded, retrying at the backoff's moment, failed or exhausted. */
   private async send(webhook: Parameters<WebhookSender['send']>[0], attempt: number, windowStartedAt: Date): Promise<AttemptOutcome> {
     let statusCode: number | null = null;
     let error: string;
-    let retryable: boolean;
+    let transient: boolean;
     let retryAfterSeconds: number | undefined;
     try {
       const response = await this.sender.send(webhook);
       if (response.status >= 200 && response.status < 300) return { kind: 'succeeded', statusCode: response.status };
       statusCode = response.status;
       error = `HTTP ${response.status}`;
-      retryable = isRetryableStatus(response.status);
+      transient = isRetryableStatus(response.status);
       retryAfterSeconds = response.retryAfterSeconds;
     } catch (caught) {
       const failure = caught instanceof WebhookSendError ? caught : new WebhookSendError('network', (caught as Error).message);
       error = `${failure.kind}: ${failure.message}`.slice(0, 500);
-      retryable = failure.kind !== 'destination_refused';
+      transient = failure.kind !== 'destination_refused';
     }
-    if (!retryable) return { kind: 'failed', statusCode, error, windowExhausted: false };
-    const now = this.clock.now();
-    const scheduled = nextAttemptAt(this.schedule, attempt, windowStartedAt, now);
-    if (!scheduled) return { kind: 'failed', statusCode, error, windowExhausted: true };
-    // A receiver that said when to come back (429/503 Retry-After) is not asked sooner, within the window.
-    const asked = retryAfterSeconds === undefined ? 0 : now.getTime() + retryAfterSeconds * 1000;
-    const windowEnd = windowStartedAt.getTime() + this.schedule.windowMs;
-    const next = asked > scheduled.getTime() ? new Date(Math.min(asked, windowEnd)) : scheduled;
-    return { kind: 'retry', statusCode, error, nextAttemptAt: next };
+    const settled = settleAttempt(
+      { kind: 'failure', verdict: { transient, code: 'webhook_failed', message: error, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) } },
+      { attempt, now: this.clock.now(), schedule: { retry: this.schedule, windowStartedAt } },
+    );
+    if (settled.status === 'retrying') return { kind: 'retry', statusCode, error, nextAttemptAt: settled.nextAttemptAt! };
+    return { kind: 'failed', statusCode, error, windowExhausted: settled.status === 'exhausted' };
   }
 
   /** Failing for the whole window with no success since it began: the endpoint is disabled. */
