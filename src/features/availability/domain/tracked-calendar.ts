@@ -29,6 +29,7 @@ export interface TrackedCalendar extends CalendarRef {
   fullSyncedAt?: Date;
   coversUntil?: Date;
   lastErrorCode?: string;
+  createdAt: Date;
 }
 
 export interface TrackedCalendarStore {
@@ -44,6 +45,8 @@ export interface TrackedCalendarStore {
   apply(calendar: TrackedCalendar, changes: CalendarChanges, now: Date): Promise<void>;
   markFailed(calendar: TrackedCalendar, code: string, now: Date): Promise<void>;
   busy(calendar: TrackedCalendar, range: TimeRange): Promise<BusyInterval[]>;
+  /** The organization's followed calendars by id, after `startingAfter`; one more than `limit` tells there are more. */
+  list(organizationId: string, page: { limit: number; startingAfter?: string }): Promise<TrackedCalendar[]>;
 }
 
 export const TRACKED_CALENDAR_STORE = Symbol('TrackedCalendarStore');

@@ -15,6 +15,7 @@ interface CalendarRow {
   full_synced_at: Date | string | null;
   covers_until: Date | string | null;
   last_error_code: string | null;
+  created_at: Date | string;
 }
 
 const date = (value: Date | string | null): Date | undefined => (value === null ? undefined : new Date(value));
@@ -30,6 +31,7 @@ const toCalendar = (row: CalendarRow): TrackedCalendar => ({
   ...(row.full_synced_at ? { fullSyncedAt: date(row.full_synced_at)! } : {}),
   ...(row.covers_until ? { coversUntil: date(row.covers_until)! } : {}),
   ...(row.last_error_code ? { lastErrorCode: row.last_error_code } : {}),
+  createdAt: new Date(row.created_at),
 });
 
 /** The id names the calendar: enrolling it again (another process, a retry) finds the same row. */
@@ -128,5 +130,11 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
       .where('ends_at', '>', range.start)
       .select('uid', 'starts_at', 'ends_at');
     return rows.map((r) => ({ start: new Date(r.starts_at), end: new Date(r.ends_at), ...(r.uid ? { uid: r.uid } : {}) }));
+  }
+
+  async list(organizationId: string, page: { limit: number; startingAfter?: string }): Promise<TrackedCalendar[]> {
+    const query = this.db<CalendarRow>('hi_availability_calendars').where({ organization_id: organizationId });
+    if (page.startingAfter) query.where('id', '>', page.startingAfter);
+    return (await query.orderBy('id').limit(page.limit + 1)).map(toCalendar);
   }
 }
