@@ -609,6 +609,13 @@ describe('scheduling: booking slots against xandikos and PostgreSQL', function (
         .where({ id: again.find((o) => o.calendarId === tracked.id)!.runId })
         .first();
       assert.deepEqual(typeof last.result === 'string' ? JSON.parse(last.result) : last.result, { full: false, changed: 0, removed: 0 });
+      // The three broken calendars failed twice in a row: they wait 5 minutes beyond the interval, Grace does not.
+      assert.deepEqual(again.filter((o) => o.status === 'failed').length, 3);
+      assert.equal(again.length, 4);
+      assert.deepEqual(
+        (await later(29).syncDue()).map((o) => `${o.calendarId === tracked.id ? 'grace' : 'other'} ${o.status}`),
+        ['grace succeeded'],
+      );
     });
   });
 });

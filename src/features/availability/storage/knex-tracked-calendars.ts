@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../../platform/database/database';
 import type { BusyInterval, CalendarChanges, TimeRange } from '../../scheduling/domain/calendar-port';
-import type { CalendarRef, TrackedCalendar, TrackedCalendarStore } from '../domain/tracked-calendar';
+import { failureBackoffMs, type CalendarRef, type TrackedCalendar, type TrackedCalendarStore } from '../domain/tracked-calendar';
 
 interface CalendarRow {
   id: string;
@@ -15,6 +15,7 @@ interface CalendarRow {
   full_synced_at: Date | string | null;
   covers_until: Date | string | null;
   last_error_code: string | null;
+  failures: number;
   created_at: Date | string;
 }
 
@@ -31,6 +32,7 @@ const toCalendar = (row: CalendarRow): TrackedCalendar => ({
   ...(row.full_synced_at ? { fullSyncedAt: date(row.full_synced_at)! } : {}),
   ...(row.covers_until ? { coversUntil: date(row.covers_until)! } : {}),
   ...(row.last_error_code ? { lastErrorCode: row.last_error_code } : {}),
+  failures: Number(row.failures ?? 0),
   createdAt: new Date(row.created_at),
 });
 
@@ -107,6 +109,7 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
           synced_at: now,
           checked_at: now,
           last_error_code: null,
+          failures: 0,
           ...(changes.full ? { full_synced_at: now, covers_until: changes.horizon ?? now } : {}),
         });
     });
@@ -116,7 +119,7 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
     // synced_at stays: the cache ages out of freshness and slots are read live until a sync succeeds.
     await this.db('hi_availability_calendars')
       .where({ organization_id: calendar.organizationId, id: calendar.id })
-      .update({ last_error_code: code, checked_at: now });
+      .update({ last_error_code: code, failures: calendar.failures + 1, checked_at: new Date(now.getTime() + failureBackoffMs(calendar.failures + 1)) });
   }
 
   async markChecked(calendar: TrackedCalendar, now: Date): Promise<void> {
