@@ -22,6 +22,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('last_error_code');
     // When the job last looked at it (synced, failed, or skipped without a license): what `due` orders by.
     t.timestamp('checked_at', { useTz: true });
+    // Failed syncs in a row: a broken calendar is tried less and less often (see markFailed).
+    t.integer('failures').notNullable().defaultTo(0);
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.unique(['organization_id', 'connection_id', 'calendar_url'], { indexName: 'hi_availability_calendars_one_per_calendar' });
     t.index(['organization_id', 'email']);

@@ -264,6 +264,18 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
       followed.map((r: { email: string }) => r.email),
       ['alan@acme.example', 'grace@acme.example'],
     );
+    const listed = await t.request('GET', '/v1/availability/calendars', { auth: acme.apiKey });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(
+      listed.body.data
+        .map((c: { email: string; calendar_url: string | null; fresh: boolean; synced_at: string | null }) => [c.email, c.calendar_url, c.fresh, c.synced_at])
+        .sort(),
+      [
+        ['alan@acme.example', `${dav.url}user/calendars/alan/`, false, null],
+        ['grace@acme.example', null, false, null],
+      ],
+    );
+    assert.deepEqual((await t.request('GET', '/v1/availability/calendars', { auth: globex.apiKey })).body.data, []);
     const before = offered((await page(created.body.url)).text);
     const fire = (hook: string, payload: object) =>
       t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: { organization_id: acme.organizationId, payload } });

@@ -24,7 +24,8 @@ import { AVAILABLE_CALENDARS, AvailableCalendars } from './domain/available-cale
 import { TIME_OFF_STORE } from './domain/time-off';
 import { TimeOffCancelledHandler, TimeOffCreatedHandler, TimeOffUpdatedHandler } from './domain/time-off-handlers';
 import { TimeOffService } from './domain/time-off-service';
-import { AVAILABILITY_SYNC_ACTION, TRACKED_CALENDAR_STORE } from './domain/tracked-calendar';
+import { AVAILABILITY_SYNC_ACTION, TRACKED_CALENDAR_STORE, type TrackedCalendarStore } from './domain/tracked-calendar';
+import { availabilityRoutes } from './http/availability-router';
 import { AvailabilitySyncProcessor, scheduleAvailabilitySync } from './jobs/availability-sync-job';
 import { availabilityCalendarCandidateStore, timeOffCandidateStore } from './storage/availability-candidate-stores';
 import { KnexTimeOff } from './storage/knex-time-off';
@@ -82,6 +83,16 @@ export const availabilityModule: PluginModule = {
       useFactory: instanceCachingFactory((c) => new AvailabilitySyncProcessor(c.resolve(AvailabilitySync))),
     });
   },
+  routers: [
+    {
+      name: 'availability',
+      create: (container, kit) =>
+        kit.build(
+          'availability',
+          availabilityRoutes(container.resolve<TrackedCalendarStore>(TRACKED_CALENDAR_STORE), () => container.resolve<Clock>(CLOCK).now()),
+        ),
+    },
+  ],
   hooks: [declared(TimeOffCreatedHandler), declared(TimeOffUpdatedHandler), declared(TimeOffCancelledHandler)],
   processors: (container) => [container.resolve(AvailabilitySyncProcessor)],
   async start(container, { logger }) {

@@ -13,6 +13,11 @@ export const SYNC_INTERVAL_MS = 5 * 60_000;
 export const FRESH_FOR_MS = 15 * 60_000;
 /** A full read again after this long, so recurring events stay expanded far enough ahead. */
 export const FULL_RESYNC_AFTER_MS = 30 * 86_400_000;
+/** A calendar failing again and again waits longer each time (doubling), at most this long: fewer failed runs and action_run.failed events. */
+export const MAX_FAILURE_BACKOFF_MS = 6 * 3600_000;
+
+/** Extra wait before the next try after `failures` failures in a row: 0, 5, 15, 35 … minutes beyond the interval, at most 6 hours. */
+export const failureBackoffMs = (failures: number): number => Math.min(SYNC_INTERVAL_MS * (2 ** Math.max(0, failures - 1) - 1), MAX_FAILURE_BACKOFF_MS);
 
 export interface CalendarRef {
   organizationId: string;
@@ -29,6 +34,9 @@ export interface TrackedCalendar extends CalendarRef {
   fullSyncedAt?: Date;
   coversUntil?: Date;
   lastErrorCode?: string;
+  /** Failed syncs in a row. */
+  failures: number;
+  createdAt: Date;
 }
 
 export interface TrackedCalendarStore {
@@ -42,8 +50,11 @@ export interface TrackedCalendarStore {
   markChecked(calendar: TrackedCalendar, now: Date): Promise<void>;
   /** Stores what changed and the new state in one transaction; a full answer replaces every busy row. */
   apply(calendar: TrackedCalendar, changes: CalendarChanges, now: Date): Promise<void>;
+  /** Records the failure; the next try waits the interval plus failureBackoffMs. */
   markFailed(calendar: TrackedCalendar, code: string, now: Date): Promise<void>;
   busy(calendar: TrackedCalendar, range: TimeRange): Promise<BusyInterval[]>;
+  /** The organization's followed calendars by id, after `startingAfter`; one more than `limit` tells there are more. */
+  list(organizationId: string, page: { limit: number; startingAfter?: string }): Promise<TrackedCalendar[]>;
 }
 
 export const TRACKED_CALENDAR_STORE = Symbol('TrackedCalendarStore');

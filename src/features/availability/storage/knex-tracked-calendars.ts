@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../../platform/database/database';
 import type { BusyInterval, CalendarChanges, TimeRange } from '../../scheduling/domain/calendar-port';
-import type { CalendarRef, TrackedCalendar, TrackedCalendarStore } from '../domain/tracked-calendar';
+import { failureBackoffMs, type CalendarRef, type TrackedCalendar, type TrackedCalendarStore } from '../domain/tracked-calendar';
 
 interface CalendarRow {
   id: string;
@@ -15,6 +15,8 @@ interface CalendarRow {
   full_synced_at: Date | string | null;
   covers_until: Date | string | null;
   last_error_code: string | null;
+  failures: number;
+  created_at: Date | string;
 }
 
 const date = (value: Date | string | null): Date | undefined => (value === null ? undefined : new Date(value));
@@ -30,6 +32,8 @@ const toCalendar = (row: CalendarRow): TrackedCalendar => ({
   ...(row.full_synced_at ? { fullSyncedAt: date(row.full_synced_at)! } : {}),
   ...(row.covers_until ? { coversUntil: date(row.covers_until)! } : {}),
   ...(row.last_error_code ? { lastErrorCode: row.last_error_code } : {}),
+  failures: Number(row.failures ?? 0),
+  createdAt: new Date(row.created_at),
 });
 
 /** The id names the calendar: enrolling it again (another process, a retry) finds the same row. */
@@ -105,6 +109,7 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
           synced_at: now,
           checked_at: now,
           last_error_code: null,
+          failures: 0,
           ...(changes.full ? { full_synced_at: now, covers_until: changes.horizon ?? now } : {}),
         });
     });
@@ -114,7 +119,7 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
     // synced_at stays: the cache ages out of freshness and slots are read live until a sync succeeds.
     await this.db('hi_availability_calendars')
       .where({ organization_id: calendar.organizationId, id: calendar.id })
-      .update({ last_error_code: code, checked_at: now });
+      .update({ last_error_code: code, failures: calendar.failures + 1, checked_at: new Date(now.getTime() + failureBackoffMs(calendar.failures + 1)) });
   }
 
   async markChecked(calendar: TrackedCalendar, now: Date): Promise<void> {
@@ -128,5 +133,11 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
       .where('ends_at', '>', range.start)
       .select('uid', 'starts_at', 'ends_at');
     return rows.map((r) => ({ start: new Date(r.starts_at), end: new Date(r.ends_at), ...(r.uid ? { uid: r.uid } : {}) }));
+  }
+
+  async list(organizationId: string, page: { limit: number; startingAfter?: string }): Promise<TrackedCalendar[]> {
+    const query = this.db<CalendarRow>('hi_availability_calendars').where({ organization_id: organizationId });
+    if (page.startingAfter) query.where('id', '>', page.startingAfter);
+    return (await query.orderBy('id').limit(page.limit + 1)).map(toCalendar);
   }
 }
