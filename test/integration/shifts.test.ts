@@ -130,6 +130,28 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.notEqual(pkg.body?.error?.code, 'package_not_available', pkg.text);
   });
 
+  it('without a working email connection the license waits in requires_connection (missing email), unbilled', async () => {
+    const initech = await t.createOrganization('Initech Grill');
+    const created = await as(
+      'POST',
+      '/v1/integrations/connections',
+      {
+        connector: 'smtp',
+        settings: { host: 'localhost', port: smtp.port, security: 'starttls', from_email: 'shifts@initech.example', tls_ca: smtp.certificate },
+        credentials: { username: 'initech', password: 'not-the-password' },
+      },
+      initech.apiKey,
+    );
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await as('POST', `/v1/integrations/connections/${created.body.id}/test`, undefined, initech.apiKey)).body.code, 'connection_auth_failed');
+    const catalog = await as('GET', '/v1/integrations/catalog', undefined, initech.apiKey);
+    const action = catalog.body.groups.flatMap((g: { actions: any[] }) => g.actions).find((a: { key: string }) => a.key === ACTION);
+    assert.deepEqual([action.availability.status, action.availability.missing], ['requires_connection', ['email']]);
+    const bought = await as('POST', `/v1/integrations/licenses/${ACTION}/activate`, undefined, initech.apiKey);
+    assert.equal(bought.status, 202, bought.text);
+    assert.deepEqual([bought.body.status, bought.body.missing_connections], ['requires_connection', ['email']]);
+  });
+
   it('the signed link confirms once (shift.confirmed), in the person’s language; a changed link is a 400', async () => {
     const shown = await t.request('GET', path(confirmUrl));
     assert.equal(shown.status, 200);

@@ -27,6 +27,8 @@ import { KnexShiftRepository } from './storage/knex-shift-repository';
 export const shiftsModule: PluginModule = {
   name: 'shifts',
   builtInActions: [SHIFT_SCHEDULING_ACTION],
+  // The invitation goes by email (SMS only where it resolves): without email the license waits in requires_connection.
+  builtInActionSteps: { [SHIFT_SCHEDULING_ACTION]: ['email'] },
   register(container, { config }) {
     const db = container.resolve<Database>(DATABASE);
     container.register(SHIFT_LINK_KEY, { useValue: deriveKey(config.secretKey, 'shift-links') });
