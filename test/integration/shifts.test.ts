@@ -228,6 +228,25 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.equal((await sweep(new Date(startsAt), acme.apiKey)).status, 403);
   });
 
+  it('the delayed job sends a reminder at remind_at by itself, without a sweep', async () => {
+    const soon = new Date(Date.now() + 5 * 60_000 + 1_500);
+    const created = await as('POST', '/v1/shifts', {
+      employee: { id: 'emp_carla', name: 'Carla Cook', phone: '+14155550177' },
+      location: 'Acme Diner, 12 Main St',
+      starts_at: soon.toISOString(),
+      ends_at: new Date(soon.getTime() + 4 * HOUR).toISOString(),
+      remind_minutes_before: 5,
+    });
+    assert.equal(created.status, 201, created.text);
+    const reminder = await waitFor(
+      async () => smsc.received.find((m) => m.to === '14155550177' && /^Reminder: your shift starts /.test(m.text)),
+      'the reminder from the delayed job',
+    );
+    assert.match(reminder.text, /at Acme Diner, 12 Main St\. http/);
+    // Marked once sent (the send comes first: a failure in between leaves it to be sent again under the same key, never lost).
+    await waitFor(async () => (await as('GET', `/v1/shifts/${created.body.id}`)).body.reminded_at ?? undefined, 'reminded_at');
+  });
+
   it('the webcal feed lists the person’s upcoming shifts; a cancellation is a CANCEL (same UID) and leaves it; rotating revokes the old link', async () => {
     const second = await as('POST', '/v1/shifts', {
       employee: { id: 'emp_lucia', name: 'Lucía Pérez', phone: '+14155550123', language: 'es' },
