@@ -39,12 +39,12 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     t.request('POST', path(url), { rawBody: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   const invites = () =>
     smtp.received
-      .map((m) => m.parsed)
-      .filter((m) => m.attachments.some((a) => a.contentType === 'text/calendar'))
-      .map((mail) => {
+      .filter((m) => m.parsed.attachments.some((a) => a.contentType === 'text/calendar'))
+      .map(({ parsed: mail, envelope }) => {
         const text = mail.attachments.find((a) => a.contentType === 'text/calendar')!.content.toString('utf8');
         const event = Object.values(ical.sync.parseICS(text)).find((c) => c?.type === 'VEVENT') as VEvent;
         return {
+          to: envelope.to[0],
           subject: mail.subject,
           method: /^METHOD:(\w+)/m.exec(text)?.[1],
           uid: event.uid,
@@ -176,16 +176,19 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.equal((await as('GET', `/v1/shifts/${shift.id}`, undefined, globex.apiKey)).status, 404);
   });
 
-  it('a change is a REQUEST with the same UID and SEQUENCE 1 and asks again; an answer to the old version records nothing; declined', async () => {
+  it('a change is a REQUEST with the same UID and SEQUENCE 1 (a CANCEL to a replaced address) and asks again; an answer to the old version records nothing; declined', async () => {
     const later = new Date(start.getTime() + HOUR);
     const changed = await as('PATCH', `/v1/shifts/${shift.id}`, {
       starts_at: later.toISOString(),
       ends_at: new Date(later.getTime() + 8 * HOUR).toISOString(),
+      employee: { email: 'lucia.perez@example.com' },
     });
     assert.equal(changed.status, 200, changed.text);
     assert.deepEqual([changed.body.sequence, changed.body.response, changed.body.uid], [1, 'pending', shift.uid]);
-    const second = await waitFor(async () => invites()[1], 'the updated invitation');
-    assert.deepEqual([second.method, second.uid, second.sequence, second.start.toISOString()], ['REQUEST', shift.uid, 1, later.toISOString()]);
+    const second = await waitFor(async () => invites().find((i) => i.method === 'REQUEST' && i.sequence === 1), 'the updated invitation');
+    assert.deepEqual([second.to, second.uid, second.start.toISOString()], ['lucia.perez@example.com', shift.uid, later.toISOString()]);
+    const retracted = invites().find((i) => i.method === 'CANCEL');
+    assert.deepEqual([retracted?.to, retracted?.uid, retracted?.sequence], ['lucia@example.com', shift.uid, 1], 'the old address drops the event');
     await waitFor(async () => smsc.received[1], 'the SMS about the change');
     assert.match(smsc.received[1]!.text, /tu turno cambió/);
 
@@ -280,8 +283,8 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     const cancelled = await as('DELETE', `/v1/shifts/${shift.id}`);
     assert.deepEqual([cancelled.status, cancelled.body.status, cancelled.body.sequence], [200, 'cancelled', 2]);
     assert.equal((await as('DELETE', `/v1/shifts/${shift.id}`)).body.sequence, 2, 'idempotent');
-    const cancel = await waitFor(async () => invites().find((i) => i.method === 'CANCEL'), 'the CANCEL');
-    assert.deepEqual([cancel.uid, cancel.sequence], [shift.uid, 2]);
+    const cancel = await waitFor(async () => invites().find((i) => i.method === 'CANCEL' && i.sequence === 2), 'the CANCEL');
+    assert.deepEqual([cancel.to, cancel.uid], ['lucia.perez@example.com', shift.uid]);
     assert.deepEqual(uids((await feed(link.body.url)).text), [`${second.body.uid}#0`]);
     assert.equal((await as('PATCH', `/v1/shifts/${shift.id}`, { notes: 'too late' })).body.error.code, 'shift_cancelled');
 

@@ -31,6 +31,7 @@ const shift = (id: string, sequence: number, start: string): Shift => ({
   deliveryReason: null,
   emailRunId: null,
   smsRunId: null,
+  retractTo: null,
   createdAt: new Date(start),
   updatedAt: new Date(start),
 });

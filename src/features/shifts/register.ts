@@ -61,10 +61,15 @@ export const shiftsModule: PluginModule = {
         tableStore(db, {
           name: 'shifts',
           description:
-            'Shifts published for an employee (name, email, phone, time zone, language, place, times, their answer and reminder), matched by the email or phone given',
+            'Shifts published for an employee (name, email, phone, time zone, language, place, times, their answer and reminder; an address changed from until it is sent a CANCEL), matched by the email or phone given',
           table: 'hi_shifts',
           where: (q, s) =>
-            q.where({ organization_id: s.organizationId }).where((w) => w.whereIn('employee_email', [...s.emails]).orWhereIn('employee_phone', [...s.phones])),
+            q.where({ organization_id: s.organizationId }).where((w) =>
+              w
+                .whereIn('employee_email', [...s.emails])
+                .orWhereIn('employee_phone', [...s.phones])
+                .orWhereIn('retract_email', [...s.emails]),
+            ),
         }),
       ),
     );
