@@ -17,7 +17,7 @@ import { profilesModule } from './features/profiles/register';
 import { connectModule } from './features/connect/register';
 import { sandboxProviderModule } from './features/sandbox-provider/register';
 import { licensingModule } from './features/licensing/register';
-import { BUILT_IN_ACTIONS } from './features/licensing/domain/runnable-actions';
+import { BUILT_IN_ACTION_STEPS, BUILT_IN_ACTIONS } from './features/licensing/domain/runnable-actions';
 import { billingModule } from './features/billing/register';
 import { BillingService } from './features/billing/domain/billing-service';
 import { operationsModule } from './features/operations/register';
@@ -172,6 +172,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
 
   registerInfrastructure(container, { ...host, logger }, manifest, resources);
   container.register(BUILT_IN_ACTIONS, { useValue: new Set(MODULES.flatMap((m) => m.builtInActions ?? [])) });
+  container.register(BUILT_IN_ACTION_STEPS, { useValue: new Map(MODULES.flatMap((m) => Object.entries(m.builtInActionSteps ?? {}))) });
   for (const module of MODULES) module.register(container, context);
   // Every module's hook handlers: the registry (the catalog shows which actions have one) and the gated dispatcher.
   const hooks: HookHandlerRegistration[] = MODULES.flatMap((m) => m.hooks ?? []);

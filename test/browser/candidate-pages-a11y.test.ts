@@ -2,7 +2,8 @@
  * What a candidate sees, checked with axe-core in Debian's Chromium: the demo listing page,
  * the sandbox consent page and every state of the widget, each at 390 px (a phone) and
  * 1280 px, in the light and the dark colour scheme (the widget on `theme="auto"` follows
- * it). No serious or critical violation, and nothing wider than the viewport. One browser,
+ * it), and the shift confirmation page an employee opens from an SMS (Arabic, right to left).
+ * No serious or critical violation, and nothing wider than the viewport. One browser,
  * each state reached once and then audited in all four combinations.
  *
  * Callbacks of page.evaluate run in the page, where `(globalThis as any)` is the window.
@@ -16,6 +17,9 @@ import { launchChromium, listingPage, skipWithoutChromium, startPageServer, type
 import { licenseProfileApply } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { skipBecause } from '../helpers/skip';
+import { activateLicense } from '../helpers/hooks';
+import { SignedLinks } from '../../src/features/messages/domain/signed-links';
+import { deriveKey } from '../../src/platform/security/key-derivation';
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = [
@@ -240,9 +244,37 @@ describe('browser: accessibility of the candidate’s pages (axe-core, 390 and 1
     await closed.close();
   });
 
+  it('the shift confirmation page (an employee’s, in Arabic), before and after the answer', async () => {
+    await activateLicense(t, org.apiKey, 'scheduling.shift_scheduling');
+    const start = Date.now() + 72 * 3_600_000;
+    const shift = await t.request('POST', '/v1/shifts', {
+      auth: org.apiKey,
+      body: {
+        employee: { id: 'emp_salma', name: 'سلمى حداد', phone: '+14155550199', timezone: 'Asia/Dubai', language: 'ar' },
+        location: 'Accessible Works Café, 1 Harbour Road',
+        role: 'Barista',
+        notes: 'Please bring your apron and arrive ten minutes early.',
+        starts_at: new Date(start).toISOString(),
+        ends_at: new Date(start + 8 * 3_600_000).toISOString(),
+      },
+    });
+    assert.equal(shift.status, 201, shift.text);
+    // The link the SMS carries, signed as the plugin signs it.
+    const token = new SignedLinks(deriveKey(t.config.secretKey, 'shift-links')).sign({ p: 'shift_confirm', o: org.organizationId, r: shift.body.id });
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/v1/shifts/confirm?token=${token}`);
+    await page.getByRole('button', { name: 'سأحضر' }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+    await audit(page, 'shift confirmation page');
+    await page.getByRole('button', { name: 'سأحضر' }).click();
+    await page.getByRole('status').filter({ hasText: 'شكرًا، تم تأكيد نوبتك.' }).waitFor();
+    await audit(page, 'shift confirmation page, confirmed');
+    await page.close();
+  });
+
   it('found no serious or critical violation and no horizontal overflow anywhere', function () {
     if (audited.length === 0) skipBecause(this, 'no page was audited (Chromium missing)');
-    assert.ok(audited.length >= 4 * 13, `audited ${audited.length} combinations`);
+    assert.ok(audited.length >= 4 * 15, `audited ${audited.length} combinations`);
     assert.deepEqual(findings, []);
   });
 });

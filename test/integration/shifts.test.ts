@@ -39,12 +39,12 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     t.request('POST', path(url), { rawBody: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   const invites = () =>
     smtp.received
-      .map((m) => m.parsed)
-      .filter((m) => m.attachments.some((a) => a.contentType === 'text/calendar'))
-      .map((mail) => {
+      .filter((m) => m.parsed.attachments.some((a) => a.contentType === 'text/calendar'))
+      .map(({ parsed: mail, envelope }) => {
         const text = mail.attachments.find((a) => a.contentType === 'text/calendar')!.content.toString('utf8');
         const event = Object.values(ical.sync.parseICS(text)).find((c) => c?.type === 'VEVENT') as VEvent;
         return {
+          to: envelope.to[0],
           subject: mail.subject,
           method: /^METHOD:(\w+)/m.exec(text)?.[1],
           uid: event.uid,
@@ -130,6 +130,28 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.notEqual(pkg.body?.error?.code, 'package_not_available', pkg.text);
   });
 
+  it('without a working email connection the license waits in requires_connection (missing email), unbilled', async () => {
+    const initech = await t.createOrganization('Initech Grill');
+    const created = await as(
+      'POST',
+      '/v1/integrations/connections',
+      {
+        connector: 'smtp',
+        settings: { host: 'localhost', port: smtp.port, security: 'starttls', from_email: 'shifts@initech.example', tls_ca: smtp.certificate },
+        credentials: { username: 'initech', password: 'not-the-password' },
+      },
+      initech.apiKey,
+    );
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await as('POST', `/v1/integrations/connections/${created.body.id}/test`, undefined, initech.apiKey)).body.code, 'connection_auth_failed');
+    const catalog = await as('GET', '/v1/integrations/catalog', undefined, initech.apiKey);
+    const action = catalog.body.groups.flatMap((g: { actions: any[] }) => g.actions).find((a: { key: string }) => a.key === ACTION);
+    assert.deepEqual([action.availability.status, action.availability.missing], ['requires_connection', ['email']]);
+    const bought = await as('POST', `/v1/integrations/licenses/${ACTION}/activate`, undefined, initech.apiKey);
+    assert.equal(bought.status, 202, bought.text);
+    assert.deepEqual([bought.body.status, bought.body.missing_connections], ['requires_connection', ['email']]);
+  });
+
   it('the signed link confirms once (shift.confirmed), in the person’s language; a changed link is a 400', async () => {
     const shown = await t.request('GET', path(confirmUrl));
     assert.equal(shown.status, 200);
@@ -154,16 +176,19 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.equal((await as('GET', `/v1/shifts/${shift.id}`, undefined, globex.apiKey)).status, 404);
   });
 
-  it('a change is a REQUEST with the same UID and SEQUENCE 1 and asks again; an answer to the old version records nothing; declined', async () => {
+  it('a change is a REQUEST with the same UID and SEQUENCE 1 (a CANCEL to a replaced address) and asks again; an answer to the old version records nothing; declined', async () => {
     const later = new Date(start.getTime() + HOUR);
     const changed = await as('PATCH', `/v1/shifts/${shift.id}`, {
       starts_at: later.toISOString(),
       ends_at: new Date(later.getTime() + 8 * HOUR).toISOString(),
+      employee: { email: 'lucia.perez@example.com' },
     });
     assert.equal(changed.status, 200, changed.text);
     assert.deepEqual([changed.body.sequence, changed.body.response, changed.body.uid], [1, 'pending', shift.uid]);
-    const second = await waitFor(async () => invites()[1], 'the updated invitation');
-    assert.deepEqual([second.method, second.uid, second.sequence, second.start.toISOString()], ['REQUEST', shift.uid, 1, later.toISOString()]);
+    const second = await waitFor(async () => invites().find((i) => i.method === 'REQUEST' && i.sequence === 1), 'the updated invitation');
+    assert.deepEqual([second.to, second.uid, second.start.toISOString()], ['lucia.perez@example.com', shift.uid, later.toISOString()]);
+    const retracted = invites().find((i) => i.method === 'CANCEL');
+    assert.deepEqual([retracted?.to, retracted?.uid, retracted?.sequence], ['lucia@example.com', shift.uid, 1], 'the old address drops the event');
     await waitFor(async () => smsc.received[1], 'the SMS about the change');
     assert.match(smsc.received[1]!.text, /tu turno cambió/);
 
@@ -206,6 +231,25 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.equal((await sweep(new Date(startsAt), acme.apiKey)).status, 403);
   });
 
+  it('the delayed job sends a reminder at remind_at by itself, without a sweep', async () => {
+    const soon = new Date(Date.now() + 5 * 60_000 + 1_500);
+    const created = await as('POST', '/v1/shifts', {
+      employee: { id: 'emp_carla', name: 'Carla Cook', phone: '+14155550177' },
+      location: 'Acme Diner, 12 Main St',
+      starts_at: soon.toISOString(),
+      ends_at: new Date(soon.getTime() + 4 * HOUR).toISOString(),
+      remind_minutes_before: 5,
+    });
+    assert.equal(created.status, 201, created.text);
+    const reminder = await waitFor(
+      async () => smsc.received.find((m) => m.to === '14155550177' && /^Reminder: your shift starts /.test(m.text)),
+      'the reminder from the delayed job',
+    );
+    assert.match(reminder.text, /at Acme Diner, 12 Main St\. http/);
+    // Marked once sent (the send comes first: a failure in between leaves it to be sent again under the same key, never lost).
+    await waitFor(async () => (await as('GET', `/v1/shifts/${created.body.id}`)).body.reminded_at ?? undefined, 'reminded_at');
+  });
+
   it('the webcal feed lists the person’s upcoming shifts; a cancellation is a CANCEL (same UID) and leaves it; rotating revokes the old link', async () => {
     const second = await as('POST', '/v1/shifts', {
       employee: { id: 'emp_lucia', name: 'Lucía Pérez', phone: '+14155550123', language: 'es' },
@@ -239,8 +283,8 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     const cancelled = await as('DELETE', `/v1/shifts/${shift.id}`);
     assert.deepEqual([cancelled.status, cancelled.body.status, cancelled.body.sequence], [200, 'cancelled', 2]);
     assert.equal((await as('DELETE', `/v1/shifts/${shift.id}`)).body.sequence, 2, 'idempotent');
-    const cancel = await waitFor(async () => invites().find((i) => i.method === 'CANCEL'), 'the CANCEL');
-    assert.deepEqual([cancel.uid, cancel.sequence], [shift.uid, 2]);
+    const cancel = await waitFor(async () => invites().find((i) => i.method === 'CANCEL' && i.sequence === 2), 'the CANCEL');
+    assert.deepEqual([cancel.to, cancel.uid], ['lucia.perez@example.com', shift.uid]);
     assert.deepEqual(uids((await feed(link.body.url)).text), [`${second.body.uid}#0`]);
     assert.equal((await as('PATCH', `/v1/shifts/${shift.id}`, { notes: 'too late' })).body.error.code, 'shift_cancelled');
 

@@ -10,7 +10,7 @@ import { PACKAGE_REPOSITORY } from './domain/package';
 import { PackageService } from './domain/package-service';
 import { HOOK_REGISTRY, type HookRegistry } from '../hooks/domain/hook-registry';
 import { ENTITLEMENTS } from './domain/entitlements';
-import { BUILT_IN_ACTIONS, RUNNABLE_ACTIONS, runnableActions } from './domain/runnable-actions';
+import { BUILT_IN_ACTION_STEPS, BUILT_IN_ACTIONS, RUNNABLE_ACTIONS, runnableActions } from './domain/runnable-actions';
 import { LicenseChanges } from './domain/license-changes';
 import { LicenseProvisioning } from './domain/license-provisioning';
 import { LicenseService } from './domain/license-service';
@@ -40,6 +40,12 @@ import { CONNECTOR_RESOLVER } from '../connections/register';
 const builtInActionsOf = (c: DependencyContainer): ReadonlySet<string> =>
   c.isRegistered(BUILT_IN_ACTIONS) ? c.resolve<ReadonlySet<string>>(BUILT_IN_ACTIONS) : new Set<string>();
 
+/** The connector kinds a built-in action needs (PluginModule.builtInActionSteps; none declared: none). */
+const builtInStepsOf =
+  (c: DependencyContainer) =>
+  (actionKey: string): readonly string[] =>
+    (c.isRegistered(BUILT_IN_ACTION_STEPS) ? c.resolve<ReadonlyMap<string, readonly string[]>>(BUILT_IN_ACTION_STEPS).get(actionKey) : undefined) ?? [];
+
 export const licensingModule: PluginModule = {
   name: 'licensing',
   register(container, { config }) {
@@ -66,7 +72,7 @@ export const licensingModule: PluginModule = {
         return runnableActions(
           builtInActionsOf(c),
           () => registry()?.handledActions() ?? new Set<string>(),
-          (action) => (registry()?.handlersFor(action) ?? []).flatMap((h) => h.steps),
+          (action) => [...(registry()?.handlersFor(action) ?? []).flatMap((h) => h.steps), ...builtInStepsOf(c)(action)],
           async (organizationId) =>
             c.isRegistered(CONNECTOR_RESOLVER) ? c.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).availableKinds(organizationId) : new Set<string>(),
         );
@@ -98,6 +104,7 @@ export const licensingModule: PluginModule = {
             ledger: container.resolve(BillingService),
             // The catalog shows which actions have a hook handler here (hooks module, issue 5).
             builtInActions: builtInActionsOf(container),
+            builtInStepsOf: builtInStepsOf(container),
             hookHandlersOf: container.isRegistered(HOOK_REGISTRY) ? (action) => container.resolve<HookRegistry>(HOOK_REGISTRY).handlersFor(action) : undefined,
             // Per organization: which connector kinds resolve (its verified connections, the host's, the defaults).
             availableKinds: container.isRegistered(CONNECTOR_RESOLVER)

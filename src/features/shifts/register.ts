@@ -27,6 +27,8 @@ import { KnexShiftRepository } from './storage/knex-shift-repository';
 export const shiftsModule: PluginModule = {
   name: 'shifts',
   builtInActions: [SHIFT_SCHEDULING_ACTION],
+  // The invitation goes by email (SMS only where it resolves): without email the license waits in requires_connection.
+  builtInActionSteps: { [SHIFT_SCHEDULING_ACTION]: ['email'] },
   register(container, { config }) {
     const db = container.resolve<Database>(DATABASE);
     container.register(SHIFT_LINK_KEY, { useValue: deriveKey(config.secretKey, 'shift-links') });
@@ -59,10 +61,15 @@ export const shiftsModule: PluginModule = {
         tableStore(db, {
           name: 'shifts',
           description:
-            'Shifts published for an employee (name, email, phone, time zone, language, place, times, their answer and reminder), matched by the email or phone given',
+            'Shifts published for an employee (name, email, phone, time zone, language, place, times, their answer and reminder; an address changed from until it is sent a CANCEL), matched by the email or phone given',
           table: 'hi_shifts',
           where: (q, s) =>
-            q.where({ organization_id: s.organizationId }).where((w) => w.whereIn('employee_email', [...s.emails]).orWhereIn('employee_phone', [...s.phones])),
+            q.where({ organization_id: s.organizationId }).where((w) =>
+              w
+                .whereIn('employee_email', [...s.emails])
+                .orWhereIn('employee_phone', [...s.phones])
+                .orWhereIn('retract_email', [...s.emails]),
+            ),
         }),
       ),
     );

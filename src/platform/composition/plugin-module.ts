@@ -56,6 +56,11 @@ export interface PluginModule {
    * runnable, so they can be sold. Gate the work on the action's license (ENTITLEMENTS).
    */
   builtInActions?: readonly string[];
+  /**
+   * The connector kinds a built-in action cannot run without (e.g. `{ 'scheduling.shift_scheduling': ['email'] }`):
+   * like a hook handler's `steps`, a license bought while one resolves for nothing waits in requires_connection.
+   */
+  builtInActionSteps?: Readonly<Record<string, readonly string[]>>;
   /** Background services of the API role (relays, subscribers); returns their disposer. */
   start?(container: DependencyContainer, context: CompositionContext): Promise<Disposer | void>;
 }

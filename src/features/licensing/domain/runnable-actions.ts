@@ -20,6 +20,9 @@ export const RUNNABLE_ACTIONS = Symbol('RunnableActions');
  */
 export const BUILT_IN_ACTIONS = Symbol('BuiltInActions');
 
+/** The connector kinds each built-in action needs (`PluginModule.builtInActionSteps`), collected by plugin.ts: a Map. */
+export const BUILT_IN_ACTION_STEPS = Symbol('BuiltInActionSteps');
+
 /**
  * Built-in actions plus those with a registered handler (`handled`, from the hook
  * registry); `stepsOf` names the connector kinds an action's handlers perform steps

@@ -42,6 +42,8 @@ export interface IntegrationsServices {
   ledger: BillingService;
   /** Actions the modules perform themselves (PluginModule.builtInActions): runnable without a hook handler. */
   builtInActions?: ReadonlySet<string>;
+  /** The connector kinds each built-in action needs (PluginModule.builtInActionSteps). */
+  builtInStepsOf?: (actionKey: string) => readonly string[];
   /** Hook handlers registered per action (the hooks module's HookRegistry); none when absent. */
   hookHandlersOf?: HookHandlersOf;
   /** The connector kinds that resolve for an organization (undefined: the deployment alone). */
@@ -122,7 +124,7 @@ export function integrationsRoutes(s: IntegrationsServices): RouteDefinition<any
       response: catalogSchema,
       handler: async ({ principal }) => {
         const kinds = s.availableKinds ? await s.availableKinds(principal.kind === 'organization' ? principal.organizationId : undefined) : undefined;
-        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds, s.builtInActions), billing_rules: s.ledger.rules() };
+        return { ...catalogView(await s.catalog.catalog(), s.hookHandlersOf, kinds, s.builtInActions, s.builtInStepsOf), billing_rules: s.ledger.rules() };
       },
     }),
     defineRoute({

@@ -40,6 +40,7 @@ export const catalogView = (
   hookHandlersOf: HookHandlersOf = () => [],
   availableKinds?: ReadonlySet<string>,
   builtInActions: ReadonlySet<string> = new Set(),
+  builtInStepsOf: (actionKey: string) => readonly string[] = () => [],
 ): Omit<z.output<typeof catalogSchema>, 'billing_rules'> => ({
   object: 'catalog',
   version: catalog.version,
@@ -56,7 +57,9 @@ export const catalogView = (
         ...actionView(a),
         has_hook_handler: handlers.length > 0,
         hook_handlers: handlers,
-        ...availabilityOf(registered, availableKinds, builtInActions.has(a.key)),
+        ...(builtInActions.has(a.key)
+          ? availabilityOf([...registered, { steps: builtInStepsOf(a.key) }], availableKinds, true)
+          : availabilityOf(registered, availableKinds)),
       };
     }),
   })),

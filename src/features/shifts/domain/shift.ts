@@ -47,6 +47,8 @@ export interface Shift {
   deliveryReason: string | null;
   emailRunId: string | null;
   smsRunId: string | null;
+  /** The address the employee's email was changed from: it is sent a CANCEL by the next delivery, then cleared. */
+  retractTo: { name: string; email: string } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -73,6 +75,8 @@ export interface ShiftRepository {
   /** Writes the whole row when its sequence is still `expectedSequence`; false when another change came first. */
   replace(shift: Shift, expectedSequence: number): Promise<boolean>;
   recordDelivery(id: string, sequence: number, change: Pick<Shift, 'deliveryStatus' | 'deliveryReason' | 'emailRunId' | 'smsRunId'>): Promise<void>;
+  /** Forgets the old address once its CANCEL went out (still at `sequence`). */
+  clearRetraction(id: string, sequence: number): Promise<void>;
   /** Sets the answer while the sequence is `sequence` and the shift scheduled; false otherwise. */
   respond(id: string, sequence: number, response: ShiftResponse, at: Date): Promise<boolean>;
   /** Claims the reminder once (reminded_at was null, still scheduled, due by `at`); false when it was not due or taken. */

@@ -115,6 +115,7 @@ export class Shifts {
       deliveryReason: null,
       emailRunId: null,
       smsRunId: null,
+      retractTo: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -145,10 +146,15 @@ export class Shifts {
     const location = change.location ?? current.location;
     const remindMinutesBefore = change.remindMinutesBefore === undefined ? current.remindMinutesBefore : change.remindMinutesBefore;
     const remindAt = reminderInstant(startsAt, remindMinutesBefore);
+    const employee = { ...current.employee, ...definedOf(change.employee ?? {}) };
+    // The old address holds the event: it gets a CANCEL (an earlier one still owed is kept).
+    const retractTo =
+      current.employee.email && employee.email !== current.employee.email ? { name: current.employee.name, email: current.employee.email } : current.retractTo;
     const moved = startsAt.getTime() !== current.startsAt.getTime() || endsAt.getTime() !== current.endsAt.getTime() || location !== current.location;
     const next: Shift = {
       ...current,
-      employee: { ...current.employee, ...definedOf(change.employee ?? {}) },
+      employee,
+      retractTo: retractTo?.email === employee.email ? null : retractTo,
       location,
       role: change.role === undefined ? current.role : change.role,
       notes: change.notes === undefined ? current.notes : change.notes,
@@ -200,6 +206,16 @@ export class Shifts {
     let emailRunId: string | null = null;
     let smsRunId: string | null = null;
     try {
+      if (shift.retractTo) {
+        // A refusal of the old address (its failed run says why) does not hold the new version back.
+        await sendInvitation(this.email, { ...base, method: 'CANCEL', event: shiftEvent({ ...shift, status: 'cancelled' }), to: shift.retractTo }).catch(
+          (error: unknown) => {
+            if (!isDomainError(error) || error.kind === 'upstream') throw error;
+            this.logger.warn({ organizationId: shift.organizationId, shiftId: shift.id, reason: error.code }, 'the old address could not be sent a CANCEL');
+          },
+        );
+        await this.shifts.clearRetraction(shift.id, shift.sequence);
+      }
       if (shift.employee.email) {
         const delivery = await sendInvitation(this.email, {
           ...base,

@@ -72,6 +72,8 @@ export function shiftRoutes(shifts: Shifts): RouteDefinition<any, any, any>[] {
       auth: ['organization'],
       query: listShiftsQuery,
       response: listOf(shiftSchema),
+      // resource_missing: starting_after names no shift of the organization.
+      errors: [404],
       handler: async ({ principal, query }) => {
         const rows = await shifts.list(orgId(principal), {
           limit: query.limit + 1,

@@ -29,6 +29,8 @@ interface Row {
   delivery_reason: string | null;
   email_run_id: string | null;
   sms_run_id: string | null;
+  retract_name: string | null;
+  retract_email: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -56,6 +58,7 @@ const toDomain = (r: Row): Shift => ({
   deliveryReason: r.delivery_reason,
   emailRunId: r.email_run_id,
   smsRunId: r.sms_run_id,
+  retractTo: r.retract_email ? { name: r.retract_name ?? '', email: r.retract_email } : null,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -87,6 +90,8 @@ const toRow = (s: Shift): Row => ({
   delivery_reason: s.deliveryReason,
   email_run_id: s.emailRunId,
   sms_run_id: s.smsRunId,
+  retract_name: s.retractTo?.name ?? null,
+  retract_email: s.retractTo?.email ?? null,
   created_at: s.createdAt,
   updated_at: s.updatedAt,
 });
@@ -128,6 +133,10 @@ export class KnexShiftRepository implements ShiftRepository {
       email_run_id: change.emailRunId,
       sms_run_id: change.smsRunId,
     });
+  }
+
+  async clearRetraction(id: string, sequence: number): Promise<void> {
+    await this.db('hi_shifts').where({ id, sequence }).update({ retract_name: null, retract_email: null });
   }
 
   async respond(id: string, sequence: number, response: ShiftResponse, at: Date): Promise<boolean> {
