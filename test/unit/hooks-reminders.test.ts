@@ -42,6 +42,11 @@ class MemoryReminders implements InterviewReminderRepository {
     this.rows.set(this.key(r.organizationId, r.interviewId, r.channel), structuredClone(r));
     for (const m of messages) await this.queue().add(m.queue, m.name, m.data, { jobId: m.jobId, delayMs: m.delayMs });
   }
+  async insertNew(r: InterviewReminder, messages: readonly OutboxMessage[] = []) {
+    if (this.rows.has(this.key(r.organizationId, r.interviewId, r.channel))) return false;
+    await this.save(r, messages);
+    return true;
+  }
   async settle(
     o: string,
     i: string,

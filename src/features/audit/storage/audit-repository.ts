@@ -1,4 +1,5 @@
 /** hi_audit_events and hi_audit_heads. */
+import { GroupCommit } from '../../../kernel/group-commit';
 import { inject, injectable } from 'tsyringe';
 import { newId } from '../../../kernel/ids';
 import type { Database } from '../../../platform/database/database';
@@ -62,6 +63,13 @@ function toRow(event: AuditEvent): Row {
   };
 }
 
+interface PendingRow {
+  id: string;
+  chain: string;
+  event: string;
+  created_at: Date;
+}
+
 const chainOf = (input: AuditEventInput) => input.organizationId ?? DEPLOYMENT_CHAIN;
 
 /** A pending row's event, as recorded (its time travels as ISO text in the jsonb). */
@@ -74,6 +82,11 @@ function pendingInput(row: Row): AuditEventInput {
 export class KnexAuditRepository implements AuditRepository {
   /** Chains whose head row this process has seen: its insert is skipped from then on. */
   private readonly knownHeads = new Set<string>();
+  /** Pending rows recorded concurrently (every hook call, every mutating request) share one INSERT; each caller returns once its row is in. */
+  private readonly pending = new GroupCommit<PendingRow, void>(async (_, rows) => {
+    await this.db('hi_audit_pending').insert(rows);
+    return rows.map(() => undefined);
+  });
 
   constructor(@inject(DATABASE) private readonly db: Database) {}
 
@@ -84,7 +97,7 @@ export class KnexAuditRepository implements AuditRepository {
 
   async record(input: AuditEventInput): Promise<void> {
     const event = { ...input, before: input.before ?? null, after: input.after ?? null, at: input.at.toISOString() };
-    await this.db('hi_audit_pending').insert({ id: newId('aud'), chain: chainOf(input), event: JSON.stringify(event), created_at: input.at });
+    await this.pending.submit('pending', { id: newId('aud'), chain: chainOf(input), event: JSON.stringify(event), created_at: input.at });
   }
 
   async chainPending(chain: string, limit: number): Promise<number> {

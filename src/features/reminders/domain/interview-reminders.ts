@@ -64,6 +64,8 @@ export interface InterviewReminderRepository {
   find(organizationId: string, interviewId: string, channel: ReminderChannel): Promise<InterviewReminder | undefined>;
   /** Inserts or replaces the row of (organization, interview, channel), with its job's message, atomically. */
   save(reminder: InterviewReminder, messages?: readonly OutboxMessage[]): Promise<void>;
+  /** Inserts the row with its jobs' messages only if (organization, interview, channel) has none yet; false when it had one. */
+  insertNew(reminder: InterviewReminder, messages: readonly OutboxMessage[]): Promise<boolean>;
   /** Moves the row to `status` if it is still `scheduled` under `jobId`; false when it was not. */
   settle(
     organizationId: string,
@@ -113,27 +115,36 @@ export class InterviewReminders {
     const now = this.clock.now();
     if (startsAt.getTime() <= now.getTime())
       throw invalid('interview_in_past', `The interview starts at ${startsAt.toISOString()}, which has passed`, 'starts_at');
-    const existing = await this.reminders.find(organizationId, interviewId, channel);
+    return this.scheduleAfter(organizationId, channel, interviewId, startsAt, details, now, undefined);
+  }
+
+  /**
+   * `known`: the row as the caller just read it (a reschedule); undefined: not read yet. An
+   * interview seen for the first time (the usual case) is one statement: the row is inserted
+   * with its job only if there is none; otherwise the row is read and replaced as below.
+   */
+  private async scheduleAfter(
+    organizationId: string,
+    channel: ReminderChannel,
+    interviewId: string,
+    startsAt: Date,
+    details: ReminderDetails,
+    now: Date,
+    known: InterviewReminder | undefined,
+  ): Promise<HookHandlerReport> {
+    if (!known) {
+      const first = this.draft(organizationId, channel, interviewId, startsAt, details, 1, now);
+      if (await this.reminders.insertNew(first, [this.message(first, now)])) {
+        this.outbox.nudge();
+        return this.report(first, {});
+      }
+    }
+    const existing = known ?? (await this.reminders.find(organizationId, interviewId, channel));
     // The same hook again (a host retry): its job is already on its way (the outbox).
     if (existing && existing.startsAt.getTime() === startsAt.getTime() && (existing.status === 'scheduled' || existing.status === 'sent')) {
       return this.report(existing, { unchanged: true });
     }
-    const revision = (existing?.revision ?? 0) + 1;
-    const remindAt = new Date(Math.max(now.getTime(), startsAt.getTime() - this.options.leadMinutes * 60_000));
-    const reminder: InterviewReminder = {
-      organizationId,
-      interviewId,
-      channel,
-      status: 'scheduled',
-      revision,
-      jobId: reminderJobId(channel, organizationId, interviewId, revision),
-      startsAt,
-      remindAt,
-      details,
-      reason: null,
-      deliveryId: null,
-      updatedAt: now,
-    };
+    const reminder = this.draft(organizationId, channel, interviewId, startsAt, details, (existing?.revision ?? 0) + 1, now);
     // The row first: from here on the old job (if it still runs) finds itself stale.
     await this.reminders.save(reminder, [this.message(reminder, now)]);
     this.outbox.nudge();
@@ -150,7 +161,35 @@ export class InterviewReminders {
     const existing = await this.reminders.find(organizationId, interviewId, channel);
     if (!existing) throw noReminder(interviewId, channel);
     if (existing.status === 'canceled') throw new DomainError('conflict', 'reminder_canceled', `The interview '${interviewId}' was canceled`);
-    return this.schedule(organizationId, channel, interviewId, startsAt, existing.details);
+    const now = this.clock.now();
+    if (startsAt.getTime() <= now.getTime())
+      throw invalid('interview_in_past', `The interview starts at ${startsAt.toISOString()}, which has passed`, 'starts_at');
+    return this.scheduleAfter(organizationId, channel, interviewId, startsAt, existing.details, now, existing);
+  }
+
+  private draft(
+    organizationId: string,
+    channel: ReminderChannel,
+    interviewId: string,
+    startsAt: Date,
+    details: ReminderDetails,
+    revision: number,
+    now: Date,
+  ): InterviewReminder {
+    return {
+      organizationId,
+      interviewId,
+      channel,
+      status: 'scheduled',
+      revision,
+      jobId: reminderJobId(channel, organizationId, interviewId, revision),
+      startsAt,
+      remindAt: new Date(Math.max(now.getTime(), startsAt.getTime() - this.options.leadMinutes * 60_000)),
+      details,
+      reason: null,
+      deliveryId: null,
+      updatedAt: now,
+    };
   }
 
   async cancel(organizationId: string, channel: ReminderChannel, interviewId: string, reason = 'interview_canceled'): Promise<HookHandlerReport> {

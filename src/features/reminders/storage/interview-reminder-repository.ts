@@ -22,6 +22,22 @@ interface Row {
   updated_at: Date | string;
 }
 
+const rowOf = (r: InterviewReminder) => ({
+  organization_id: r.organizationId,
+  interview_id: r.interviewId,
+  channel: r.channel,
+  status: r.status,
+  revision: r.revision,
+  job_id: r.jobId,
+  starts_at: r.startsAt,
+  remind_at: r.remindAt,
+  details: JSON.stringify(r.details),
+  reason: r.reason,
+  delivery_id: r.deliveryId,
+  created_at: r.updatedAt,
+  updated_at: r.updatedAt,
+});
+
 const toDomain = (row: Row): InterviewReminder => ({
   organizationId: row.organization_id,
   interviewId: row.interview_id,
@@ -59,24 +75,35 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
     return row ? toDomain(row) : undefined;
   }
 
+  /**
+   * One statement: the row is inserted only if its (organization, interview, channel) has
+   * none, and the jobs' outbox rows are written from what was inserted (nothing when the
+   * row existed), atomically.
+   */
+  async insertNew(r: InterviewReminder, messages: readonly OutboxMessage[]): Promise<boolean> {
+    if (!onlyJobMessages(messages) || messages.length === 0) throw new Error('insertNew writes the reminder with its job messages');
+    const insert = this.db('hi_interview_reminders')
+      .insert(rowOf(r))
+      .onConflict(['organization_id', 'interview_id', 'channel'])
+      .ignore()
+      .returning('job_id')
+      .toSQL();
+    const outbox = outboxRows(messages);
+    const { rows } = (await this.db.raw(
+      `WITH reminder AS (${insert.sql})
+       INSERT INTO hi_outbox (queue, name, job_id, data, delay_ms)
+       SELECT v.queue, v.name, v.job_id, v.data::jsonb, v.delay_ms FROM reminder,
+         (VALUES ${outbox.map(() => '(?::text, ?::text, ?::text, ?::text, ?::int)').join(', ')}) AS v(queue, name, job_id, data, delay_ms)
+       RETURNING job_id`,
+      [...insert.bindings, ...outbox.flatMap((o) => [o.queue, o.name, o.job_id, o.data, o.delay_ms])],
+    )) as { rows: unknown[] };
+    return rows.length > 0;
+  }
+
   async save(r: InterviewReminder, messages: readonly OutboxMessage[] = []): Promise<void> {
     const upsert = (db: Knex | Knex.Transaction) =>
       db('hi_interview_reminders')
-        .insert({
-          organization_id: r.organizationId,
-          interview_id: r.interviewId,
-          channel: r.channel,
-          status: r.status,
-          revision: r.revision,
-          job_id: r.jobId,
-          starts_at: r.startsAt,
-          remind_at: r.remindAt,
-          details: JSON.stringify(r.details),
-          reason: r.reason,
-          delivery_id: r.deliveryId,
-          created_at: r.updatedAt,
-          updated_at: r.updatedAt,
-        })
+        .insert(rowOf(r))
         .onConflict(['organization_id', 'interview_id', 'channel'])
         .merge(['status', 'revision', 'job_id', 'starts_at', 'remind_at', 'details', 'reason', 'delivery_id', 'updated_at']);
     // Job messages (the reminder's job): one statement, a data-modifying WITH, so the row and
