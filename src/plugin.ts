@@ -49,6 +49,7 @@ import { auditModule } from './features/audit/register';
 import { AUDIT_WRITER, type AuditWriter } from './features/audit/domain/audit-writer';
 import { auditKeepsValues, auditRecorder } from './features/audit/http/audit-recorder';
 import { schedulingModule } from './features/scheduling/register';
+import { esignModule } from './features/esign/register';
 import { deriveKey } from './platform/security/key-derivation';
 import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
@@ -109,6 +110,7 @@ export const MODULES: readonly PluginModule[] = [
   privacyModule,
   auditModule,
   schedulingModule,
+  esignModule,
   cachingModule,
 ];
 

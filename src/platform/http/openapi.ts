@@ -96,6 +96,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'The audit trail: every change made by an organization key, the operator or the host (and reads of a candidate record), hash-chained per organization so a changed or removed event is detected (hiring-integrations audit verify).',
   },
+  {
+    name: 'esign',
+    description:
+      "Signing built in (esign.send_offer, esign.send_agreement): templates with {{placeholders}}, envelopes whose PDF is made from them, a signed link to the signer (email, SMS), consent and a typed or drawn signature, the sealed PDF with an audit-trail page and a PDF digital signature (CMS) with the organization's certificate.",
+  },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   ...SURFACE_TAGS,
 ];

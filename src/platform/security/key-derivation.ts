@@ -23,7 +23,9 @@ export type KeyPurpose =
   | 'credential-document-encryption'
   | 'job-distribution-sources'
   | 'sms-opt-out-destinations'
-  | 'totp-secret-encryption';
+  | 'totp-secret-encryption'
+  | 'esign-links'
+  | 'esign-certificate-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 
