@@ -83,6 +83,8 @@ describe('tenant isolation: another organization’s ids', function () {
     payoutWorkerId: '',
     payoutId: '',
     backgroundCheckId: '',
+    esignTemplateId: '',
+    envelopeId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -244,6 +246,32 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       updated_at: new Date(),
     });
+    // B's e-signature template (API) and envelope (written directly: a real one is sent by email, esign.test.ts makes them).
+    const template = await t.request('POST', '/v1/esign/templates', {
+      auth: b.apiKey,
+      body: { kind: 'agreement', name: 'NDA', title: 'NDA', body: 'Between {{organization.name}} and {{candidate.name}}.' },
+    });
+    assert.equal(template.status, 201, template.text);
+    b.esignTemplateId = template.body.id;
+    b.envelopeId = newId('env');
+    await t.database.db('hi_esign_envelopes').insert({
+      id: b.envelopeId,
+      organization_id: b.organizationId,
+      kind: 'agreement',
+      reference_id: 'nda_b',
+      title: 'NDA',
+      document_text: 'Between B and Ada.',
+      document: Buffer.from('%PDF-1.7'),
+      document_sha256: '0'.repeat(64),
+      signer_name: 'Ada Lovelace',
+      signer_email: 'ada@example.com',
+      language: 'en',
+      status: 'sent',
+      events: JSON.stringify([]),
+      expires_at: new Date('2030-01-01T00:00:00Z'),
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // B placed a worker and keeps a timesheet (payroll.time_tracking).
     await t.request('POST', '/v1/integrations/licenses/payroll.time_tracking/activate', { auth: b.apiKey });
     await waitFor(
@@ -386,6 +414,8 @@ describe('tenant isolation: another organization’s ids', function () {
       worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
       payout_id: { other: b.payoutId, missing: newId('pout') },
       background_check_id: { other: b.backgroundCheckId, missing: newId('bgc') },
+      template_id: { other: b.esignTemplateId, missing: newId('etpl') },
+      envelope_id: { other: b.envelopeId, missing: newId('env') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -441,6 +471,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.payoutWorkerId,
     b.payoutId,
     b.backgroundCheckId,
+    b.esignTemplateId,
+    b.envelopeId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

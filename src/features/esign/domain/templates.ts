@@ -31,15 +31,18 @@ export interface TemplateRepository {
 
 export const TEMPLATE_REPOSITORY = Symbol('TemplateRepository');
 
-/** What an organization that wrote no template of the kind sends. */
+/**
+ * What an organization that wrote no template of the kind sends. They use only the values
+ * every envelope has, so a bare `offer.created` (no salary, no start date) still makes a
+ * letter; an organization that wants the terms in it writes its own with `{{offer.salary}}` & co.
+ */
 export const BUILT_IN_TEMPLATES: Record<EnvelopeKind, Pick<DocumentTemplate, 'name' | 'title' | 'body'>> = {
   offer: {
     name: 'Offer letter (built in)',
     title: '{{document.title}}',
     body:
-      '# Offer of employment\n\nDear {{candidate.name}},\n\n{{organization.name}} is pleased to offer you employment on the terms below.\n\n' +
-      'Position: {{offer.job_title}}\nSalary: {{offer.salary}} {{offer.currency}}\nStart date: {{offer.start_date}}\n\n' +
-      'This offer is made on {{today}}. Please review it and sign below to accept it, or decline it.\n\nSincerely,\n{{organization.name}}',
+      '# {{document.title}}\n\nDear {{candidate.name}},\n\n{{organization.name}} is pleased to make you the offer of employment it has discussed with you, ' +
+      'on the terms it has given you. This letter is dated {{today}}.\n\nPlease review it and sign below to accept it, or decline it.\n\nSincerely,\n{{organization.name}}',
   },
   agreement: {
     name: 'Agreement (built in)',
