@@ -13,7 +13,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import { selfSignedP12 } from '../../src/features/esign/documents/certificates';
+import { chromiumMissing, launchChromium } from '../helpers/browser';
 import { activateLicense } from '../helpers/hooks';
 import { eventsOf } from '../helpers/licensing';
 import { waitFor } from '../helpers/profile-flow';
@@ -203,15 +205,16 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     assert.match(check.stdout, /Total document signed/);
     assert.match(check.stdout, /Acme Hiring Signing e-signature/);
 
-    // One byte of the page text changed (same length): the digest no longer matches.
-    const at = sealed.indexOf('/Contents');
+    // One byte inside the signed range changed (the page's width 595.28 → 595.29: still a well-formed PDF): the digest no longer matches.
     const changed = Buffer.from(sealed);
-    const target = changed.indexOf('Ada', 0) >= 0 && changed.indexOf('Ada', 0) < at ? changed.indexOf('Ada', 0) : 200;
-    changed[target] = changed[target]! ^ 0x01;
+    const width = changed.indexOf('595.28');
+    assert.ok(width > 0 && width < changed.indexOf('/ByteRange'));
+    changed[width + 5] = '9'.charCodeAt(0);
     const changedFile = path.join(dir, 'changed.pdf');
     writeFileSync(changedFile, changed);
     const broken = spawnSync('pdfsig', [changedFile], { encoding: 'utf8' });
-    assert.doesNotMatch(broken.stdout, /Signature is Valid/, broken.stdout);
+    assert.match(broken.stdout, /Signature Validation: Digest Mismatch/, broken.stdout);
+    assert.doesNotMatch(broken.stdout, /Signature is Valid/);
 
     const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
     assert.equal(text.status, 0, text.stderr);
@@ -269,6 +272,57 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     const refused = await post(linkIn('alan@example.com'), { action: 'sign', typed_name: 'Alan Turing', consent: 'yes' });
     assert.equal(refused.status, 409);
     assert.equal((await t.request('GET', `/v1/esign/envelopes/${created.body.id}`, { auth: acme.apiKey })).body.status, 'expired');
+  });
+
+  it('the signer’s page in Chromium at 390 px: axe finds no serious violation, nothing is wider than the screen; a drawn signature and the keyboard sign it', async function () {
+    const missing = chromiumMissing();
+    if (missing) return this.skip();
+    const created = await t.request('POST', '/v1/esign/envelopes', {
+      auth: acme.apiKey,
+      body: {
+        kind: 'agreement',
+        reference_id: 'nda_phone',
+        title: 'Vertraulichkeit',
+        signer: { name: 'Lise Meitner', email: 'lise@example.com', language: 'de' },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const browser = await launchChromium();
+    try {
+      // Axe is injected as a script, which the page's own CSP refuses.
+      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(created.body.url);
+      await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+      const result = await page.evaluate(async () => {
+        const w = globalThis as any;
+        const report = await w.axe.run(w.document, { resultTypes: ['violations'] });
+        return {
+          violations: report.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.impact} ${v.id}`),
+          wide: w.document.documentElement.scrollWidth > w.document.documentElement.clientWidth,
+        };
+      });
+      assert.deepEqual(result.violations, []);
+      assert.equal(result.wide, false);
+      const pad = page.locator('#pad');
+      await pad.scrollIntoViewIfNeeded();
+      const box = (await pad.boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height - 20, { steps: 8 });
+      await page.mouse.up();
+      await page.getByRole('checkbox').focus();
+      await page.keyboard.press('Space');
+      await page.getByRole('button', { name: 'Dokument unterschreiben' }).click();
+      await page.getByRole('status').waitFor();
+      assert.match((await page.getByRole('status').textContent()) ?? '', /unterschrieben/);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+    const envelope = await t.request('GET', `/v1/esign/envelopes/${created.body.id}`, { auth: acme.apiKey });
+    assert.equal(envelope.body.status, 'signed');
+    assert.equal(envelope.body.signature_method, 'drawn');
   });
 
   it('needs the license; another organization’s envelope is 404', async () => {
