@@ -217,14 +217,25 @@ export class Envelopes {
       },
     ];
     const organizationName = await this.ports.organizationName(envelope.organizationId);
-    const credential = await this.certificates.credential(envelope.organizationId, organizationName);
     const trail = { envelopeId: envelope.id, organizationName, signer: envelope.signer, originalSha256: envelope.documentSha256, events, signedAt: now };
-    const sealed = await this.documents.seal(
-      { title: envelope.title, text: envelope.documentText, organizationName, envelopeId: envelope.id },
-      signature,
-      trail,
-      credential,
-    );
+    let sealed: Buffer;
+    try {
+      const credential = await this.certificates.credential(envelope.organizationId, organizationName);
+      sealed = await this.documents.seal(
+        { title: envelope.title, text: envelope.documentText, organizationName, envelopeId: envelope.id },
+        signature,
+        trail,
+        credential,
+      );
+    } catch (error) {
+      if (isDomainError(error)) throw error;
+      // The organization's key could not sign (a certificate the signer library refuses): nothing is recorded, the signer may try again.
+      this.logger.error(
+        { organizationId: envelope.organizationId, envelopeId: envelope.id, err: (error as Error).message },
+        'sealing a signed document failed',
+      );
+      throw conflict('signing_failed', 'The document could not be sealed with the sender’s certificate; please try again later or contact the sender');
+    }
     const signedDocumentSha256 = sha256(sealed);
     const finalEvents: EnvelopeEvent[] = [...events, { type: 'sealed', at: this.now().toISOString(), detail: `SHA-256 ${signedDocumentSha256}` }];
     const won = await this.envelopes.update(
