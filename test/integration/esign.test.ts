@@ -190,6 +190,11 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
       envelope.body.events.map((e: any) => e.type),
       ['created', 'sent', 'viewed', 'consented', 'signed', 'sealed'],
     );
+    // The link went out as an action run that succeeded on the SMTP server's acknowledgment.
+    const run = await t.request('GET', `/v1/integrations/runs/${envelope.body.email_run_id}`, { auth: acme.apiKey });
+    assert.equal(run.status, 200, run.text);
+    assert.equal(run.body.action, 'esign.send_offer');
+    assert.equal(run.body.status, 'succeeded');
     const [signedEvent] = eventsOf(t, acme.organizationId, 'offer.signed');
     assert.equal(signedEvent?.payload.offer_id, 'off_7');
 
