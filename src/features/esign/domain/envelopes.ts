@@ -65,6 +65,8 @@ export interface SigningView {
   envelope: Envelope;
   organizationName: string;
   token: string;
+  /** Past its expiry, whether or not the sweep has marked it yet: nothing to sign. */
+  expired: boolean;
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -150,7 +152,7 @@ export class Envelopes {
     const events: EnvelopeEvent[] = [...envelope.events, { type: 'sent', at: this.now().toISOString(), detail: runs.smsRunId ? 'email, sms' : 'email' }];
     await this.envelopes.update(organizationId, envelope.id, { ...runs, events }, this.now());
     const sent = { ...envelope, ...runs, events };
-    await this.publish(`${envelope.kind}.sent_for_signature`, sent, { ...this.payload(sent), url: undefined });
+    await this.publish(`${envelope.kind}.sent_for_signature`, sent, this.payload(sent));
     return { ...sent, url };
   }
 
@@ -185,7 +187,7 @@ export class Envelopes {
       await this.envelopes.update(envelope.organizationId, envelope.id, { events }, this.now(), 'sent');
       envelope = { ...envelope, events };
     }
-    return { envelope, organizationName: await this.ports.organizationName(envelope.organizationId), token };
+    return { envelope, organizationName: await this.ports.organizationName(envelope.organizationId), token, expired: this.isExpired(envelope) };
   }
 
   /** The original PDF for the signer (the link is the credential). */
@@ -253,7 +255,7 @@ export class Envelopes {
       signed_at: now.toISOString(),
       signed_document_sha256: signedDocumentSha256,
     });
-    return { envelope: signed, organizationName, token };
+    return { envelope: signed, organizationName, token, expired: false };
   }
 
   async decline(token: string, reason: string, context: SignerContext): Promise<SigningView> {
@@ -265,7 +267,7 @@ export class Envelopes {
     if (!won) throw conflict('envelope_not_open', 'This document was completed meanwhile');
     const declined: Envelope = { ...envelope, status: 'declined', declineReason, events, completedAt: now };
     await this.publish(`${envelope.kind}.declined`, declined, { ...this.payload(declined), declined_at: now.toISOString(), reason: declineReason || null });
-    return { envelope: declined, organizationName: await this.ports.organizationName(envelope.organizationId), token };
+    return { envelope: declined, organizationName: await this.ports.organizationName(envelope.organizationId), token, expired: false };
   }
 
   /** Expires every sent envelope past its expiry (the sweep job, or an operator's test clock `at`). */
@@ -284,7 +286,11 @@ export class Envelopes {
     return envelope;
   }
 
-  /** Only a sent envelope can be signed or declined; one past its expiry is expired on the spot. */
+  private isExpired(envelope: Envelope): boolean {
+    return envelope.status === 'expired' || (envelope.status === 'sent' && envelope.expiresAt <= this.now());
+  }
+
+  /** Only a sent envelope can be signed or declined; one past its expiry cannot, even before the sweep marks it. */
   private assertOpen(envelope: Envelope): Envelope {
     if (envelope.status === 'sent' && envelope.expiresAt <= this.now())
       throw new DomainError('gone', 'envelope_expired', 'The time to sign this document has passed');

@@ -65,7 +65,7 @@ function render(view: SigningView, nonce: string, error?: string): string {
   let body = `<style nonce="${nonce}">${PAGE_CSS}</style><h1>${escapeHtml(s.title)}</h1>`;
   if (error) body += `<p class="alert" id="alert" role="alert">${escapeHtml(error)}</p>`;
   const status = view.envelope.status;
-  const expired = status === 'expired' || (status === 'sent' && view.envelope.expiresAt.getTime() <= Date.now());
+  const expired = view.expired;
   if (status === 'signed' || status === 'declined' || status === 'voided' || expired) {
     const text = status === 'signed' ? s.signed : status === 'declined' ? s.declined : status === 'voided' ? s.voided : s.expired;
     body += `<p role="status">${escapeHtml(fill(text, params))}</p>`;
