@@ -330,6 +330,24 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     assert.equal(envelope.body.signature_method, 'drawn');
   });
 
+  it('the organization voids a sent envelope: its link shows it withdrawn and no longer signs', async () => {
+    const created = await t.request('POST', '/v1/esign/envelopes', {
+      auth: acme.apiKey,
+      body: { kind: 'agreement', reference_id: 'nda_void', signer: { name: 'Emmy Noether', email: 'emmy@example.com' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const voided = await t.request('POST', `/v1/esign/envelopes/${created.body.id}/void`, { auth: acme.apiKey });
+    assert.equal(voided.status, 200, voided.text);
+    assert.equal(voided.body.status, 'voided');
+    const link: string = created.body.url.slice(created.body.url.indexOf('/v1/'));
+    const page = await t.request('GET', link);
+    assert.match(page.text, /withdrew this document/);
+    assert.doesNotMatch(page.text, /name="typed_name"/);
+    const refused = await post(link, { action: 'sign', typed_name: 'Emmy Noether', consent: 'yes' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.headers.get('x-error-code'), 'envelope_not_open');
+  });
+
   it('needs the license; another organization’s envelope is 404', async () => {
     const unlicensed = await t.request('POST', '/v1/esign/envelopes', {
       auth: globex.apiKey,
