@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { deflateSync } from 'node:zlib';
 import { isDomainError } from '../../src/kernel/errors';
+import { inspectP12, selfSignedP12 } from '../../src/features/esign/documents/certificates';
 import { signatureImage } from '../../src/features/esign/domain/signature-image';
 import { signSigningLink, verifySigningLink } from '../../src/features/esign/domain/signing-links';
 import { checkTemplate, documentBlocks, fillTemplate } from '../../src/features/esign/domain/template-language';
@@ -133,6 +134,30 @@ describe('esign: drawn signatures and signing links', () => {
     assert.equal(
       codeOf(() => verifySigningLink(key, token, new Date('2026-12-02T00:00:00Z'))),
       'signing_link_expired',
+    );
+  });
+});
+
+describe('esign: signing certificates', function () {
+  // One RSA-2048 key and a PKCS#12 made in JavaScript (node-forge): a few seconds on a busy machine.
+  this.timeout(30_000);
+  it('a PKCS#12 opens with its passphrase and names its certificate; a wrong passphrase, garbage or an expired certificate are 400 codes', () => {
+    const now = new Date('2026-11-28T00:00:00Z');
+    const made = selfSignedP12('Acme Hiring', now);
+    const details = inspectP12(made.p12, made.passphrase, now);
+    assert.equal(details.fingerprintSha256, made.fingerprintSha256);
+    assert.match(details.subject, /CN=Acme Hiring e-signature \(self-signed\)/);
+    assert.equal(
+      codeOf(() => inspectP12(made.p12, 'wrong', now)),
+      'certificate_invalid',
+    );
+    assert.equal(
+      codeOf(() => inspectP12(Buffer.from('not a p12'), '', now)),
+      'certificate_invalid',
+    );
+    assert.equal(
+      codeOf(() => inspectP12(made.p12, made.passphrase, new Date('2031-01-01T00:00:00Z'))),
+      'certificate_expired',
     );
   });
 });

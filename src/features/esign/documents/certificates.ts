@@ -34,13 +34,11 @@ export function inspectP12(p12: Buffer, passphrase: string, now: Date): Certific
   } catch {
     throw invalid('certificate_invalid', 'The file is not a PKCS#12 (.p12/.pfx) this passphrase opens', 'p12');
   }
-  const keys = [
-    ...(parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? []),
-    ...(parsed.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag] ?? []),
-  ];
+  // The signer (@signpdf/signer-p12) takes the first encrypted (PKCS#8 shrouded) key: the one checked here.
+  const keys = parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? [];
   const certificates = parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
-  const key = keys.find((bag) => bag.key)?.key as forge.pki.rsa.PrivateKey | undefined;
-  if (!key) throw invalid('certificate_invalid', 'The PKCS#12 holds no private key (an RSA key is needed to sign)', 'p12');
+  const key = keys[0]?.key as forge.pki.rsa.PrivateKey | undefined;
+  if (!key?.n) throw invalid('certificate_invalid', 'The PKCS#12 holds no encrypted RSA private key (the key that signs)', 'p12');
   const certificate = certificates
     .map((bag) => bag.cert)
     .find((cert): cert is forge.pki.Certificate => {
