@@ -54,6 +54,7 @@ import { schedulingModule } from './features/scheduling/register';
 import { availabilityModule } from './features/availability/register';
 import { jobImportModule } from './features/job-import/register';
 import { boardApplicationsModule } from './features/board-applications/register';
+import { esignModule } from './features/esign/register';
 import { deriveKey } from './platform/security/key-derivation';
 import { CLOCK, type Clock } from './kernel/clock';
 import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/platform';
@@ -116,6 +117,7 @@ export const MODULES: readonly PluginModule[] = [
   schedulingModule,
   jobImportModule,
   boardApplicationsModule,
+  esignModule,
   cachingModule,
   availabilityModule,
   shiftsModule,

@@ -75,7 +75,7 @@ describe('audit: every change is in the trail', function () {
     for (const operation of unaudited)
       assert.match(
         operation,
-        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\/|^[A-Z]+ \/v1\/schedule$|\/timesheet_review|\/sms\/twilio\/|\/payouts\/webhooks\/|\/background-checks\/vendor-events|\/shifts\/confirm|\/shifts\/feed\//,
+        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\/|^[A-Z]+ \/v1\/schedule$|\/timesheet_review|\/sms\/twilio\/|\/payouts\/webhooks\/|\/background-checks\/vendor-events|\/shifts\/confirm|\/shifts\/feed\/|^[A-Z]+ \/v1\/sign(\/document)?$/,
         operation,
       );
     let missing: string[] = [];

@@ -24,6 +24,8 @@ import { KnexActionRunRepository } from '../../src/features/action-runs/storage/
 import { ReminderRunReplayer } from '../../src/features/reminders/domain/reminder-run-replayer';
 import { KnexInterviewReminderRepository } from '../../src/features/reminders/storage/interview-reminder-repository';
 import { systemClock } from '../../src/kernel/clock';
+import { parseCatalogDocument } from '../../src/features/licensing/domain/catalog-document';
+import { syncCatalog } from '../../src/features/licensing/storage/catalog-sync';
 
 const PASSWORD = 'correct-horse-battery-staple';
 const WRONG = 'wrong-horse-battery-staple';
@@ -56,6 +58,7 @@ describe('connections: email reminders over a real SMTP server', function () {
       const row = await reminder(organizationId, interviewId);
       return row && row.status !== 'scheduled' ? row : undefined;
     }, `the reminder of ${interviewId} to settle`);
+  const UNRUNNABLE = 'assessments.send_test';
   const availability = async (apiKey: string, action: string) => {
     const catalog = await t.request('GET', '/v1/integrations/catalog', { auth: apiKey });
     return catalog.body.groups.flatMap((g: { actions: any[] }) => g.actions).find((a: { key: string }) => a.key === action).availability;
@@ -70,6 +73,22 @@ describe('connections: email reminders over a real SMTP server', function () {
     acme = await t.createOrganization('Acme');
     globex = await t.createOrganization('Globex');
     await activateLicense(t, acme.apiKey, 'notifications.interview_reminder');
+    // An action the catalog lists and no code of this build performs (every built-in catalog action may become runnable).
+    const document = parseCatalogDocument({
+      version: 2,
+      currency: 'USD',
+      platform_fee: { amount: 4900, currency: 'USD' },
+      groups: [
+        {
+          key: 'assessments',
+          name: 'Assessments',
+          description: 'Skills tests.',
+          actions: [{ key: UNRUNNABLE, name: 'Send a test', description: 'Send a skills test.', price: { amount: 1500, currency: 'USD' } }],
+        },
+      ],
+      packages: [],
+    });
+    await syncCatalog(t.database.db, document, { source: 'test', at: new Date() });
   });
   after(async () => {
     await t?.close();
@@ -170,7 +189,7 @@ describe('connections: email reminders over a real SMTP server', function () {
       purchasable: true,
       reason: 'connection_missing',
     });
-    assert.deepEqual(await availability(acme.apiKey, 'esign.send_agreement'), {
+    assert.deepEqual(await availability(acme.apiKey, UNRUNNABLE), {
       status: 'not_available',
       missing: [],
       purchasable: false,
@@ -187,20 +206,20 @@ describe('connections: email reminders over a real SMTP server', function () {
   });
 
   it('no selling air: an action (or a package holding one) this build cannot run is refused 409, quotes too', async () => {
-    const action = await t.request('POST', '/v1/integrations/licenses/esign.send_agreement/activate', { auth: globex.apiKey });
+    const action = await t.request('POST', `/v1/integrations/licenses/${UNRUNNABLE}/activate`, { auth: globex.apiKey });
     assert.equal(action.status, 409, action.text);
     assert.equal(action.body.error.code, 'action_not_available');
     // Every vertical package runs now (restaurants since shift scheduling): an operator's package holding an unrunnable action is refused.
     const made = await t.request('POST', '/v1/integrations/packages', {
       auth: t.operatorKey,
-      body: { slug: 'sign-and-pay', name: 'Sign and pay', price: { amount: 4500, currency: 'USD' }, actions: ['payouts.instant_pay', 'esign.send_agreement'] },
+      body: { slug: 'sign-and-pay', name: 'Sign and pay', price: { amount: 4500, currency: 'USD' }, actions: ['payouts.instant_pay', UNRUNNABLE] },
     });
     assert.equal(made.status, 201, made.text);
     const pkg = await t.request('POST', '/v1/integrations/packages/sign-and-pay/subscribe', { auth: globex.apiKey });
     assert.equal(pkg.status, 409, pkg.text);
     assert.equal(pkg.body.error.code, 'package_not_available');
-    assert.deepEqual([...pkg.body.error.actions].sort(), ['esign.send_agreement'], pkg.text);
-    const quote = await t.request('GET', '/v1/billing/quote?activate=esign.send_agreement', { auth: globex.apiKey });
+    assert.deepEqual([...pkg.body.error.actions].sort(), [UNRUNNABLE], pkg.text);
+    const quote = await t.request('GET', `/v1/billing/quote?activate=${UNRUNNABLE}`, { auth: globex.apiKey });
     assert.equal(quote.status, 409, quote.text);
     assert.equal(quote.body.error.code, 'action_not_available');
     // An unknown action is still a 404, and nothing was bought.

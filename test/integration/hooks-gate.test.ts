@@ -87,12 +87,17 @@ describe('hooks: license gate over the operator endpoint', function () {
     });
     assert.deepEqual(hired.body.handled, ['hris-employee-sync']);
     assert.match(hired.body.outcomes[0].result.employee_id, /^emp_/);
-    const rows = await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId }).whereIn('connector', ['esign', 'hris']);
-    assert.deepEqual(rows.map((r: any) => r.connector).sort(), ['esign', 'hris']);
-    const esign = rows.find((r: any) => r.connector === 'esign');
-    const request = typeof esign.request === 'string' ? JSON.parse(esign.request) : esign.request;
-    assert.equal(request.signer.email, 'ada@example.com');
-    assert.equal(request.document_url, 'https://ats.example.com/offers/7.pdf');
+    const rows = await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId }).whereIn('connector', ['hris']);
+    assert.deepEqual(
+      rows.map((r: any) => r.connector),
+      ['hris'],
+    );
+    // The offer is the plugin's own envelope (esign feature), its link emailed through the email port (the sandbox here).
+    const envelopes = await t.database.db('hi_esign_envelopes').where({ organization_id: acme.organizationId, reference_id: 'off_7' });
+    assert.equal(envelopes.length, 1);
+    assert.equal(envelopes[0].id, first.body.outcomes[0].result.envelope_id);
+    assert.equal(envelopes[0].signer_email, 'ada@example.com');
+    assert.ok(envelopes[0].email_run_id, 'the link went out as an action run');
   });
 
   it('a bad payload is a skip with its reason, never a crash; other handlers of the hook still run', async () => {
@@ -150,6 +155,8 @@ describe('hooks: license gate over the operator endpoint', function () {
       // time-off hooks (availability-sync)
       'scheduling.availability_sync',
       'payouts.kyc_verification',
+      // esign.send_agreement's agreement.requested handler (esign).
+      'esign.send_agreement',
     ];
     assert.deepEqual(withHandler, [...GATED_ACTIONS, ...CREDENTIAL_CHECK_ACTIONS, ...elsewhere].sort());
     const reminder = actions.find((a: any) => a.key === 'notifications.interview_reminder');

@@ -93,6 +93,8 @@ describe('tenant isolation: another organization’s ids', function () {
     jobImportFeedId: '',
     jobImportId: '',
     contractorId: '',
+    esignTemplateId: '',
+    envelopeId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -273,6 +275,32 @@ describe('tenant isolation: another organization’s ids', function () {
       sequence: 0,
       response: 'pending',
       delivery_status: 'sent',
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    // B's e-signature template (API) and envelope (written directly: a real one is sent by email, esign.test.ts makes them).
+    const template = await t.request('POST', '/v1/esign/templates', {
+      auth: b.apiKey,
+      body: { kind: 'agreement', name: 'NDA', title: 'NDA', body: 'Between {{organization.name}} and {{candidate.name}}.' },
+    });
+    assert.equal(template.status, 201, template.text);
+    b.esignTemplateId = template.body.id;
+    b.envelopeId = newId('env');
+    await t.database.db('hi_esign_envelopes').insert({
+      id: b.envelopeId,
+      organization_id: b.organizationId,
+      kind: 'agreement',
+      reference_id: 'nda_b',
+      title: 'NDA',
+      document_text: 'Between B and Ada.',
+      document: Buffer.from('%PDF-1.7'),
+      document_sha256: '0'.repeat(64),
+      signer_name: 'Ada Lovelace',
+      signer_email: 'ada@example.com',
+      language: 'en',
+      status: 'sent',
+      events: JSON.stringify([]),
+      expires_at: new Date('2030-01-01T00:00:00Z'),
       created_at: new Date(),
       updated_at: new Date(),
     });
@@ -464,6 +492,8 @@ describe('tenant isolation: another organization’s ids', function () {
       feed_id: { other: b.jobImportFeedId, missing: newId('jfeed') },
       import_id: { other: b.jobImportId, missing: newId('jimp') },
       contractor_id: { other: b.contractorId, missing: newId('pctr') },
+      template_id: { other: b.esignTemplateId, missing: newId('etpl') },
+      envelope_id: { other: b.envelopeId, missing: newId('env') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -523,6 +553,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.shiftId,
     b.jobImportFeedId,
     b.jobImportId,
+    b.esignTemplateId,
+    b.envelopeId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

@@ -217,7 +217,7 @@ describe('hooks: gated dispatch', () => {
       'background_checks.food_handler_verification',
       'background_checks.license_verification',
       'background_checks.union_verification',
-      'esign.send_offer',
+      // esign.* are the esign module's own handlers (src/features/esign), not in this list.
       'hris.employee_sync',
       'hris.pos_sync',
       'hris.volunteer_management',

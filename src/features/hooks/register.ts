@@ -15,7 +15,7 @@ import { HookDispatcher } from './domain/hook-dispatcher';
 import { HookGate } from './domain/hook-gate';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
-import { ESignOfferHandler, EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
+import { EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
 import { PosHireHandler, PosTerminationHandler, PosUpdateHandler } from './domain/pos-handlers';
 import { PayrollNewHireFileHandler } from '../payroll/domain/payroll-handlers';
 import { EmployeeDeactivateHandler, EmployeeUpdateHandler, VolunteerProvisionHandler } from './domain/hris-handlers';
@@ -73,7 +73,6 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   ...REMINDER_HOOKS.filter((r) => r.hook === 'interview.scheduled').map(reminder),
   declared(VideoMeetingLinkHandler),
   ...REMINDER_HOOKS.filter((r) => r.hook !== 'interview.scheduled').map(reminder),
-  declared(ESignOfferHandler),
   declared(EmployeeSyncHandler),
   ...CREDENTIAL_CHECK_ACTIONS.map(credentialCheck),
   declared(EmployeeUpdateHandler),

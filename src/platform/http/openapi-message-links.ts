@@ -221,4 +221,66 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       },
     },
   },
+  '/v1/sign': {
+    get: {
+      operationId: 'showSigningPage',
+      summary:
+        'The signer’s page (e-signature): the document in their language with consent, typed or drawn signature and decline; the first opening is recorded in the audit trail',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: {
+        '200': html('The page, or what became of the document (signed, declined, voided, expired)'),
+        ...linkErrors,
+        '400': html('signing_link_invalid: the token was changed or cut short (code also in X-Error-Code)'),
+        '410': html('signing_link_expired: a week after the envelope expired'),
+      },
+    },
+    post: {
+      operationId: 'signOrDecline',
+      summary: 'Signs (action=sign: consent=yes, typed_name, optional signature_image as a PNG data URL) or declines (action=decline, optional reason)',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              properties: {
+                action: { type: 'string', enum: ['sign', 'decline'] },
+                consent: { type: 'string', enum: ['yes'], description: 'Consent to sign electronically (action=sign)' },
+                typed_name: { type: 'string', maxLength: 200 },
+                signature_image: { type: 'string', description: 'data:image/png;base64,… at most 64 KiB, 1200 × 600 pixels' },
+                reason: { type: 'string', maxLength: 1000 },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': html('Signed (the sealed PDF is emailed) or declined: the page says so'),
+        ...linkErrors,
+        '400': html('consent_required, signature_name_required, signature_image_invalid or signing_link_invalid (X-Error-Code): the page again'),
+        '409': html('envelope_not_open: already signed, declined, voided or expired'),
+        '410': html('envelope_expired or signing_link_expired'),
+        '413': html('The form is larger than 200 KB'),
+      },
+    },
+  },
+  '/v1/sign/document': {
+    get: {
+      operationId: 'getSigningDocument',
+      summary: 'The document as PDF for the signer: as sent, or the sealed one once signed',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: {
+        '200': { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        ...linkErrors,
+        '410': html('signing_link_expired'),
+      },
+    },
+  },
 };

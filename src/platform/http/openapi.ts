@@ -106,6 +106,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "job_boards.import_applications: the organization's signing secret for boards, and the signed endpoint boards post applications to (HMAC-SHA256, Standard Webhooks headers).",
   },
+  {
+    name: 'esign',
+    description:
+      "Signing built in (esign.send_offer, esign.send_agreement): templates with {{placeholders}}, envelopes whose PDF is made from them, a signed link to the signer (email, SMS), consent and a typed or drawn signature, the sealed PDF with an audit-trail page and a PDF digital signature (CMS) with the organization's certificate.",
+  },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   {
     name: 'shifts',

@@ -25,7 +25,9 @@ export type KeyPurpose =
   | 'sms-opt-out-destinations'
   | 'totp-secret-encryption'
   | 'shift-links'
-  | 'board-application-secrets';
+  | 'board-application-secrets'
+  | 'esign-links'
+  | 'esign-certificate-encryption';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

@@ -1,24 +1,17 @@
 /**
  * Handlers that do their work at once through a connector: a meeting link for a
- * scheduled interview, an offer sent for signature, a hired candidate synced to the HRIS.
- * Each passes an idempotency key derived from the host's ids, so a hook fired twice
- * creates one meeting, one envelope, one employee; each tells the host what it created
+ * scheduled interview, a hired candidate synced to the HRIS (offers sent for signature are
+ * the esign feature's). Each passes an idempotency key derived from the host's ids, so a hook
+ * fired twice creates one meeting, one employee; each tells the host what it created
  * with an event on the hook bus.
  */
 import { inject } from 'tsyringe';
 import type { z } from 'zod';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
-import {
-  ESIGNATURE_CONNECTOR,
-  HRIS_CONNECTOR,
-  VIDEO_MEETING_CONNECTOR,
-  type ESignatureConnector,
-  type HrisConnector,
-  type VideoMeetingConnector,
-} from './connectors';
+import { HRIS_CONNECTOR, VIDEO_MEETING_CONNECTOR, type HrisConnector, type VideoMeetingConnector } from './connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
-import { candidateHired, interviewScheduled, offerCreated } from './payloads';
+import { candidateHired, interviewScheduled } from './payloads';
 
 /** `dedupeKey` from the connector's idempotency key: a hook fired twice records one event. */
 export async function announce(
@@ -73,37 +66,6 @@ export class VideoMeetingLinkHandler implements GatedHookHandler {
         : {}),
     };
     await announce(this.events, this.logger, 'interview.meeting_link_created', organizationId, result, `${organizationId}-${interview.interview_id}`);
-    return result;
-  }
-}
-
-@HookHandlerFor({
-  name: 'esign-offer',
-  hook: 'offer.created',
-  action: 'esign.send_offer',
-  steps: ['esign'],
-  description: 'Sends the offer to the candidate for electronic signature and publishes offer.sent_for_signature',
-})
-export class ESignOfferHandler implements GatedHookHandler {
-  constructor(
-    @inject(ESIGNATURE_CONNECTOR) private readonly esign: ESignatureConnector,
-    @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
-    @inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
-    const offer = parsePayload(offerCreated, payload);
-    const envelope = await this.esign.sendForSignature({
-      organizationId,
-      actionKey: 'esign.send_offer',
-      idempotencyKey: `offer-${organizationId}-${offer.offer_id}`,
-      offerId: offer.offer_id,
-      title: offer.title,
-      signer: { name: offer.candidate.name, email: offer.candidate.email },
-      documentUrl: offer.document_url ?? null,
-    });
-    const result = { offer_id: offer.offer_id, envelope_id: envelope.envelopeId };
-    await announce(this.events, this.logger, 'offer.sent_for_signature', organizationId, result, `${organizationId}-${offer.offer_id}`);
     return result;
   }
 }

@@ -1,0 +1,98 @@
+/**
+ * An envelope: one document sent to one signer for a simple electronic signature (ESIGN Act,
+ * eIDAS art. 25(1)). It is `sent` until the signer signs or declines through the signed link,
+ * the organization voids it, or it expires; each of those is final. Its events (with the
+ * signer's IP and user agent) become the audit-trail page of the signed PDF.
+ */
+export const SEND_OFFER_ACTION = 'esign.send_offer';
+export const SEND_AGREEMENT_ACTION = 'esign.send_agreement';
+
+export const ENVELOPE_KINDS = ['offer', 'agreement'] as const;
+export type EnvelopeKind = (typeof ENVELOPE_KINDS)[number];
+
+/** The license each kind of envelope is sent under. */
+export const ACTION_OF: Record<EnvelopeKind, string> = { offer: SEND_OFFER_ACTION, agreement: SEND_AGREEMENT_ACTION };
+
+export type EnvelopeStatus = 'sent' | 'signed' | 'declined' | 'voided' | 'expired';
+
+export type EnvelopeEventType = 'created' | 'sent' | 'viewed' | 'consented' | 'signed' | 'declined' | 'voided' | 'expired' | 'sealed';
+
+export interface EnvelopeEvent {
+  type: EnvelopeEventType;
+  at: string;
+  ip?: string;
+  userAgent?: string;
+  detail?: string;
+}
+
+export interface Signer {
+  name: string;
+  email: string;
+  phone: string | null;
+}
+
+export interface EnvelopeSignature {
+  method: 'typed' | 'drawn';
+  /** The name as the signer typed it (typed), or their name beside a drawn mark. */
+  typedName: string;
+  /** The drawn mark (PNG), bounded; absent for a typed signature. */
+  image: Buffer | null;
+}
+
+export interface Envelope {
+  id: string;
+  organizationId: string;
+  kind: EnvelopeKind;
+  /** The host's id of what is signed (an offer id, an application id). */
+  referenceId: string;
+  /** A hook's idempotency key: the same offer fired twice is one envelope. */
+  sourceKey: string | null;
+  templateId: string | null;
+  title: string;
+  /** The filled template: the text the signer reads and the signed PDF prints again. */
+  documentText: string;
+  /** Hex SHA-256 of the original PDF (the one sent, before any signature). */
+  documentSha256: string;
+  signer: Signer;
+  language: string;
+  status: EnvelopeStatus;
+  signature: EnvelopeSignature | null;
+  declineReason: string | null;
+  signedDocumentSha256: string | null;
+  events: EnvelopeEvent[];
+  emailRunId: string | null;
+  smsRunId: string | null;
+  expiresAt: Date;
+  completedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EnvelopeChanges {
+  status?: EnvelopeStatus;
+  signature?: EnvelopeSignature;
+  declineReason?: string;
+  signedDocument?: Buffer;
+  signedDocumentSha256?: string;
+  events?: EnvelopeEvent[];
+  emailRunId?: string | null;
+  smsRunId?: string | null;
+  completedAt?: Date;
+}
+
+export interface EnvelopeRepository {
+  /** Inserts it; returns its id, or the id of the envelope already made for the same `sourceKey`. */
+  create(envelope: Envelope, document: Buffer): Promise<string>;
+  get(organizationId: string, id: string): Promise<Envelope | undefined>;
+  findBySource(organizationId: string, sourceKey: string): Promise<Envelope | undefined>;
+  /** The original PDF, or the signed one. */
+  document(organizationId: string, id: string, which: 'original' | 'signed'): Promise<Buffer | undefined>;
+  /** Applies the changes when the envelope is (still) in `whenStatus`; false when another request got there first. */
+  update(organizationId: string, id: string, changes: EnvelopeChanges, now: Date, whenStatus?: EnvelopeStatus): Promise<boolean>;
+  /** Removes an envelope no message went out for (its create failed). */
+  remove(organizationId: string, id: string): Promise<void>;
+  /** Marks every `sent` envelope whose expiry is at or before `now` expired; returns them. */
+  expireDue(now: Date, event: EnvelopeEvent): Promise<Envelope[]>;
+}
+
+export const ENVELOPE_REPOSITORY = Symbol('EnvelopeRepository');

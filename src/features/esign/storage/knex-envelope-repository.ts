@@ -1,0 +1,189 @@
+/** Envelopes in PostgreSQL (hi_esign_envelopes): the PDFs as bytea, the audit events as jsonb. */
+import { isUniqueViolation, type Database } from '../../../platform/database/database';
+import type { Envelope, EnvelopeChanges, EnvelopeEvent, EnvelopeRepository, EnvelopeStatus } from '../domain/envelope';
+
+const TABLE = 'hi_esign_envelopes';
+/** Every column but the PDFs (read only when asked for). */
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'kind',
+  'reference_id',
+  'source_key',
+  'template_id',
+  'title',
+  'document_text',
+  'document_sha256',
+  'signer_name',
+  'signer_email',
+  'signer_phone',
+  'language',
+  'status',
+  'signature_method',
+  'signature_typed_name',
+  'signature_image',
+  'decline_reason',
+  'signed_document_sha256',
+  'events',
+  'email_run_id',
+  'sms_run_id',
+  'expires_at',
+  'completed_at',
+  'created_at',
+  'updated_at',
+];
+
+interface Row {
+  id: string;
+  organization_id: string;
+  kind: Envelope['kind'];
+  reference_id: string;
+  source_key: string | null;
+  template_id: string | null;
+  title: string;
+  document_text: string;
+  document_sha256: string;
+  signer_name: string;
+  signer_email: string;
+  signer_phone: string | null;
+  language: string;
+  status: EnvelopeStatus;
+  signature_method: 'typed' | 'drawn' | null;
+  signature_typed_name: string | null;
+  signature_image: Buffer | Uint8Array | null;
+  decline_reason: string | null;
+  signed_document_sha256: string | null;
+  events: EnvelopeEvent[] | string;
+  email_run_id: string | null;
+  sms_run_id: string | null;
+  expires_at: Date;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const fromRow = (r: Row): Envelope => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  kind: r.kind,
+  referenceId: r.reference_id,
+  sourceKey: r.source_key,
+  templateId: r.template_id,
+  title: r.title,
+  documentText: r.document_text,
+  documentSha256: r.document_sha256,
+  signer: { name: r.signer_name, email: r.signer_email, phone: r.signer_phone },
+  language: r.language,
+  status: r.status,
+  signature: r.signature_method
+    ? { method: r.signature_method, typedName: r.signature_typed_name ?? '', image: r.signature_image ? Buffer.from(r.signature_image) : null }
+    : null,
+  declineReason: r.decline_reason,
+  signedDocumentSha256: r.signed_document_sha256,
+  events: typeof r.events === 'string' ? (JSON.parse(r.events) as EnvelopeEvent[]) : r.events,
+  emailRunId: r.email_run_id,
+  smsRunId: r.sms_run_id,
+  expiresAt: new Date(r.expires_at),
+  completedAt: r.completed_at ? new Date(r.completed_at) : null,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+export class KnexEnvelopeRepository implements EnvelopeRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(e: Envelope, document: Buffer): Promise<string> {
+    try {
+      await this.db(TABLE).insert({
+        id: e.id,
+        organization_id: e.organizationId,
+        kind: e.kind,
+        reference_id: e.referenceId,
+        source_key: e.sourceKey,
+        template_id: e.templateId,
+        title: e.title,
+        document_text: e.documentText,
+        document: document,
+        document_sha256: e.documentSha256,
+        signer_name: e.signer.name,
+        signer_email: e.signer.email,
+        signer_phone: e.signer.phone,
+        language: e.language,
+        status: e.status,
+        events: JSON.stringify(e.events),
+        email_run_id: e.emailRunId,
+        sms_run_id: e.smsRunId,
+        expires_at: e.expiresAt,
+        created_at: e.createdAt,
+        updated_at: e.updatedAt,
+      });
+      return e.id;
+    } catch (error) {
+      if (!e.sourceKey || !isUniqueViolation(error, 'hi_esign_envelopes_source')) throw error;
+      const winner = await this.findBySource(e.organizationId, e.sourceKey);
+      if (!winner) throw error;
+      return winner.id;
+    }
+  }
+
+  async get(organizationId: string, id: string): Promise<Envelope | undefined> {
+    const row: Row | undefined = await this.db(TABLE).select(COLUMNS).where({ organization_id: organizationId, id }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async findBySource(organizationId: string, sourceKey: string): Promise<Envelope | undefined> {
+    const row: Row | undefined = await this.db(TABLE).select(COLUMNS).where({ organization_id: organizationId, source_key: sourceKey }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async document(organizationId: string, id: string, which: 'original' | 'signed'): Promise<Buffer | undefined> {
+    const column = which === 'original' ? 'document' : 'signed_document';
+    const row: Record<string, Buffer | Uint8Array | null> | undefined = await this.db(TABLE)
+      .select(column)
+      .where({ organization_id: organizationId, id })
+      .first();
+    const bytes = row?.[column];
+    return bytes ? Buffer.from(bytes) : undefined;
+  }
+
+  async update(organizationId: string, id: string, c: EnvelopeChanges, now: Date, whenStatus?: EnvelopeStatus): Promise<boolean> {
+    const query = this.db(TABLE).where({ organization_id: organizationId, id });
+    if (whenStatus) query.where({ status: whenStatus });
+    const rows: unknown[] = await query
+      .update({
+        ...(c.status ? { status: c.status } : {}),
+        ...(c.signature
+          ? { signature_method: c.signature.method, signature_typed_name: c.signature.typedName, signature_image: c.signature.image ?? null }
+          : {}),
+        ...(c.declineReason !== undefined ? { decline_reason: c.declineReason } : {}),
+        ...(c.signedDocument ? { signed_document: c.signedDocument } : {}),
+        ...(c.signedDocumentSha256 ? { signed_document_sha256: c.signedDocumentSha256 } : {}),
+        ...(c.events ? { events: JSON.stringify(c.events) } : {}),
+        ...(c.emailRunId !== undefined ? { email_run_id: c.emailRunId } : {}),
+        ...(c.smsRunId !== undefined ? { sms_run_id: c.smsRunId } : {}),
+        ...(c.completedAt ? { completed_at: c.completedAt } : {}),
+        updated_at: now,
+      })
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  async remove(organizationId: string, id: string): Promise<void> {
+    await this.db(TABLE).where({ organization_id: organizationId, id }).delete();
+  }
+
+  async expireDue(now: Date, event: EnvelopeEvent): Promise<Envelope[]> {
+    // One statement: two sweeps at once expire (and announce) each envelope once.
+    const rows: Row[] = await this.db(TABLE)
+      .where({ status: 'sent' })
+      .where('expires_at', '<=', now)
+      .update({
+        status: 'expired',
+        completed_at: now,
+        updated_at: now,
+        events: this.db.raw('events || ?::jsonb', [JSON.stringify([event])]),
+      })
+      .returning(COLUMNS);
+    return rows.map(fromRow);
+  }
+}

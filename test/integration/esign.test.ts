@@ -1,0 +1,361 @@
+/**
+ * E-signature built in (esign.send_offer, esign.send_agreement) end to end: templates checked
+ * on save, an offer.created hook making the envelope and emailing the link over SMTP (the
+ * `smtp-server` package), the signer's page (tampered link, consent, typed and drawn
+ * signature), the sealed PDF verified by Debian's `pdfsig` (and a byte-modified copy
+ * refused), its audit-trail page read by `pdftotext`, an agreement declined, expiry on the
+ * test clock, an uploaded PKCS#12, and the license gate.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { selfSignedP12 } from '../../src/features/esign/documents/certificates';
+import { chromiumMissing, launchChromium } from '../helpers/browser';
+import { activateLicense } from '../helpers/hooks';
+import { eventsOf } from '../helpers/licensing';
+import { waitFor } from '../helpers/profile-flow';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
+
+/** An RGBA PNG with a diagonal stroke, as a canvas would send it (smaller). */
+function drawnPng(width = 60, height = 20): string {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const rows = Buffer.alloc(height * (1 + width * 4));
+  for (let y = 0; y < height; y++) {
+    const x = Math.floor((y * width) / height);
+    rows.set([17, 17, 17, 255], y * (1 + width * 4) + 1 + x * 4);
+  }
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+const DRAWN = drawnPng();
+
+describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), decline and expiry', function () {
+  this.timeout(90_000);
+  let t: TestHost;
+  let smtp: TestSmtpServer;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  const dir = mkdtempSync(path.join(tmpdir(), 'esign-'));
+
+  const fire = (hook: string, organizationId: string, payload: object) =>
+    t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: { organization_id: organizationId, payload } });
+  const post = (p: string, fields: Record<string, string>) =>
+    t.request('POST', p, {
+      rawBody: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'esign-test/1.0' },
+    });
+  const linkIn = (to: string) => {
+    const mail = smtp.received.filter((m) => m.envelope.to.includes(to)).at(-1);
+    assert.ok(mail, `no mail reached ${to}`);
+    const url = /https?:\/\/\S+\/v1\/sign\?token=\S+/.exec(mail.parsed.text ?? '')?.[0];
+    assert.ok(url, mail.parsed.text);
+    return url.slice(url.indexOf('/v1/'));
+  };
+  const pdf = async (envelopeId: string, version = 'signed') => {
+    const response = await fetch(`${t.baseUrl}/v1/esign/envelopes/${envelopeId}/document?version=${version}`, {
+      headers: { authorization: `Bearer ${acme.apiKey}` },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/pdf');
+    return Buffer.from(await response.arrayBuffer());
+  };
+
+  before(async () => {
+    [smtp, t] = await Promise.all([startSmtpServer(), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } })]);
+    acme = await t.createOrganization('Acme Hiring');
+    globex = await t.createOrganization('Globex');
+    await Promise.all([activateLicense(t, acme.apiKey, 'esign.send_offer'), activateLicense(t, acme.apiKey, 'esign.send_agreement')]);
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: {
+        connector: 'smtp',
+        settings: { host: 'localhost', port: smtp.port, from_email: 'offers@acme.example', tls_ca: smtp.certificate },
+        credentials: {},
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: acme.apiKey });
+    assert.equal(tested.body.ok, true, tested.text);
+  });
+  after(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('a template is checked when saved: unknown placeholders and stray braces are 400 with their codes', async () => {
+    const bad = (body: string) => t.request('POST', '/v1/esign/templates', { auth: acme.apiKey, body: { kind: 'offer', name: 'Offer', title: 'Offer', body } });
+    const unknown = await bad('Dear {{candidate.password}}');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error.code, 'template_placeholder_unknown');
+    assert.equal(unknown.body.error.param, 'body');
+    const code = await bad('Dear {{ constructor.constructor("return process")() }}');
+    assert.equal(code.body.error.code, 'template_placeholder_unknown');
+    const stray = await bad('Dear {{candidate.name}, welcome');
+    assert.equal(stray.body.error.code, 'template_syntax_invalid');
+    const good = await bad(
+      '# Offer of employment\n\nDear {{candidate.name}},\n\nWe offer you the role of {{offer.job_title}} at {{offer.salary}} {{offer.currency}}, bonus {{fields.bonus}}.',
+    );
+    assert.equal(good.status, 201, good.text);
+    assert.match(good.body.id, /^etpl_/);
+    const missing = await fire('offer.created', acme.organizationId, { offer_id: 'off_0', candidate: { name: 'Ada', email: 'ada@example.com' } });
+    assert.equal(missing.body.outcomes[0].status, 'skipped');
+    assert.match(missing.body.outcomes[0].reason, /^template_value_missing/);
+  });
+
+  it('offer.created → the link by email; a tampered link is refused; the signer consents and signs; the sealed PDF passes pdfsig and a changed byte fails', async () => {
+    // The organization's own certificate (a PKCS#12 made like any CA-issued one would be uploaded).
+    const own = selfSignedP12('Acme Hiring Signing', new Date());
+    const wrong = await t.request('PUT', '/v1/esign/certificate', {
+      auth: acme.apiKey,
+      body: { p12_base64: own.p12.toString('base64'), passphrase: 'not it' },
+    });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.error.code, 'certificate_invalid');
+    const uploaded = await t.request('PUT', '/v1/esign/certificate', {
+      auth: acme.apiKey,
+      body: { p12_base64: own.p12.toString('base64'), passphrase: own.passphrase },
+    });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    assert.equal(uploaded.body.source, 'uploaded');
+    assert.equal(uploaded.body.fingerprint_sha256, own.fingerprintSha256);
+
+    const offer = {
+      offer_id: 'off_7',
+      candidate: { name: 'Ada Lovelace', email: 'ada@example.com', language: 'es' },
+      title: 'Offer: Engineer',
+      job_title: 'Engineer',
+      salary: '85,000',
+      currency: 'EUR',
+      values: { 'fields.bonus': '10%' },
+    };
+    const first = await fire('offer.created', acme.organizationId, offer);
+    assert.deepEqual(first.body.handled, ['esign-offer'], first.text);
+    const envelopeId: string = first.body.outcomes[0].result.envelope_id;
+    const again = await fire('offer.created', acme.organizationId, offer);
+    assert.equal(again.body.outcomes[0].result.envelope_id, envelopeId, 'one envelope per offer');
+    await waitFor(async () => smtp.received.some((m) => m.envelope.to.includes('ada@example.com')), 'the signing link to Ada');
+    const link = linkIn('ada@example.com');
+    assert.equal(smtp.received.filter((m) => m.envelope.to.includes('ada@example.com')).length, 1, 'one email per offer');
+    assert.equal(eventsOf(t, acme.organizationId, 'offer.sent_for_signature').length, 1);
+
+    const token = new URL(link, t.baseUrl).searchParams.get('token')!;
+    const tampered = await t.request('GET', `/v1/sign?token=${token.slice(0, -3)}AAA`);
+    assert.equal(tampered.status, 400);
+    assert.equal(tampered.headers.get('x-error-code'), 'signing_link_invalid');
+
+    const page = await t.request('GET', link, { headers: { 'user-agent': 'esign-test/1.0' } });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<html lang="es"/);
+    assert.match(page.text, /Engineer at 85,000 EUR, bonus 10%/);
+    assert.match(page.text, /firmar este documento electrónicamente/);
+
+    const noConsent = await post(link, { action: 'sign', typed_name: 'Ada Lovelace' });
+    assert.equal(noConsent.status, 400);
+    assert.equal(noConsent.headers.get('x-error-code'), 'consent_required');
+    const badImage = await post(link, { action: 'sign', typed_name: 'Ada Lovelace', consent: 'yes', signature_image: 'data:image/png;base64,AAAA' });
+    assert.equal(badImage.headers.get('x-error-code'), 'signature_image_invalid');
+
+    const signed = await post(link, { action: 'sign', typed_name: 'Ada Lovelace', consent: 'yes', signature_image: DRAWN });
+    assert.equal(signed.status, 200, signed.text);
+    assert.match(signed.text, /role="status"/);
+    const twice = await post(link, { action: 'sign', typed_name: 'Ada Lovelace', consent: 'yes' });
+    assert.equal(twice.status, 409);
+
+    const envelope = await t.request('GET', `/v1/esign/envelopes/${envelopeId}`, { auth: acme.apiKey });
+    assert.equal(envelope.body.status, 'signed');
+    assert.equal(envelope.body.signature_method, 'drawn');
+    assert.deepEqual(
+      envelope.body.events.map((e: any) => e.type),
+      ['created', 'sent', 'viewed', 'consented', 'signed', 'sealed'],
+    );
+    // The link went out as an action run that succeeded on the SMTP server's acknowledgment.
+    const run = await t.request('GET', `/v1/integrations/runs/${envelope.body.email_run_id}`, { auth: acme.apiKey });
+    assert.equal(run.status, 200, run.text);
+    assert.equal(run.body.action, 'esign.send_offer');
+    assert.equal(run.body.status, 'succeeded');
+    const [signedEvent] = eventsOf(t, acme.organizationId, 'offer.signed');
+    assert.equal(signedEvent?.payload.offer_id, 'off_7');
+
+    const original = await pdf(envelopeId, 'original');
+    assert.equal(createHash('sha256').update(original).digest('hex'), envelope.body.document_sha256);
+    const sealed = await pdf(envelopeId);
+    assert.equal(createHash('sha256').update(sealed).digest('hex'), envelope.body.signed_document_sha256);
+    const file = path.join(dir, 'signed.pdf');
+    writeFileSync(file, sealed);
+    const check = spawnSync('pdfsig', [file], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /Signature Validation: Signature is Valid\./);
+    assert.match(check.stdout, /Total document signed/);
+    assert.match(check.stdout, /Acme Hiring Signing e-signature/);
+
+    // One byte inside the signed range changed (the page's width 595.28 → 595.29: still a well-formed PDF): the digest no longer matches.
+    const changed = Buffer.from(sealed);
+    const width = changed.indexOf('595.28');
+    assert.ok(width > 0 && width < changed.indexOf('/ByteRange'));
+    changed[width + 5] = '9'.charCodeAt(0);
+    const changedFile = path.join(dir, 'changed.pdf');
+    writeFileSync(changedFile, changed);
+    const broken = spawnSync('pdfsig', [changedFile], { encoding: 'utf8' });
+    assert.match(broken.stdout, /Signature Validation: Digest Mismatch/, broken.stdout);
+    assert.doesNotMatch(broken.stdout, /Signature is Valid/);
+
+    const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /Audit trail/);
+    assert.match(text.stdout, new RegExp(envelope.body.document_sha256));
+    assert.match(text.stdout, /esign-test\/1\.0/);
+    assert.match(text.stdout, /Consented to sign electronically/);
+
+    await waitFor(async () => smtp.received.filter((m) => m.envelope.to.includes('ada@example.com')).length === 2, 'the signed copy to Ada');
+    const copy = smtp.received.filter((m) => m.envelope.to.includes('ada@example.com')).at(-1)!;
+    assert.equal(copy.parsed.attachments[0]?.contentType, 'application/pdf');
+    assert.ok(copy.parsed.attachments[0]!.content.equals(sealed), 'the signer gets the same sealed PDF');
+  });
+
+  it('an agreement by API: the signer declines with a reason and agreement.declined is published; the organization cannot void it afterwards', async () => {
+    const created = await t.request('POST', '/v1/esign/envelopes', {
+      auth: acme.apiKey,
+      body: { kind: 'agreement', reference_id: 'nda_1', title: 'Mutual NDA', signer: { name: 'Grace Hopper', email: 'grace@example.com' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.status, 'sent');
+    await waitFor(async () => smtp.received.some((m) => m.envelope.to.includes('grace@example.com')), 'the signing link to Grace');
+    const declined = await post(linkIn('grace@example.com'), { action: 'decline', reason: 'Terms not agreed' });
+    assert.equal(declined.status, 200);
+    const [event] = eventsOf(t, acme.organizationId, 'agreement.declined');
+    assert.equal(event?.payload.reason, 'Terms not agreed');
+    assert.equal(event?.payload.agreement_id, 'nda_1');
+    const voided = await t.request('POST', `/v1/esign/envelopes/${created.body.id}/void`, { auth: acme.apiKey });
+    assert.equal(voided.status, 409);
+    assert.equal(voided.body.error.code, 'envelope_not_open');
+    const noPdf = await t.request('GET', `/v1/esign/envelopes/${created.body.id}/document`, { auth: acme.apiKey });
+    assert.equal(noPdf.status, 409);
+  });
+
+  it('expiry on the test clock: the sweep expires the envelope once, offer.expired is published, the link no longer signs', async () => {
+    const created = await t.request('POST', '/v1/esign/envelopes', {
+      auth: acme.apiKey,
+      body: {
+        kind: 'offer',
+        reference_id: 'off_9',
+        signer: { name: 'Alan Turing', email: 'alan@example.com' },
+        values: { 'offer.job_title': 'Analyst', 'offer.salary': '1', 'offer.currency': 'GBP', 'offer.start_date': '2027-01-04', 'fields.bonus': '0' },
+        expires_in_days: 3,
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const later = new Date(Date.parse(created.body.expires_at) + 60_000).toISOString();
+    const sweep = await t.request('POST', '/v1/esign/operator/expire', { auth: t.operatorKey, body: { at: later } });
+    assert.equal(sweep.status, 200, sweep.text);
+    assert.ok(sweep.body.expired >= 1);
+    const again = await t.request('POST', '/v1/esign/operator/expire', { auth: t.operatorKey, body: { at: later } });
+    assert.equal(again.body.expired, 0);
+    assert.equal(eventsOf(t, acme.organizationId, 'offer.expired').filter((e) => e.payload.envelope_id === created.body.id).length, 1);
+    await waitFor(async () => smtp.received.some((m) => m.envelope.to.includes('alan@example.com')), 'the signing link to Alan');
+    const refused = await post(linkIn('alan@example.com'), { action: 'sign', typed_name: 'Alan Turing', consent: 'yes' });
+    assert.equal(refused.status, 409);
+    assert.equal((await t.request('GET', `/v1/esign/envelopes/${created.body.id}`, { auth: acme.apiKey })).body.status, 'expired');
+  });
+
+  it('the signer’s page in Chromium at 390 px: axe finds no serious violation, nothing is wider than the screen; a drawn signature and the keyboard sign it', async function () {
+    const missing = chromiumMissing();
+    if (missing) return this.skip();
+    const created = await t.request('POST', '/v1/esign/envelopes', {
+      auth: acme.apiKey,
+      body: {
+        kind: 'agreement',
+        reference_id: 'nda_phone',
+        title: 'Vertraulichkeit',
+        signer: { name: 'Lise Meitner', email: 'lise@example.com', language: 'de' },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const browser = await launchChromium();
+    try {
+      // Axe is injected as a script, which the page's own CSP refuses.
+      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(created.body.url);
+      await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+      const result = await page.evaluate(async () => {
+        const w = globalThis as any;
+        const report = await w.axe.run(w.document, { resultTypes: ['violations'] });
+        return {
+          violations: report.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.impact} ${v.id}`),
+          wide: w.document.documentElement.scrollWidth > w.document.documentElement.clientWidth,
+        };
+      });
+      assert.deepEqual(result.violations, []);
+      assert.equal(result.wide, false);
+      const pad = page.locator('#pad');
+      await pad.scrollIntoViewIfNeeded();
+      const box = (await pad.boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height - 20, { steps: 8 });
+      await page.mouse.up();
+      await page.getByRole('checkbox').focus();
+      await page.keyboard.press('Space');
+      await page.getByRole('button', { name: 'Dokument unterschreiben' }).click();
+      await page.getByRole('status').waitFor();
+      assert.match((await page.getByRole('status').textContent()) ?? '', /unterschrieben/);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+    const envelope = await t.request('GET', `/v1/esign/envelopes/${created.body.id}`, { auth: acme.apiKey });
+    assert.equal(envelope.body.status, 'signed');
+    assert.equal(envelope.body.signature_method, 'drawn');
+  });
+
+  it('the organization voids a sent envelope: its link shows it withdrawn and no longer signs', async () => {
+    const created = await t.request('POST', '/v1/esign/envelopes', {
+      auth: acme.apiKey,
+      body: { kind: 'agreement', reference_id: 'nda_void', signer: { name: 'Emmy Noether', email: 'emmy@example.com' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const voided = await t.request('POST', `/v1/esign/envelopes/${created.body.id}/void`, { auth: acme.apiKey });
+    assert.equal(voided.status, 200, voided.text);
+    assert.equal(voided.body.status, 'voided');
+    const link: string = created.body.url.slice(created.body.url.indexOf('/v1/'));
+    const page = await t.request('GET', link);
+    assert.match(page.text, /withdrew this document/);
+    assert.doesNotMatch(page.text, /name="typed_name"/);
+    const refused = await post(link, { action: 'sign', typed_name: 'Emmy Noether', consent: 'yes' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.headers.get('x-error-code'), 'envelope_not_open');
+  });
+
+  it('needs the license; another organization’s envelope is 404', async () => {
+    const unlicensed = await t.request('POST', '/v1/esign/envelopes', {
+      auth: globex.apiKey,
+      body: { kind: 'agreement', reference_id: 'nda_2', signer: { name: 'Ada', email: 'ada@example.com' } },
+    });
+    assert.equal(unlicensed.status, 403);
+    assert.equal(unlicensed.body.error.code, 'license_required');
+    const list = await t.request('GET', '/v1/esign/templates', { auth: globex.apiKey });
+    assert.deepEqual(list.body.data, []);
+  });
+});
