@@ -70,12 +70,12 @@ describe('audit: every change is in the trail', function () {
     assert.equal(hook.actor_type, 'host');
     // Only the candidate's own calls (its session, the connect flow, a recipient's answer through a signed link in a
     // message: unsubscribe, call sheet confirmation, the scheduling page, a client's timesheet review), public ones and
-    // counterparts' signed webhooks (Twilio, Stripe, the background-check vendor: each recorded as a run or an event)
+    // counterparts' signed webhooks (Twilio, Stripe, the background-check vendor, job boards' applications: each recorded as a run, an event or an application)
     // are outside the trail.
     for (const operation of unaudited)
       assert.match(
         operation,
-        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\/|^[A-Z]+ \/v1\/schedule$|\/timesheet_review|\/sms\/twilio\/|\/payouts\/webhooks\/|\/background-checks\/vendor-events/,
+        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\/|^[A-Z]+ \/v1\/schedule$|\/timesheet_review|\/sms\/twilio\/|\/payouts\/webhooks\/|\/background-checks\/vendor-events|\/board-applications\/\{organization_id\}\/\{board\}$/,
         operation,
       );
     let missing: string[] = [];

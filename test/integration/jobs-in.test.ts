@@ -263,6 +263,15 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
       assert.equal(submitted.data.candidate_name, 'Ada Lovelace');
       assert.equal(submitted.data.listing_external_id, 'req-42');
       assert.deepEqual(submitted.data.answers, { years_experience: 5 });
+      assert.deepEqual(submitted.data.applicant, { email: 'ada@example.com', phone: '+15555550123', has_resume: true });
+      // The host's pipeline has the whole applicant, resume included.
+      const entry = await waitFor(
+        async () => (await t.database.db('host_pipeline_applications').where({ application_id: first.body.application_id }).first())?.payload,
+        'the pipeline entry',
+      );
+      const piped = typeof entry === 'string' ? JSON.parse(entry) : entry;
+      assert.equal(piped.source, 'indeed');
+      assert.equal(Buffer.from(piped.applicant.resume.file.base64, 'base64').toString(), '%PDF-1.7 ada');
       const stored = await t.database.db('hi_board_applications').where({ application_id: first.body.application_id }).first();
       assert.deepEqual([stored.email, stored.board, Buffer.from(stored.resume_file).toString()], ['ada@example.com', 'indeed', '%PDF-1.7 ada']);
     });
