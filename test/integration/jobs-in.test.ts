@@ -141,6 +141,8 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
     served['/jobs.xml'] = { type: 'application/xml', etag: '"x3"', body: '<html><body>Maintenance</body>' };
     const garbage = await runNow(feedId);
     assert.deepEqual([garbage.status, garbage.error_code], ['failed', 'feed_malformed']);
+    const failedRun = await t.request('GET', `/v1/integrations/runs/${garbage.run_id}`, { auth: acme.apiKey });
+    assert.deepEqual([failedRun.status, failedRun.body.status, failedRun.body.error?.code], [200, 'failed', 'feed_malformed']);
     assert.equal((await byExternalId('ats-3'))?.status, 'open', 'a feed that cannot be read closes nothing');
     const failedRuns = await t.request('GET', '/v1/integrations/runs?action=job_import.import_jobs&status=failed', { auth: acme.apiKey });
     assert.equal(failedRuns.status, 200, failedRuns.text);
