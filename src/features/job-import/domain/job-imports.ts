@@ -169,7 +169,14 @@ export class JobImports {
             throw new DomainError('forbidden', 'license_required', `This organization has no active license for '${IMPORT_JOBS}'`);
           }
           if (!this.deps.importer) throw new DomainError('conflict', 'listings_not_managed', "This host's listings are not managed by the plugin");
-          outcome = await this.deps.importer.run(feed.organizationId, feed.url, { validators: feed.validators, externalIds: feed.externalIds }, feed.format);
+          try {
+            outcome = await this.deps.importer.run(feed.organizationId, feed.url, { validators: feed.validators, externalIds: feed.externalIds }, feed.format);
+          } catch (error) {
+            if (error instanceof DomainError) throw error;
+            // Our side broke off (the database, most likely): a failed run with its code, never one left retrying;
+            // what was upserted or closed stays, and the next import repeats the rest.
+            throw new DomainError('conflict', 'import_interrupted', `The import stopped: ${(error as Error).message}`.slice(0, 300));
+          }
           if (outcome.status === 'failed') throw new DomainError('conflict', outcome.code, outcome.message);
           return {
             reference: importId,
