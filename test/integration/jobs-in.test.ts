@@ -327,5 +327,19 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
       const withNew = await post(application({ job: { jobId: listingId } }, { email: 'alan@example.com' }));
       assert.equal(withNew.status, 201, withNew.text);
     });
+
+    it("a board applicant's data is erased with their candidate id: the application and the resume beside it", async () => {
+      const katherine = await post(application({}, { email: 'kj@example.com' }));
+      assert.equal(katherine.status, 201, katherine.text);
+      const candidate = katherine.body.profile_user_id;
+      const erasure = await t.request('POST', `/v1/candidates/${candidate}/erasure`, { auth: acme.apiKey, body: {} });
+      assert.equal(erasure.status, 202, erasure.text);
+      await waitFor(async () => {
+        const read = await t.request('GET', `/v1/candidates/${candidate}/erasures/${erasure.body.id}`, { auth: acme.apiKey });
+        return read.body.status === 'succeeded' ? read.body : undefined;
+      }, 'the erasure');
+      assert.equal((await t.database.db('hi_board_applications').where({ email: 'kj@example.com' })).length, 0);
+      assert.equal((await t.database.db('hi_profile_applications').where({ id: katherine.body.application_id })).length, 0);
+    });
   });
 });
