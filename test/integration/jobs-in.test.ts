@@ -324,8 +324,18 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
       const withFormer = await post(application({}, { email: 'katherine@example.com' }), { key: former });
       assert.equal(withFormer.status, 201, withFormer.text);
       secret = rotated.body.secret;
+      // A delivery id from two days ago: forgotten when the next application arrives (its timestamp would be refused anyway).
+      const stale = {
+        organization_id: acme.organizationId,
+        delivery_id: 'msg_stale',
+        body_sha256: '0',
+        application_id: 'app_stale',
+        received_at: new Date(Date.now() - 2 * 86_400_000),
+      };
+      await t.database.db('hi_board_deliveries').insert(stale);
       const withNew = await post(application({ job: { jobId: listingId } }, { email: 'alan@example.com' }));
       assert.equal(withNew.status, 201, withNew.text);
+      assert.equal((await t.database.db('hi_board_deliveries').where({ delivery_id: 'msg_stale' })).length, 0);
     });
 
     it("a board applicant's data is erased with their candidate id: the application and the resume beside it", async () => {
