@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { xmlFeed } from '../../src/features/job-feeds/domain/feed-documents';
 import { FeedImport, type ImportOutcome } from '../../src/features/job-import/domain/feed-import';
 import { readXmlFeed } from '../../src/features/job-import/domain/xml-feed-reader';
+import { readJsonFeed } from '../../src/features/job-import/domain/json-feed-reader';
 import { HttpFeedFetcher } from '../../src/features/job-import/storage/http-feed-fetcher';
 import type { Listing } from '../../src/features/listings/domain/listing';
 import { ResolvingDestinationPolicy } from '../../src/features/webhooks/sending/destination-policy';
@@ -62,6 +63,7 @@ describe('job import (job_import.import_jobs): the feed import', function () {
     server = createServer((req, res) => {
       requests += 1;
       if (req.url === '/big.xml') return void streamBigFeed(res);
+      if (req.url === '/big.json') return void streamBigJsonFeed(res);
       if (req.headers['if-none-match'] === etag) return void res.writeHead(304).end();
       res.writeHead(200, { 'content-type': 'application/xml', etag }).end(body);
     });
@@ -157,7 +159,58 @@ describe('job import (job_import.import_jobs): the feed import', function () {
     // The whole feed is ~25 MB; reading it holds a chunk and a job at a time (garbage aside).
     assert.ok(peak < 20 * 1024 * 1024, `heap grew by ${Math.round(peak / 1024 / 1024)} MB`);
   });
+
+  it('reads a 10,000-job JSON feed (about 25 MB) in bounded memory too, and refuses a JSON document that is no job feed', async () => {
+    const response = await fetcher.fetch(`${base}/big.json`, {});
+    assert.equal(response.kind, 'feed');
+    if (response.kind !== 'feed') return;
+    global.gc?.();
+    const start = process.memoryUsage().heapUsed;
+    let peak = 0;
+    let jobs = 0;
+    for await (const job of readJsonFeed(response.body)) {
+      jobs += 1;
+      assert.ok(job.title && job.referencenumber && job.description);
+      if (jobs % 500 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed - start);
+    }
+    assert.equal(jobs, 10_000);
+    assert.ok(peak < 20 * 1024 * 1024, `heap grew by ${Math.round(peak / 1024 / 1024)} MB`);
+    const notAFeed = async () => {
+      for await (const job of readJsonFeed(
+        (async function* () {
+          yield Buffer.from('{"object":"list","data":[{"title":"x"}]}');
+        })(),
+      ))
+        assert.fail(`read ${JSON.stringify(job)}`);
+    };
+    await assert.rejects(notAFeed, /job feed/);
+  });
 });
+
+/** The same 10,000 jobs in our JSON feed format, written as the client reads them. */
+function streamBigJsonFeed(res: import('node:http').ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const text = 'Lorem ipsum dolor sit amet, &amp; consectetur adipiscing elit. '.repeat(36);
+  let i = 0;
+  res.write('{"object":"job_feed","organization":{"id":"org_big","name":"Big"},"data":[');
+  const more = () => {
+    while (i < 10_000) {
+      i += 1;
+      const job = {
+        id: `listing_${i}`,
+        reference_number: `big-${i}`,
+        title: `Job ${i}`,
+        url: `https://x.example/${i}`,
+        location: null,
+        job_posting: { description: `<p>${text}</p>` },
+      };
+      const ok = res.write(`${i > 1 ? ',' : ''}${JSON.stringify(job)}\n`);
+      if (!ok) return void res.once('drain', more);
+    }
+    res.end(']}\n');
+  };
+  more();
+}
 
 /** 10,000 jobs of ~2.5 KB each, written as the client reads them (never a whole string in memory). */
 function streamBigFeed(res: import('node:http').ServerResponse): void {

@@ -141,6 +141,8 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
     served['/jobs.xml'] = { type: 'application/xml', etag: '"x3"', body: '<html><body>Maintenance</body>' };
     const garbage = await runNow(feedId);
     assert.deepEqual([garbage.status, garbage.error_code], ['failed', 'feed_malformed']);
+    const failedRun = await t.request('GET', `/v1/integrations/runs/${garbage.run_id}`, { auth: acme.apiKey });
+    assert.deepEqual([failedRun.status, failedRun.body.status, failedRun.body.error?.code], [200, 'failed', 'feed_malformed']);
     assert.equal((await byExternalId('ats-3'))?.status, 'open', 'a feed that cannot be read closes nothing');
     const failedRuns = await t.request('GET', '/v1/integrations/runs?action=job_import.import_jobs&status=failed', { auth: acme.apiKey });
     assert.equal(failedRuns.status, 200, failedRuns.text);
@@ -263,6 +265,15 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
       assert.equal(submitted.data.candidate_name, 'Ada Lovelace');
       assert.equal(submitted.data.listing_external_id, 'req-42');
       assert.deepEqual(submitted.data.answers, { years_experience: 5 });
+      assert.deepEqual(submitted.data.applicant, { email: 'ada@example.com', phone: '+15555550123', has_resume: true });
+      // The host's pipeline has the whole applicant, resume included.
+      const entry = await waitFor(
+        async () => (await t.database.db('host_pipeline_applications').where({ application_id: first.body.application_id }).first())?.payload,
+        'the pipeline entry',
+      );
+      const piped = typeof entry === 'string' ? JSON.parse(entry) : entry;
+      assert.equal(piped.source, 'indeed');
+      assert.equal(Buffer.from(piped.applicant.resume.file.base64, 'base64').toString(), '%PDF-1.7 ada');
       const stored = await t.database.db('hi_board_applications').where({ application_id: first.body.application_id }).first();
       assert.deepEqual([stored.email, stored.board, Buffer.from(stored.resume_file).toString()], ['ada@example.com', 'indeed', '%PDF-1.7 ada']);
     });
@@ -313,8 +324,32 @@ describe('jobs in (job_import.import_jobs) and applications in (job_boards.impor
       const withFormer = await post(application({}, { email: 'katherine@example.com' }), { key: former });
       assert.equal(withFormer.status, 201, withFormer.text);
       secret = rotated.body.secret;
+      // A delivery id from two days ago: forgotten when the next application arrives (its timestamp would be refused anyway).
+      const stale = {
+        organization_id: acme.organizationId,
+        delivery_id: 'msg_stale',
+        body_sha256: '0',
+        application_id: 'app_stale',
+        received_at: new Date(Date.now() - 2 * 86_400_000),
+      };
+      await t.database.db('hi_board_deliveries').insert(stale);
       const withNew = await post(application({ job: { jobId: listingId } }, { email: 'alan@example.com' }));
       assert.equal(withNew.status, 201, withNew.text);
+      assert.equal((await t.database.db('hi_board_deliveries').where({ delivery_id: 'msg_stale' })).length, 0);
+    });
+
+    it("a board applicant's data is erased with their candidate id: the application and the resume beside it", async () => {
+      const katherine = await post(application({}, { email: 'kj@example.com' }));
+      assert.equal(katherine.status, 201, katherine.text);
+      const candidate = katherine.body.profile_user_id;
+      const erasure = await t.request('POST', `/v1/candidates/${candidate}/erasure`, { auth: acme.apiKey, body: {} });
+      assert.equal(erasure.status, 202, erasure.text);
+      await waitFor(async () => {
+        const read = await t.request('GET', `/v1/candidates/${candidate}/erasures/${erasure.body.id}`, { auth: acme.apiKey });
+        return read.body.status === 'succeeded' ? read.body : undefined;
+      }, 'the erasure');
+      assert.equal((await t.database.db('hi_board_applications').where({ email: 'kj@example.com' })).length, 0);
+      assert.equal((await t.database.db('hi_profile_applications').where({ id: katherine.body.application_id })).length, 0);
     });
   });
 });

@@ -111,6 +111,8 @@ describe('tenant isolation: another organization’s ids', function () {
     credential_type: 'License',
     // A distribution channel's name: B has one of that name (but no sourcing.distribute_jobs license, so its feeds are 404).
     channel: 'indeed',
+    // A job board's name in the board applications endpoint: B has no board secret, so its endpoint is 404 like a missing organization's.
+    board: 'indeed',
   };
   const B_TRUSTED_ISSUER = 'did:web:tenant-b.example';
   /** Organization B's id for each tenant-scoped path parameter, and an id of the same kind that exists nowhere. */

@@ -18,6 +18,7 @@ import { buildRouter } from '../../platform/http/route';
 import type { Manifest } from '../../platform/manifest/manifest';
 import { deriveKey } from '../../platform/security/key-derivation';
 import { TokenCipher } from '../../platform/security/token-cipher';
+import { APPLICANT_DETAILS, type ApplicantDetailsReader } from '../applications/domain/applicant-details';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/listing';
 import { LISTINGS_MANAGER, type ListingsManager } from '../listings/domain/listing-management';
@@ -36,6 +37,7 @@ import {
 } from './domain/board-application';
 import { BoardApplications } from './domain/board-applications';
 import { boardApplicationRoutes, RECEIVE_OPERATION } from './http/board-applications-router';
+import { KnexApplicantDetails } from './storage/knex-applicant-details';
 import { KnexBoardApplicationWriter } from './storage/knex-board-application-writer';
 import { KnexBoardSecretStore } from './storage/knex-board-secret-store';
 import { StandardWebhooksVerifier } from './storage/standard-webhooks-verifier';
@@ -63,6 +65,8 @@ export const boardApplicationsModule: PluginModule = {
     container.register<BoardSignatureVerifier>(BOARD_SIGNATURE_VERIFIER, { useValue: new StandardWebhooksVerifier() });
     container.register<BoardApplicationWriter>(BOARD_APPLICATION_WRITER, { useFactory: instanceCachingFactory(() => new KnexBoardApplicationWriter(db)) });
     container.register(BoardApplications, { useFactory: instanceCachingFactory(boardApplications) });
+    // The pipeline delivery hands the host (and application.submitted) what the board sent beside the application.
+    container.register<ApplicantDetailsReader>(APPLICANT_DETAILS, { useFactory: instanceCachingFactory(() => new KnexApplicantDetails(db)) });
     registerCandidateData(
       container,
       candidateStore(

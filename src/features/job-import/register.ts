@@ -15,6 +15,7 @@ import { DATABASE } from '../../platform/database/tokens';
 import type { Manifest } from '../../platform/manifest/manifest';
 import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
 import { scheduleRepeatingJob } from '../../platform/queue/repeating-job';
+import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from '../action-runs/domain/action-run';
 import { ActionRunner } from '../action-runs/domain/action-runner';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { LISTINGS_MANAGER, type ListingsManager } from '../listings/domain/listing-management';
@@ -40,6 +41,7 @@ function jobImports(c: DependencyContainer): JobImports {
     imports: c.resolve<JobImportRepository>(JOB_IMPORT_REPOSITORY),
     importer: listings ? new FeedImport(new HttpFeedFetcher(policy, `${manifest.name}/${manifest.version} job-import`), listings) : undefined,
     runner: c.resolve(ActionRunner),
+    runs: c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY),
     entitlements: c.resolve<Entitlements>(ENTITLEMENTS),
     policy,
     outbox: c.resolve<OutboxNotifier>(OUTBOX_NOTIFIER),

@@ -5,6 +5,7 @@
  * and announces it on the host's bus.
  */
 import type { ProfileApplication } from './application';
+import type { ApplicantDetails } from './applicant-details';
 import type { ApplicationCredentialCheck } from './application-credential-check';
 
 export const APPLICATION_SUBMITTED_EVENT = 'application.submitted';
@@ -15,6 +16,7 @@ export function applicationSubmittedPayload(
   application: ProfileApplication,
   listingExternalId: string | null,
   credentialCheck: ApplicationCredentialCheck | null = null,
+  applicant: ApplicantDetails | null = null,
 ) {
   return {
     application_id: application.id,
@@ -34,5 +36,7 @@ export function applicationSubmittedPayload(
     source: application.source,
     submitted_at: application.createdAt.toISOString(),
     credential_check: credentialCheck,
+    // A job board's applicant: the contact only (the resume goes to the pipeline, not into events).
+    applicant: applicant ? { email: applicant.email, phone: applicant.phone, has_resume: applicant.resume !== null } : null,
   };
 }

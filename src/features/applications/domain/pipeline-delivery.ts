@@ -14,6 +14,7 @@ import type { SubmittedApplication } from './application';
 import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './application-credential-check';
+import { APPLICANT_DETAILS, type ApplicantDetailsReader } from './applicant-details';
 
 export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
 
@@ -37,6 +38,7 @@ export class PipelineDelivery {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
     @inject(APPLICATION_CREDENTIAL_CHECKER) private readonly credentialChecks: ApplicationCredentialChecker,
+    @inject(APPLICANT_DETAILS) private readonly applicantDetails: ApplicantDetailsReader,
   ) {}
 
   /** Returns false when the application was already delivered. */
@@ -49,6 +51,8 @@ export class PipelineDelivery {
     const answers = Object.fromEntries(inQuestionOrder(application.answers, listing?.questions ?? []));
     // Checked here, off the apply path: the host and application.submitted receive the same result.
     const credentialCheck = (await this.credentialChecks.checkAll(application.organizationId, [application])).get(application.id);
+    const applicant = await this.applicantDetails.find(application.id);
+    const file = applicant?.resume?.file;
     await this.pipeline.deliver({
       applicationId: application.id,
       organizationId: application.organizationId,
@@ -70,13 +74,27 @@ export class PipelineDelivery {
       ...(application.source ? { source: application.source } : {}),
       submittedAt: application.createdAt,
       ...(credentialCheck ? { credentialCheck } : {}),
+      ...(applicant
+        ? {
+            applicant: {
+              email: applicant.email,
+              phone: applicant.phone,
+              resume: applicant.resume
+                ? {
+                    text: applicant.resume.text,
+                    file: file ? { fileName: file.fileName, contentType: file.contentType, base64: file.data.toString('base64') } : null,
+                  }
+                : null,
+            },
+          }
+        : {}),
     });
     // Records application.submitted in the event log (once: its dedupe key) and announces it on the
     // host's hook bus. A failure here retries the job; the pipeline delivery above is idempotent.
     await this.events.publish(
       APPLICATION_SUBMITTED_EVENT,
       application.organizationId,
-      applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null, credentialCheck ?? null),
+      applicationSubmittedPayload({ ...application, answers }, listing?.externalId ?? null, credentialCheck ?? null, applicant ?? null),
       {
         dedupeKey: applicationSubmittedKey(application.id),
       },

@@ -43,6 +43,12 @@ export interface PipelineApplication {
    * none or the organization holds no verification action.
    */
   credentialCheck?: ApplicationCredentialCheck;
+  /** A job board's applicant (no profile provider): how to reach them and their resume (file in base64). */
+  applicant?: {
+    email: string;
+    phone: string | null;
+    resume: { text: string | null; file: { fileName: string; contentType: string; base64: string } | null } | null;
+  };
 }
 
 export interface Pipeline {

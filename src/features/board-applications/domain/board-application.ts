@@ -15,6 +15,11 @@ export const MAX_RESUME_BYTES = 5 * 1024 * 1024;
 export const MAX_BOARD_BODY_BYTES = Math.ceil(MAX_RESUME_BYTES / 3) * 4 + 512 * 1024;
 /** How long the former secret still verifies after a rotation, so boards can switch without losing deliveries. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a delivery id is remembered: far beyond the five minutes a signed timestamp is
+ * accepted (clock skew included), after which a replay is refused by its timestamp alone.
+ */
+export const DELIVERY_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 export const RESUME_CONTENT_TYPES = [
   'application/pdf',
@@ -81,6 +86,8 @@ export interface BoardApplicationWriter {
    * listing), its details and its pipeline-delivery message.
    */
   store(delivery: BoardDelivery, application: ProfileApplication, details: BoardApplicationDetails, messages: readonly OutboxMessage[]): Promise<StoreOutcome>;
+  /** Forgets the organization's delivery ids received before `before` (their timestamps are refused anyway). */
+  forgetDeliveries(organizationId: string, before: Date): Promise<void>;
 }
 
 export const BOARD_APPLICATION_WRITER = Symbol('BoardApplicationWriter');

@@ -19,6 +19,7 @@ import { conflict, DomainError, notFound } from '../../../kernel/errors';
 import { newId } from '../../../kernel/ids';
 import type { OutboxNotifier } from '../../../kernel/outbox';
 import {
+  DELIVERY_MEMORY_MS,
   IMPORT_APPLICATIONS,
   MAX_RESUME_BYTES,
   PREVIOUS_SECRET_GRACE_MS,
@@ -128,7 +129,11 @@ export class BoardApplications {
     if (stored.outcome === 'replayed' && !stored.sameBody) {
       throw conflict('webhook_id_reused', 'This webhook-id was already received with another body: each delivery needs its own id');
     }
-    if (stored.outcome === 'created') this.deps.outbox.nudge();
+    if (stored.outcome === 'created') {
+      this.deps.outbox.nudge();
+      // Housekeeping on the way: ids older than any accepted timestamp are no longer needed.
+      await this.deps.writer.forgetDeliveries(organizationId, new Date(now.getTime() - DELIVERY_MEMORY_MS));
+    }
     return { applicationId: stored.applicationId, profileUserId, created: stored.outcome === 'created', duplicate: stored.outcome === 'duplicate' };
   }
 

@@ -14,6 +14,10 @@ import type { BoardApplicationDetails, BoardApplicationWriter, BoardDelivery, St
 export class KnexBoardApplicationWriter implements BoardApplicationWriter {
   constructor(private readonly db: Database) {}
 
+  async forgetDeliveries(organizationId: string, before: Date): Promise<void> {
+    await this.db('hi_board_deliveries').where({ organization_id: organizationId }).where('received_at', '<', before).delete();
+  }
+
   store(delivery: BoardDelivery, application: ProfileApplication, details: BoardApplicationDetails, messages: readonly OutboxMessage[]): Promise<StoreOutcome> {
     return this.db.transaction(async (trx) => {
       const recorded = await trx('hi_board_deliveries')

@@ -6,6 +6,7 @@
  * feed's code otherwise; what it left (validators, external ids) is kept for the next one.
  */
 import type { Entitlements } from '../../licensing/domain/entitlements';
+import type { ActionRunRepository } from '../../action-runs/domain/action-run';
 import type { ActionRunner } from '../../action-runs/domain/action-runner';
 import type { DestinationPolicy } from '../../webhooks/domain/ports';
 import { conflict, DomainError, invalid, notFound } from '../../../kernel/errors';
@@ -19,6 +20,8 @@ export const IMPORT_JOBS = 'job_import.import_jobs';
 
 /** Feeds the sweep takes at once; the rest wait for the next sweep. */
 const SWEEP_BATCH = 100;
+/** Longer than a fetch may take (5 minutes) and the job's retries: an import pending this long was lost (a crash). */
+const STALLED_AFTER_MS = 30 * 60_000;
 
 export interface JobImportsDeps {
   feeds: ImportFeedRepository;
@@ -26,6 +29,8 @@ export interface JobImportsDeps {
   /** Undefined on a host whose listings the plugin does not manage. */
   importer: FeedImport | undefined;
   runner: ActionRunner;
+  /** To name the failed run on a failed import (the runner answers a failure by throwing). */
+  runs: ActionRunRepository;
   entitlements: Entitlements;
   policy: DestinationPolicy;
   outbox: OutboxNotifier;
@@ -107,7 +112,13 @@ export class JobImports {
       createdAt: this.deps.now(),
       finishedAt: null,
     };
-    const queued = await this.deps.imports.enqueue(draft, jobImportMessage(draft.id));
+    let queued = await this.deps.imports.enqueue(draft, jobImportMessage(draft.id));
+    if (!queued.created && queued.jobImport.createdAt.getTime() < draft.createdAt.getTime() - STALLED_AFTER_MS) {
+      // A lost import must not hold the feed forever: it is failed, and this one takes its place.
+      const stalled = { ...empty, notModified: false, runId: null, errorCode: 'import_stalled', errorMessage: 'The import did not finish in time' };
+      await this.deps.imports.finish(queued.jobImport.id, { status: 'failed', ...stalled }, draft.createdAt);
+      queued = await this.deps.imports.enqueue(draft, jobImportMessage(draft.id));
+    }
     if (queued.created) this.deps.outbox.nudge();
     return queued;
   }
@@ -158,7 +169,14 @@ export class JobImports {
             throw new DomainError('forbidden', 'license_required', `This organization has no active license for '${IMPORT_JOBS}'`);
           }
           if (!this.deps.importer) throw new DomainError('conflict', 'listings_not_managed', "This host's listings are not managed by the plugin");
-          outcome = await this.deps.importer.run(feed.organizationId, feed.url, { validators: feed.validators, externalIds: feed.externalIds }, feed.format);
+          try {
+            outcome = await this.deps.importer.run(feed.organizationId, feed.url, { validators: feed.validators, externalIds: feed.externalIds }, feed.format);
+          } catch (error) {
+            if (error instanceof DomainError) throw error;
+            // Our side broke off (the database, most likely): a failed run with its code, never one left retrying;
+            // what was upserted or closed stays, and the next import repeats the rest.
+            throw new DomainError('conflict', 'import_interrupted', `The import stopped: ${(error as Error).message}`.slice(0, 300));
+          }
           if (outcome.status === 'failed') throw new DomainError('conflict', outcome.code, outcome.message);
           return {
             reference: importId,
@@ -177,10 +195,16 @@ export class JobImports {
       }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      // The run is on record as failed with the code; the import says the same.
-      result = { status: 'failed', notModified: false, runId: null, ...empty, errorCode: error.code, errorMessage: error.message.slice(0, 300) };
+      // The run is on record as failed with the code; the import says the same and names it.
+      const runId = await this.runOf(feed.organizationId, importId);
+      result = { status: 'failed', notModified: false, runId, ...empty, errorCode: error.code, errorMessage: error.message.slice(0, 300) };
     }
     return this.deps.imports.finish(importId, result, this.deps.now());
+  }
+
+  private async runOf(organizationId: string, importId: string): Promise<string | null> {
+    const recent = await this.deps.runs.list(organizationId, { action: IMPORT_JOBS, limit: 20 });
+    return recent.data.find((run) => run.idempotencyKey === `job_import:${importId}`)?.id ?? null;
   }
 
   private async checkUrl(url: string): Promise<void> {

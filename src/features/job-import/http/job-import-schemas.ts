@@ -39,7 +39,7 @@ export const jobImportSchema = z
     trigger: z.enum(['api', 'schedule']),
     status: z.enum(['queued', 'running', 'succeeded', 'failed']),
     not_modified: z.boolean().meta({ description: 'The feed answered 304 to the conditional GET: nothing to do' }),
-    run_id: z.string().nullable().meta({ description: 'The action run of a succeeded import' }),
+    run_id: z.string().nullable().meta({ description: 'The import’s action run (null while queued)' }),
     jobs: z.number().int().meta({ description: 'Jobs the feed carried' }),
     created: z.number().int(),
     updated: z.number().int(),

@@ -1,0 +1,21 @@
+/**
+ * What an application that did not come through a profile provider carries beside it (a job
+ * board's applicant: job_boards.import_applications): how to reach the person and their
+ * resume. The pipeline receives it whole; application.submitted names the contact only (a
+ * resume file has no place in an event log or a webhook).
+ */
+export interface ApplicantDetails {
+  email: string;
+  phone: string | null;
+  resume: { text: string | null; file: { fileName: string; contentType: string; data: Buffer } | null } | null;
+}
+
+export interface ApplicantDetailsReader {
+  /** Undefined for a profile application (its profile is the application). */
+  find(applicationId: string): Promise<ApplicantDetails | undefined>;
+}
+
+export const APPLICANT_DETAILS = Symbol('ApplicantDetails');
+
+/** Without the board applications feature no application has details. */
+export const noApplicantDetails: ApplicantDetailsReader = { find: async () => undefined };
