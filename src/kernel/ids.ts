@@ -63,7 +63,8 @@ export type IdPrefix =
   | 'cinv'
   | 'wkr'
   | 'pout'
-  | 'totp';
+  | 'totp'
+  | 'sinv';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -15,6 +15,7 @@ import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organiz
 import { ApplicationReader } from './domain/application-reader';
 import { ApplyService } from './domain/apply-service';
 import { APPLICATION_SOURCES, noApplicationSources, type ApplicationSources } from './domain/application-source';
+import { APPLICATION_SOURCING, noApplicationSourcing, type ApplicationSourcing } from './domain/application-sourcing';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './domain/application-credential-check';
 import { PipelineDelivery } from './domain/pipeline-delivery';
 import { APPLICATION_REPOSITORY } from './domain/ports';
@@ -61,6 +62,8 @@ export const profileApplicationsModule: PluginModule = {
     container.registerSingleton(ProfileApplyAvailability);
     // The job-distribution feature replaces it with the verifier of its tracked links.
     if (!container.isRegistered(APPLICATION_SOURCES)) container.register<ApplicationSources>(APPLICATION_SOURCES, { useValue: noApplicationSources });
+    // The sourcing feature replaces it with its invitations and talent pool.
+    if (!container.isRegistered(APPLICATION_SOURCING)) container.register<ApplicationSourcing>(APPLICATION_SOURCING, { useValue: noApplicationSourcing });
     container.registerSingleton(ApplyService);
     container.registerSingleton(ApplicationReader);
     container.registerSingleton(PipelineDelivery);

@@ -97,6 +97,16 @@ const TAGS: { name: string; description: string }[] = [
       'The audit trail: every change made by an organization key, the operator or the host (and reads of a candidate record), hash-chained per organization so a changed or removed event is detected (hiring-integrations audit verify).',
   },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
+  {
+    name: 'candidate-exports',
+    description:
+      'job_import.export_candidates: applications and candidates as CSV or HR Open JSON, streamed; downloaded, or delivered to SFTP now or on a schedule (docs/candidate-exports.md).',
+  },
+  {
+    name: 'sourcing',
+    description:
+      'sourcing.source_candidates: search past applicants who consented to be contacted again, ranked; invite one to apply to a listing by email (docs/sourcing.md).',
+  },
   ...SURFACE_TAGS,
 ];
 

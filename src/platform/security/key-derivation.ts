@@ -23,7 +23,8 @@ export type KeyPurpose =
   | 'credential-document-encryption'
   | 'job-distribution-sources'
   | 'sms-opt-out-destinations'
-  | 'totp-secret-encryption';
+  | 'totp-secret-encryption'
+  | 'sourcing-invitations';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 
