@@ -2,6 +2,9 @@
  * Candidates out (issue 28 §4, §5) through the standalone host. job_import.export_candidates:
  * CSV and HR Open JSON content, a 100,000-row export streamed with bounded heap growth, a
  * file delivered to Debian's sshd (host key pinned, checksum on the run).
+ * sourcing.source_candidates: past applicants who consented (with their application) are
+ * found and ranked, the others never; an invitation arrives by email at a real SMTP server
+ * (Nodemailer's smtp-server) and the application through its link is attributed, once.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
@@ -12,10 +15,18 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'csv-parse/sync';
 import { activateLicense } from '../helpers/hooks';
+import { rememberSecret } from '../helpers/log-capture';
+import { ADA, ALAN, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
 const EXPORT = 'job_import.export_candidates';
+const SOURCING = 'sourcing.source_candidates';
+const PAGE = 'https://careers.acme.example/jobs/{listing_id}';
+const ORIGIN = 'https://careers.acme.example';
+const ANSWERS = { years_experience: 3, work_authorization: true };
+const SMTP_PASSWORD = 'smtp-secret-for-sourcing';
 
 /** A full collection on demand, so heap samples count what is retained, not garbage not yet collected. */
 function collector(): () => void {
@@ -45,20 +56,23 @@ async function bulkApplications(t: TestHost, organizationId: string, count: numb
   await t.database.db.raw('analyze hi_profile_applications');
 }
 
-describe('candidates out: exports (job_import.export_candidates)', function () {
+describe('candidates out: exports (job_import.export_candidates) and sourcing (sourcing.source_candidates)', function () {
   this.timeout(120_000);
   let t: TestHost;
   let sshd: TestSshd;
+  let smtp: TestSmtpServer;
   let acme: { organizationId: string; apiKey: string };
 
   before(async () => {
-    sshd = await startSshd();
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    rememberSecret(SMTP_PASSWORD);
+    [sshd, smtp] = await Promise.all([startSshd(), startSmtpServer({ username: 'acme-mailer', password: SMTP_PASSWORD })]);
+    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PUBLIC_PER_MINUTE: '0', JOB_FEEDS_LISTING_URL: PAGE } });
     acme = await t.createOrganization('Acme');
   });
   after(async () => {
     await t?.close();
     await sshd?.stop();
+    await smtp?.close();
   });
 
   it('refuses without the license (403 license_required, a JSON error before any byte)', async () => {
@@ -278,5 +292,128 @@ describe('candidates out: exports (job_import.export_candidates)', function () {
     assert.equal(schedule.status, 200, schedule.text);
     assert.equal(schedule.body.every, 'daily');
     assert.equal(schedule.body.last_delivered_at, null);
+  });
+
+  it('sourcing: finds consenting past applicants ranked by verified skills, credentials and experience; never the others', async () => {
+    await enableProfileApply(t, acme.apiKey, [ORIGIN]);
+    const refused = await t.request('GET', '/v1/sourcing/candidates?skills=TypeScript', { auth: acme.apiKey });
+    assert.equal(refused.status, 403);
+    await activateLicense(t, acme.apiKey, SOURCING);
+    const old = (await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Platform engineer', location: 'Lyon', questions: QUESTIONS } }))
+      .body;
+    const consents: Record<string, object | undefined> = {
+      [ADA.id]: { consent: true, email: 'ada@lovelace.example', location: 'Lyon, France' },
+      [GRACE.id]: { consent: true, email: 'grace@hopper.example', location: 'Remote' },
+      [ALAN.id]: undefined,
+    };
+    for (const person of [ADA, GRACE, ALAN]) {
+      const run = await runConnect(t, { organizationId: acme.organizationId, listingId: old.id, origin: ORIGIN, button: `Authorize as ${person.name}` });
+      assert.equal(run.result?.message.type, 'profile-apply:authorized');
+      const consent = consents[person.id];
+      const applied = await t.request('POST', `/v1/opportunities/listings/${old.id}/applications/profile`, {
+        auth: acme.apiKey,
+        body: { profile_user_id: person.id, answers: ANSWERS, ...(consent ? { recontact_consent: consent } : {}) },
+      });
+      assert.equal(applied.status, 201, applied.text);
+    }
+    const search = async (query: string) => {
+      const found = await t.request('GET', `/v1/sourcing/candidates?${query}`, { auth: acme.apiKey });
+      assert.equal(found.status, 200, found.text);
+      return found.body.data as any[];
+    };
+    // Alan matches Python but never consented: he is not found.
+    const broad = await search('skills=TypeScript,Compilers,Python&credentials=AWS Certified');
+    assert.deepEqual(
+      broad.map((c) => c.profile_user_id),
+      [ADA.id, GRACE.id],
+    );
+    assert.deepEqual(broad[0].matched_skills, ['TypeScript']);
+    assert.deepEqual(broad[0].matched_credentials, ['AWS Certified Solutions Architect – Professional']);
+    assert.equal(broad[0].score, 10 + 15 + Math.min(10, Math.floor(broad[0].total_years)));
+    assert.equal(broad[1].score, 10 + Math.min(10, Math.floor(broad[1].total_years)));
+    // Unverified skills (Ada's Kubernetes) do not count.
+    assert.deepEqual(await search('skills=Kubernetes'), []);
+    assert.deepEqual(
+      (await search('skills=TypeScript,Compilers&location=lyon')).map((c) => c.profile_user_id),
+      [ADA.id],
+    );
+    assert.deepEqual(
+      (await search('skills=Compilers,TypeScript&min_years=40')).map((c) => c.profile_user_id),
+      [],
+    );
+    // Grace withdraws: gone from every search at once, and she cannot be invited.
+    assert.equal((await t.request('DELETE', `/v1/sourcing/candidates/${GRACE.id}/consent`, { auth: acme.apiKey })).status, 200);
+    assert.deepEqual(
+      (await search('skills=TypeScript,Compilers')).map((c) => c.profile_user_id),
+      [ADA.id],
+    );
+    assert.equal((await t.request('DELETE', `/v1/sourcing/candidates/${GRACE.id}/consent`, { auth: acme.apiKey })).status, 404);
+  });
+
+  it('sourcing: an invitation arrives by email; the application through its link is attributed, once', async () => {
+    const created = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: {
+        connector: 'smtp',
+        settings: {
+          host: 'localhost',
+          port: smtp.port,
+          security: 'starttls',
+          from_email: 'jobs@acme.example',
+          from_name: 'Acme Hiring',
+          tls_ca: smtp.certificate,
+        },
+        credentials: { username: 'acme-mailer', password: SMTP_PASSWORD },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: acme.apiKey });
+    assert.equal(tested.body.ok, true, tested.text);
+    const coder = (
+      await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Compiler engineer', location: 'Remote', questions: QUESTIONS } })
+    ).body;
+
+    const grace = await t.request('POST', '/v1/sourcing/invitations', { auth: acme.apiKey, body: { profile_user_id: GRACE.id, listing_id: coder.id } });
+    assert.equal(grace.status, 404, 'withdrawn consent: not invitable');
+    const invited = await t.request('POST', '/v1/sourcing/invitations', {
+      auth: acme.apiKey,
+      body: { profile_user_id: ADA.id, listing_id: coder.id, message: 'We loved your last application.' },
+    });
+    assert.equal(invited.status, 201, invited.text);
+    assert.equal(invited.body.status, 'sent');
+    const mail = await waitFor(async () => smtp.received.find((m) => m.envelope.to.includes('ada@lovelace.example')), 'the invitation email');
+    assert.match(mail.parsed.subject ?? '', /Acme invites you to apply: Compiler engineer/);
+    const link = new URL((mail.parsed.text ?? '').match(/https:\/\/careers\.acme\.example\/jobs\/\S+/)![0]);
+    assert.equal(link.pathname, `/jobs/${coder.id}`);
+    const source = link.searchParams.get('source')!;
+    assert.match(source, /^sourcing\.sinv_/);
+    const run = (await t.request('GET', `/v1/integrations/runs/${invited.body.run_id}`, { auth: acme.apiKey })).body;
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.connector, 'smtp');
+
+    // Ada authorizes from the listing page and applies with the link's source.
+    const run2 = await runConnect(t, { organizationId: acme.organizationId, listingId: coder.id, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
+    assert.equal(run2.result?.message.type, 'profile-apply:authorized');
+    const apply = (profileUserId: string) =>
+      t.request('POST', `/v1/opportunities/listings/${coder.id}/applications/profile`, {
+        auth: acme.apiKey,
+        body: { profile_user_id: profileUserId, answers: ANSWERS, source },
+      });
+    // Another candidate cannot use Ada's invitation.
+    const stolen = await apply(GRACE.id);
+    assert.equal(stolen.status, 400, stolen.text);
+    assert.equal(stolen.body.error.code, 'source_invalid');
+    const applied = await apply(ADA.id);
+    assert.equal(applied.status, 201, applied.text);
+    const application = await t.request('GET', `/v1/opportunities/applications/${applied.body.application_id}`, { auth: acme.apiKey });
+    assert.equal(application.body.source, 'sourcing');
+    const invitation = await t.request('GET', `/v1/sourcing/invitations/${invited.body.id}`, { auth: acme.apiKey });
+    assert.equal(invitation.body.status, 'accepted');
+    assert.equal(invitation.body.application_id, applied.body.application_id);
+    const again = await apply(ADA.id);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'invitation_used');
+    const accepted = await t.database.db('hi_events').where({ organization_id: acme.organizationId, type: 'sourcing.invitation_accepted' });
+    assert.equal(accepted.length, 1);
   });
 });

@@ -83,6 +83,7 @@ describe('tenant isolation: another organization’s ids', function () {
     payoutWorkerId: '',
     payoutId: '',
     backgroundCheckId: '',
+    sourcingInvitationId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -355,6 +356,16 @@ describe('tenant isolation: another organization’s ids', function () {
     const hold = await t.request('POST', `/v1/candidates/${ADA.id}/legal_holds`, { auth: b.apiKey, body: { reason: 'litigation' } });
     assert.equal(hold.status, 201, hold.text);
     b.holdId = hold.body.id;
+    // B's sourcing invitation (sending one needs the license and a mail server: written directly, as B's own row).
+    b.sourcingInvitationId = newId('sinv');
+    await t.database.db('hi_sourcing_invitations').insert({
+      id: b.sourcingInvitationId,
+      organization_id: b.organizationId,
+      listing_id: b.listingId,
+      profile_user_id: ADA.id,
+      created_at: new Date(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
     // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
     // was created) goes to the receiver that answers 404 and settles before anything is compared.
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
@@ -386,6 +397,7 @@ describe('tenant isolation: another organization’s ids', function () {
       worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
       payout_id: { other: b.payoutId, missing: newId('pout') },
       background_check_id: { other: b.backgroundCheckId, missing: newId('bgc') },
+      invitation_id: { other: b.sourcingInvitationId, missing: newId('sinv') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -441,6 +453,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.payoutWorkerId,
     b.payoutId,
     b.backgroundCheckId,
+    b.sourcingInvitationId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

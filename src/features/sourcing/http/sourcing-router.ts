@@ -145,8 +145,8 @@ export function sourcingRoutes(sourcing: SourcingService, now: () => Date): Rout
       body: inviteBody,
       status: 201,
       response: invitationSchema,
-      // license_required; already_applied, listing_page_missing, connection_missing (email); listing_closed.
-      errors: [403, 409, 410],
+      // license_required; no such listing or candidate in the pool; already_applied, listing_page_missing, connection_missing (email); listing_closed.
+      errors: [403, 404, 409, 410],
       handler: async ({ principal, body }) => {
         const invitation = await sourcing.invite(orgId(principal), { profileUserId: body.profile_user_id, listingId: body.listing_id, message: body.message });
         return reply(201, invitationView(invitation, now()));
