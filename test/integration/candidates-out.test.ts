@@ -9,11 +9,15 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'csv-parse/sync';
+import { SftpFileConnector } from '../../src/connectors/sftp/sftp-file-connector';
+import { CandidateExportService } from '../../src/features/candidate-exports/domain/candidate-export-service';
+import { KnexExportSchedules } from '../../src/features/candidate-exports/storage/knex-export-schedules';
+import { KnexExportSource } from '../../src/features/candidate-exports/storage/knex-export-source';
 import { activateLicense } from '../helpers/hooks';
 import { rememberSecret } from '../helpers/log-capture';
 import { ADA, ALAN, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
@@ -241,7 +245,7 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     assert.ok(growth < 12e6, `heap grew ${growth} bytes while streaming`);
   });
 
-  it('delivers a file to the SFTP connection: pinned host key, atomic rename, the run reference its SHA-256', async () => {
+  it('delivers files to the SFTP connection (pinned host key, atomic rename, the run reference its SHA-256), on demand and on schedule', async () => {
     await t.database.db('hi_profile_applications').insert({
       id: 'app_sftp1',
       organization_id: acme.organizationId,
@@ -292,6 +296,57 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     assert.equal(schedule.status, 200, schedule.text);
     assert.equal(schedule.body.every, 'daily');
     assert.equal(schedule.body.last_delivered_at, null);
+
+    // The sweep, run here rather than waiting for its minute: the service over this database and the same sshd.
+    const connector = new SftpFileConnector(
+      { host: '127.0.0.1', port: sshd.port, username: sshd.username, directory: sshd.inbound, host_key_sha256: sshd.hostKeySha256 },
+      { private_key: sshd.clientKey },
+    );
+    const sweep = new CandidateExportService({
+      source: new KnexExportSource(t.database.db),
+      entitlements: { isActive: async () => true, requireActive: async () => undefined },
+      runner: undefined as never,
+      files: connector,
+      schedules: new KnexExportSchedules(t.database.db),
+      now: () => new Date(),
+    });
+    const due = () =>
+      t.database
+        .db('hi_candidate_export_schedules')
+        .where({ organization_id: acme.organizationId })
+        .update({ next_run_at: new Date(Date.now() - 1000) });
+    assert.deepEqual(await sweep.runDue(), { delivered: 0, failed: 0 }, 'not due yet');
+    await due();
+    assert.deepEqual(await sweep.runDue(), { delivered: 1, failed: 0 });
+    const after = (await t.request('GET', '/v1/candidate-exports/schedule', { auth: acme.apiKey })).body;
+    assert.ok(after.last_delivered_at && Date.parse(after.next_run_at) > Date.now() + 23 * 3600_000, JSON.stringify(after));
+    const jsonFiles = () =>
+      readdirSync(sshd.inbound)
+        .filter((f) => /^candidates-.*\.json$/.test(f))
+        .sort();
+    const first = JSON.parse(readFileSync(path.join(sshd.inbound, jsonFiles()[0]!), 'utf8'));
+    assert.deepEqual(
+      first.map((d: any) => d.profiles[0].profileId.value),
+      ['app_sftp1'],
+    );
+    // The next occurrence carries only what arrived since.
+    await t.database
+      .db('hi_profile_applications')
+      .insert({
+        ...(await t.database.db('hi_profile_applications').where({ id: 'app_sftp1' }).first()),
+        id: 'app_sftp2',
+        seq: undefined,
+        listing_id: 'lst_coder',
+        created_at: new Date(),
+      });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await due();
+    assert.deepEqual(await sweep.runDue(), { delivered: 1, failed: 0 });
+    const second = JSON.parse(readFileSync(path.join(sshd.inbound, jsonFiles()[1]!), 'utf8'));
+    assert.deepEqual(
+      second.map((d: any) => d.profiles.map((p: any) => p.profileId.value)),
+      [['app_sftp2']],
+    );
   });
 
   it('sourcing: finds consenting past applicants ranked by verified skills, credentials and experience; never the others', async () => {
