@@ -46,11 +46,9 @@ async function bulkApplications(t: TestHost, organizationId: string, count: numb
     await trx.raw(
       `insert into hi_profile_applications (id, organization_id, listing_id, profile_user_id, status, answers, candidate_name, candidate_headline,
        imported_skills, imported_credentials, experience_summary, work_history, profile_url, created_at, delivered_at)
-     select ?::text || n, ?, 'lst_bulk', 'usr_' || ?::text || lpad(n::text, 7, '0'), 'submitted', '{}'::jsonb, 'Candidate ' || n, repeat('Headline ', 8),
-       '["TypeScript","PostgreSQL","Go","Kubernetes"]'::jsonb,
-       '[{"title":"AWS Certified Developer","issuer":"Amazon Web Services","verified":true,"issued_at":"2023-04-01"}]'::jsonb,
-       '{"total_years":7.5,"current_title":"Staff Engineer","current_company":"Northwind"}'::jsonb,
-       '[{"title":"Staff Engineer","company":"Northwind","start_date":"2021-03-01","end_date":null},{"title":"Engineer","company":"Contoso","start_date":"2016-06-01","end_date":"2021-02-28"}]'::jsonb,
+     select ?::text || n, ?, 'lst_bulk', 'usr_' || ?::text || lpad(n::text, 7, '0'), 'submitted', '{}'::jsonb, 'Candidate ' || n, 'Engineer',
+       '["TypeScript","Go"]'::jsonb, '[{"title":"AWS Developer","issuer":"AWS","verified":true,"issued_at":"2023-04-01"}]'::jsonb,
+       '{"total_years":7.5,"current_title":"Engineer","current_company":"Northwind"}'::jsonb, '[]'::jsonb,
        'https://profiles.example.com/' || n, now(), now()
      from generate_series(1, ?) as n`,
       [`app_${prefix}`, organizationId, prefix, count],
@@ -241,8 +239,8 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     const growth = peak - baseline;
     console.log(`      100,000 rows: ${(bytes / 1e6).toFixed(1)} MB streamed, heap growth ${(growth / 1e6).toFixed(1)} MB`);
     assert.equal(documents, 100_001, 'the header and one row per application');
-    assert.ok(bytes > 24e6, `the file (${bytes} bytes) must outweigh the bound for the check to mean anything`);
-    assert.ok(growth < 12e6, `heap grew ${growth} bytes while streaming`);
+    assert.ok(bytes > 16e6, `the file (${bytes} bytes) must outweigh the bound for the check to mean anything`);
+    assert.ok(growth < 8e6, `heap grew ${growth} bytes while streaming`);
   });
 
   it('delivers files to the SFTP connection (pinned host key, atomic rename, the run reference its SHA-256), on demand and on schedule', async () => {
