@@ -33,6 +33,8 @@ import { complianceModule } from './features/compliance/register';
 import { listingsModule } from './features/listings/register';
 import { jobFeedsModule } from './features/job-feeds/register';
 import { jobDistributionModule } from './features/job-distribution/register';
+import { candidateExportsModule } from './features/candidate-exports/register';
+import { sourcingModule } from './features/sourcing/register';
 import { statusUpdatesModule } from './features/status-updates/register';
 import { callSheetsModule } from './features/call-sheets/register';
 import { shiftsModule } from './features/shifts/register';
@@ -122,6 +124,8 @@ export const MODULES: readonly PluginModule[] = [
   availabilityModule,
   shiftsModule,
   payrollModule,
+  candidateExportsModule,
+  sourcingModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

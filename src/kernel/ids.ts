@@ -70,7 +70,8 @@ export type IdPrefix =
   | 'bsec'
   | 'pctr'
   | 'etpl'
-  | 'env';
+  | 'env'
+  | 'sinv';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

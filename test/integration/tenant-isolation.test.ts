@@ -95,6 +95,7 @@ describe('tenant isolation: another organization’s ids', function () {
     contractorId: '',
     esignTemplateId: '',
     envelopeId: '',
+    sourcingInvitationId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -457,6 +458,16 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       finished_at: new Date(),
     });
+    // B's sourcing invitation (sending one needs the license and a mail server: written directly, as B's own row).
+    b.sourcingInvitationId = newId('sinv');
+    await t.database.db('hi_sourcing_invitations').insert({
+      id: b.sourcingInvitationId,
+      organization_id: b.organizationId,
+      listing_id: b.listingId,
+      profile_user_id: ADA.id,
+      created_at: new Date(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    });
     // Every event B's endpoint hears (the invoice's, and any other recorded after the endpoint
     // was created) goes to the receiver that answers 404 and settles before anything is compared.
     await waitFor(async () => (await t.database.db('hi_outbox').whereNull('dispatched_at')).length === 0, 'an empty outbox');
@@ -496,6 +507,7 @@ describe('tenant isolation: another organization’s ids', function () {
       contractor_id: { other: b.contractorId, missing: newId('pctr') },
       template_id: { other: b.esignTemplateId, missing: newId('etpl') },
       envelope_id: { other: b.envelopeId, missing: newId('env') },
+      invitation_id: { other: b.sourcingInvitationId, missing: newId('sinv') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -557,6 +569,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.jobImportId,
     b.esignTemplateId,
     b.envelopeId,
+    b.sourcingInvitationId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

@@ -16,6 +16,7 @@ import { ApplicationReader } from './domain/application-reader';
 import { ApplyService } from './domain/apply-service';
 import { APPLICATION_SOURCES, noApplicationSources, type ApplicationSources } from './domain/application-source';
 import { APPLICANT_DETAILS, noApplicantDetails, type ApplicantDetailsReader } from './domain/applicant-details';
+import { APPLICATION_SOURCING, noApplicationSourcing, type ApplicationSourcing } from './domain/application-sourcing';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './domain/application-credential-check';
 import { PipelineDelivery } from './domain/pipeline-delivery';
 import { APPLICATION_REPOSITORY } from './domain/ports';
@@ -64,6 +65,8 @@ export const profileApplicationsModule: PluginModule = {
     if (!container.isRegistered(APPLICATION_SOURCES)) container.register<ApplicationSources>(APPLICATION_SOURCES, { useValue: noApplicationSources });
     // The board-applications feature replaces it with the details boards sent.
     if (!container.isRegistered(APPLICANT_DETAILS)) container.register<ApplicantDetailsReader>(APPLICANT_DETAILS, { useValue: noApplicantDetails });
+    // The sourcing feature replaces it with its invitations and talent pool.
+    if (!container.isRegistered(APPLICATION_SOURCING)) container.register<ApplicationSourcing>(APPLICATION_SOURCING, { useValue: noApplicationSourcing });
     container.registerSingleton(ApplyService);
     container.registerSingleton(ApplicationReader);
     container.registerSingleton(PipelineDelivery);

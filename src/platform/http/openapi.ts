@@ -122,6 +122,16 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "Payroll files (payroll.contractor_export): contractors' W-9 details (TIN last four digits only) and the contractor/1099 file of a tax year in integer cents, delivered to the organization's SFTP server or downloaded, each an action run with its SHA-256.",
   },
+  {
+    name: 'candidate-exports',
+    description:
+      'job_import.export_candidates: applications and candidates as CSV or HR Open JSON, streamed; downloaded, or delivered to SFTP now or on a schedule (docs/candidate-exports.md).',
+  },
+  {
+    name: 'sourcing',
+    description:
+      'sourcing.source_candidates: search past applicants who consented to be contacted again, ranked; invite one to apply to a listing by email (docs/sourcing.md).',
+  },
   ...SURFACE_TAGS,
 ];
 

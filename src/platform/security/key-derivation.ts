@@ -27,7 +27,8 @@ export type KeyPurpose =
   | 'shift-links'
   | 'board-application-secrets'
   | 'esign-links'
-  | 'esign-certificate-encryption';
+  | 'esign-certificate-encryption'
+  | 'sourcing-invitations';
 
 const SALT = Buffer.from('hiring-integrations/v1', 'utf8');
 

@@ -30,6 +30,7 @@ import type {
   SignatureRequest,
   SmsConnector,
   SmsMessage,
+  StreamedFile,
   SyncedEmployee,
   SyncedTeamMember,
   VideoMeetingConnector,
@@ -102,6 +103,16 @@ export class RunRecordingConnectors
   async deliverFile(f: PayrollFile): Promise<DeliveredFile> {
     const { delivery, answer } = await this.perform('payroll_files', f, async (port) => {
       const file = await port.deliverFile(f);
+      return { reference: `sha256:${file.sha256}`, answer: { path: file.path, sha256: file.sha256 } };
+    });
+    return { ...delivery, path: String(answer.path), sha256: String(answer.sha256) };
+  }
+
+  /** A streamed file (candidate exports): the same run and reference as deliverFile. */
+  async deliverFileStream(f: StreamedFile): Promise<DeliveredFile> {
+    const { delivery, answer } = await this.perform('payroll_files', f, async (port) => {
+      if (!port.deliverFileStream) throw new DomainError('conflict', 'connector_unsupported', 'The file connector in use cannot deliver streamed files');
+      const file = await port.deliverFileStream(f);
       return { reference: `sha256:${file.sha256}`, answer: { path: file.path, sha256: file.sha256 } };
     });
     return { ...delivery, path: String(answer.path), sha256: String(answer.sha256) };

@@ -21,7 +21,7 @@ export interface ProfileApplication {
   /** Newest first. */
   workHistory: WorkHistoryEntry[];
   profileUrl: string;
-  /** The distribution channel the candidate came through (`sourcing.distribute_jobs`), null when none. */
+  /** The distribution channel the candidate came through (`sourcing.distribute_jobs`), `sourcing` for an invitation, null when none. */
   source: string | null;
   createdAt: Date;
   deliveredAt: Date | null;

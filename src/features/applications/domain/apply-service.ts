@@ -24,6 +24,7 @@ import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 import { SNAPSHOT_APPLICATIONS, type ApplicationDraft, type SnapshotApplications } from './snapshot-application';
 import { snapshotFreshSince } from '../../profiles/domain/profile-snapshot';
 import { APPLICATION_SOURCES, type ApplicationSources } from './application-source';
+import { APPLICATION_SOURCING, type ApplicationSourcing, type RecontactConsent } from './application-sourcing';
 
 /** Who submits: an organization's server, or a candidate's session from the widget. */
 export interface Applicant {
@@ -36,8 +37,10 @@ export interface ApplicationRequest {
   profileUserId: string;
   coverLetter?: string;
   answers?: Record<string, unknown>;
-  /** The tracked apply link's `source` token (sourcing.distribute_jobs). */
+  /** The tracked apply link's `source` token (sourcing.distribute_jobs), or a sourcing invitation's (sourcing.source_candidates). */
   source?: string;
+  /** The candidate agreed to be contacted again about other jobs (talent rediscovery). */
+  recontact?: RecontactConsent;
 }
 
 export const duplicateApplication = (applicationId: string) =>
@@ -54,6 +57,7 @@ export class ApplyService {
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(APPLICATION_SOURCES) private readonly sources: ApplicationSources,
+    @inject(APPLICATION_SOURCING) private readonly sourcing: ApplicationSourcing,
   ) {}
 
   async submit(applicant: Applicant, listingId: string, request: ApplicationRequest): Promise<SubmittedApplication> {
@@ -73,17 +77,57 @@ export class ApplyService {
       throw invalid('parameter_invalid', `cover_letter must be at most ${MAX_COVER_LETTER_LENGTH} characters`, 'cover_letter');
     }
     const answers = validateAnswers(listing.questions, request.answers ?? {});
-    const source = request.source === undefined ? null : this.sources.channelOf(applicant.organizationId, listingId, request.source);
-    if (source === undefined) throw invalid('source_invalid', 'source is not a tracked apply link of this listing', 'source');
+    const draftId = newId('app');
+    const invited = request.source !== undefined && this.sourcing.isInvitation(request.source);
+    let source: string | null = null;
+    if (request.source !== undefined) {
+      const channel = invited
+        ? await this.sourcing.claimInvitation({
+            organizationId: applicant.organizationId,
+            listingId,
+            profileUserId: request.profileUserId,
+            applicationId: draftId,
+            token: request.source,
+          })
+        : this.sources.channelOf(applicant.organizationId, listingId, request.source);
+      if (channel === undefined) throw invalid('source_invalid', 'source is not a tracked apply link of this listing', 'source');
+      source = channel;
+    }
+    let created: SubmittedApplication;
+    try {
+      created = await this.store(applicant, listingId, request, { id: draftId, answers, source });
+    } catch (error) {
+      // Not created (a duplicate, no authorization, an outage): a claimed invitation stays usable.
+      if (invited) await this.sourcing.releaseInvitation(applicant.organizationId, draftId);
+      throw error;
+    }
+    if (invited || request.recontact) {
+      const applied = {
+        organizationId: applicant.organizationId,
+        listingId,
+        profileUserId: request.profileUserId,
+        applicationId: created.id,
+        at: this.clock.now(),
+      };
+      await this.sourcing.applied(applied, invited, request.recontact);
+    }
+    return created;
+  }
 
+  private async store(
+    applicant: Applicant,
+    listingId: string,
+    request: ApplicationRequest,
+    fields: { id: string; answers: ApplicationDraft['answers']; source: string | null },
+  ): Promise<SubmittedApplication> {
     const draft: ApplicationDraft = {
-      id: newId('app'),
+      id: fields.id,
       organizationId: applicant.organizationId,
       listingId,
       profileUserId: request.profileUserId,
       coverLetter: request.coverLetter ?? null,
-      answers,
-      source,
+      answers: fields.answers,
+      source: fields.source,
       createdAt: this.clock.now(),
     };
     // application.submitted is recorded by the pipeline delivery this message guarantees (its

@@ -48,10 +48,10 @@ export const applicationSchema = submittedApplicationSchema
     candidate: z.object({ name: z.string(), headline: z.string().nullable() }),
     cover_letter: z.string().nullable(),
     answers: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
-    source: z
-      .string()
-      .nullable()
-      .meta({ description: 'The distribution channel of the tracked apply link the candidate came through (sourcing.distribute_jobs); null when none' }),
+    source: z.string().nullable().meta({
+      description:
+        'The distribution channel of the tracked apply link the candidate came through (sourcing.distribute_jobs), `sourcing` for an invitation (sourcing.source_candidates); null when none',
+    }),
     created_at: isoDateTime,
     credential_check: applicationCredentialCheckSchema.nullable(),
   })

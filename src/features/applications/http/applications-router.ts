@@ -21,8 +21,26 @@ const applyBody = z
     answers: z.record(z.string(), z.unknown()).optional(),
     source: z.string().max(200).optional().meta({
       description:
-        'The `source` query parameter of a tracked apply link (sourcing.distribute_jobs), passed on as is; 400 source_invalid when it is not one of this listing',
+        'The `source` query parameter of a tracked apply link (sourcing.distribute_jobs) or of a sourcing invitation (sourcing.source_candidates), passed on as is; 400 source_invalid when it is not one of this listing (and candidate), 409 invitation_used, 410 invitation_expired',
     }),
+    recontact_consent: z
+      .object({
+        consent: z.literal(true),
+        email: z.email().max(254),
+        location: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .optional()
+          .meta({ description: 'Where the candidate wants to work (city, region or "Remote"), searched by sourcing' }),
+      })
+      .strict()
+      .optional()
+      .meta({
+        description:
+          'The candidate ticked "You may contact me about other jobs": the organization may find them again (sourcing.source_candidates) and invite them by email. Withdrawn with DELETE /v1/sourcing/candidates/{profile_user_id}/consent or by erasure',
+      }),
   })
   .strict()
   .meta({
@@ -91,6 +109,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
           coverLetter: body.cover_letter,
           answers: body.answers,
           source: body.source,
+          recontact: body.recontact_consent ? { email: body.recontact_consent.email, location: body.recontact_consent.location ?? null } : undefined,
         });
         return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);
       },

@@ -134,6 +134,12 @@ export interface PayrollFile extends DeliveryBase {
   content: string;
 }
 
+/** A file written as it is produced; `content` may be called again for a retry (it starts over). */
+export interface StreamedFile extends DeliveryBase {
+  fileName: string;
+  content: () => AsyncIterable<string>;
+}
+
 export interface DeliveredFile extends Delivery {
   /** Where the counterpart holds it. */
   path: string;
@@ -144,6 +150,12 @@ export interface DeliveredFile extends Delivery {
 export interface PayrollFileConnector {
   /** Resolves once the counterpart holds the whole file under its final name. */
   deliverFile(file: PayrollFile): Promise<DeliveredFile>;
+  /**
+   * The same for a file too large to hold in memory (candidate exports): its bytes are read
+   * from `content()` while they are sent. Optional for host-supplied connectors: without it
+   * the step fails with `connector_unsupported`.
+   */
+  deliverFileStream?(file: StreamedFile): Promise<DeliveredFile>;
 }
 
 export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
