@@ -110,4 +110,37 @@ describe('hooks: entitlement cache', () => {
     fail = false;
     assert.equal(await flaky.isActive('org_a', 'x.y'), true);
   });
+
+  it("keeps an organization's refusal reason until any of its answers is invalidated; a read racing the invalidation is not kept", async () => {
+    let reads = 0;
+    let reason: string | undefined = undefined;
+    const load = async () => {
+      reads += 1;
+      return reason;
+    };
+    assert.equal(await cache.refusalReason('org_a', load), undefined);
+    reason = 'payment_required';
+    assert.equal(await cache.refusalReason('org_a', load), undefined, 'cached: no second read');
+    assert.equal(reads, 1);
+    // The standing changed: billing invalidates every action of the organization.
+    cache.invalidate('org_a', 'x.y');
+    assert.equal(await cache.refusalReason('org_a', load), 'payment_required');
+    assert.equal(reads, 2);
+    // A read in flight when the standing changes is answered but not kept.
+    let release!: () => void;
+    const slow = () =>
+      new Promise<string | undefined>((resolve) => {
+        release = () => resolve('payment_required');
+      });
+    cache.invalidate('org_a', 'x.y');
+    const racing = cache.refusalReason('org_a', slow);
+    cache.invalidate('org_a', 'x.y');
+    release();
+    assert.equal(await racing, 'payment_required');
+    reason = undefined;
+    assert.equal(await cache.refusalReason('org_a', load), undefined);
+    now += 60_000;
+    reason = 'payment_required';
+    assert.equal(await cache.refusalReason('org_a', load), 'payment_required', 'expired after the TTL');
+  });
 });
