@@ -77,6 +77,7 @@ import { oncePerRequest } from './platform/http/once-per-request';
 import { accessLog } from './platform/http/access-log';
 import { loadManifest } from './platform/manifest/manifest';
 import { untilDisposed } from './platform/http/until-disposed';
+import { employeesModule } from './features/employees/register';
 
 /**
  * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
@@ -120,6 +121,7 @@ export const MODULES: readonly PluginModule[] = [
   availabilityModule,
   shiftsModule,
   payrollModule,
+  employeesModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

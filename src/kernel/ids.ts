@@ -68,7 +68,10 @@ export type IdPrefix =
   | 'jfeed'
   | 'jimp'
   | 'bsec'
-  | 'pctr';
+  | 'pctr'
+  | 'role'
+  | 'emp'
+  | 'edoc';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -142,9 +142,9 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
-    assert.equal(lines[0], 'id,profile_user_id,listing_id,requirement,credential_type,source,source_id,expires_at,status');
+    assert.equal(lines[0], 'id,profile_user_id,listing_id,requirement,credential_type,source,source_id,expires_at,status,subject');
     assert.equal(lines.length, 2);
-    assert.ok(lines[1]!.endsWith(',expired'));
+    assert.ok(lines[1]!.endsWith(',expired,candidate'));
 
     // With a 60-day reminder the 40-day licence reads "expiring".
     assert.deepEqual((await as('GET', '/v1/compliance/settings')).body.reminder_days, [30, 7]);
