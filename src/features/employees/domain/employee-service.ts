@@ -98,7 +98,7 @@ export class EmployeeService {
     const at = this.now();
     const employee: Employee = { id: newId('emp'), organizationId, ...input, roleIds: [...new Set(input.roleIds)], createdAt: at, updatedAt: at };
     if (!(await this.employees.insert(employee))) {
-      throw conflict('employee_exists', `An employee with external_id "${input.externalId}" exists`, { external_id: input.externalId });
+      throw conflict('employee_exists', `An employee with external_id "${input.externalId}" exists`);
     }
     return employee;
   }

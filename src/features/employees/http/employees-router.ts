@@ -147,7 +147,7 @@ export function employeeRoutes(service: EmployeeService): RouteDefinition<any, a
       body: uploadLinkBody,
       status: 201,
       response: uploadLinkSchema,
-      errors: [403, 503],
+      errors: [403, 409, 503],
       handler: async ({ principal, params, body, req }) => {
         const link = await service.sendUploadLink(
           orgId(principal),
