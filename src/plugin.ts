@@ -80,6 +80,7 @@ import { oncePerRequest } from './platform/http/once-per-request';
 import { accessLog } from './platform/http/access-log';
 import { loadManifest } from './platform/manifest/manifest';
 import { untilDisposed } from './platform/http/until-disposed';
+import { employeesModule } from './features/employees/register';
 
 /**
  * Every feature area, in registration order: webhooks early (it wraps EVENT_PUBLISHER in the
@@ -126,6 +127,7 @@ export const MODULES: readonly PluginModule[] = [
   payrollModule,
   candidateExportsModule,
   sourcingModule,
+  employeesModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

@@ -71,7 +71,10 @@ export type IdPrefix =
   | 'pctr'
   | 'etpl'
   | 'env'
-  | 'sinv';
+  | 'sinv'
+  | 'role'
+  | 'emp'
+  | 'edoc';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

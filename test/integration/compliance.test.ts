@@ -11,6 +11,7 @@ import { ADA, enableProfileApply, runConnect, waitFor } from '../helpers/profile
 import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt } from '../helpers/credential-issuer';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 
 const ORIGIN = 'https://careers.compliance.example';
 const AWS = 'AWS Certified Solutions Architect – Professional';
@@ -24,10 +25,11 @@ describe('compliance: automatic checks and credentials over time', function () {
   let globex: { organizationId: string; apiKey: string };
   let listingId: string;
   let applicationId: string;
+  let smtp: TestSmtpServer;
   const as = (method: string, p: string, body?: unknown, auth = acme.apiKey) => t.request(method, p, { auth, body });
 
   before(async () => {
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    [t, smtp] = await Promise.all([startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', CREDENTIAL_DOCUMENT_MAX_BYTES: '4096' } }), startSmtpServer()]);
     acme = await t.createOrganization('Acme Care');
     globex = await t.createOrganization('Globex');
     const requirements = [
@@ -47,6 +49,8 @@ describe('compliance: automatic checks and credentials over time', function () {
   });
   after(async () => {
     await t?.close();
+    // After the host: its pooled SMTP connections are gone, so the server closes at once.
+    await smtp?.close();
   });
 
   it('an application is checked automatically: in the applications API, the host pipeline and application.submitted', async () => {
@@ -142,9 +146,9 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
-    assert.equal(lines[0], 'id,profile_user_id,listing_id,requirement,credential_type,source,source_id,expires_at,status');
+    assert.equal(lines[0], 'id,profile_user_id,listing_id,requirement,credential_type,source,source_id,expires_at,status,subject');
     assert.equal(lines.length, 2);
-    assert.ok(lines[1]!.endsWith(',expired'));
+    assert.ok(lines[1]!.endsWith(',expired,candidate'));
 
     // With a 60-day reminder the 40-day licence reads "expiring".
     assert.deepEqual((await as('GET', '/v1/compliance/settings')).body.reminder_days, [30, 7]);
@@ -278,5 +282,80 @@ describe('compliance: automatic checks and credentials over time', function () {
         ['email', 'succeeded'],
       ],
     );
+  });
+  it('employees: a role requires an RN license; missing, uploaded through the emailed signed link, approved, met, then expiring (reminder over SMTP) and expired on the test clock', async () => {
+    const mercy = await t.createOrganization('Mercy Hospital');
+    const at = (method: string, p: string, body?: unknown, auth = mercy.apiKey) => t.request(method, p, { auth, body });
+    await activateLicense(t, mercy.apiKey, 'background_checks.compliance_tracking');
+    const connection = await at('POST', '/v1/integrations/connections', {
+      connector: 'smtp',
+      settings: { host: 'localhost', port: smtp.port, from_email: 'hr@mercy.example', tls_ca: smtp.certificate },
+      credentials: {},
+    });
+    assert.equal(connection.status, 201, connection.text);
+    assert.equal((await at('POST', `/v1/integrations/connections/${connection.body.id}/test`)).body.ok, true);
+    const requirements = [{ key: 'rn_license', label: 'RN license', credential_type: 'License', min_validity_days: 0 }];
+    const role = await at('POST', '/v1/roles', { name: 'Registered nurse', requirements });
+    assert.equal(role.status, 201, role.text);
+    assert.equal((await at('POST', '/v1/roles', { name: 'Bad', requirements: [{ key: 'Bad key' }] })).status, 400);
+    const employee = await at('POST', '/v1/employees', { external_id: 'hr-1', name: 'Nora Nurse', email: 'nora@mercy.example', roles: [role.body.id] });
+    assert.equal(employee.status, 201, employee.text);
+    assert.equal((await at('POST', '/v1/employees', { external_id: 'hr-1', name: 'Twin', email: 'x@mercy.example' })).status, 409);
+    assert.equal(
+      (await at('POST', '/v1/employees', { external_id: 'hr-2', name: 'X', email: 'x@mercy.example', roles: ['role_nope'] })).body.error.code,
+      'unknown_role',
+    );
+    const id = employee.body.id as string;
+    const standing = async () => (await at('GET', `/v1/employees/${id}/compliance`)).body.roles[0].requirements[0];
+    assert.deepEqual([(await standing()).status, (await standing()).reason], ['missing', 'no_matching_credential']);
+    assert.equal((await at('GET', `/v1/employees/${id}`, undefined, globex.apiKey)).status, 404);
+    assert.equal((await at('DELETE', `/v1/roles/${role.body.id}`)).body.error.code, 'role_in_use');
+
+    const link = await at('POST', `/v1/employees/${id}/upload-links`, { role_id: role.body.id, requirement: 'rn_license' });
+    assert.equal(link.status, 201, link.text);
+    const mail = smtp.received.find((m) => m.envelope.to.includes('nora@mercy.example'))!;
+    assert.ok(mail, 'the upload link is emailed');
+    const token = decodeURIComponent(/token=(\S+)/.exec(mail.parsed.text ?? '')![1]!);
+    const upload = (tok: string, content: Buffer) =>
+      t.request('POST', `/v1/employee-uploads?token=${encodeURIComponent(tok)}`, {
+        body: { file_name: 'rn.pdf', content_base64: content.toString('base64') },
+      });
+    const tampered = await upload(`${token.slice(0, -2)}xx`, PDF);
+    assert.deepEqual([tampered.status, tampered.body.error.code], [400, 'link_invalid']);
+    assert.equal((await upload(token, Buffer.concat([PDF, Buffer.alloc(5000)]))).status, 413);
+    assert.equal((await upload(token, Buffer.from('#!/bin/sh\necho not a license\n'))).status, 415);
+    assert.equal((await at('GET', `/v1/employees/${id}/documents`)).body.data.length, 0, 'nothing written for a refused upload');
+    const uploaded = await upload(token, PDF);
+    assert.deepEqual([uploaded.status, uploaded.body.status], [201, 'pending_review'], uploaded.text);
+
+    const t0 = Date.now();
+    const expiresAt = new Date(t0 + 40 * DAY).toISOString();
+    const approved = await at('POST', `/v1/employees/${id}/documents/${uploaded.body.id}/approve`, { expires_at: expiresAt });
+    assert.equal(approved.status, 200, approved.text);
+    assert.equal((await at('POST', `/v1/employees/${id}/documents/${uploaded.body.id}/approve`, { expires_at: expiresAt })).status, 409);
+    assert.deepEqual([(await standing()).status, (await standing()).expires_at], ['met', expiresAt]);
+    const records = (await at('GET', `/v1/compliance?role_id=${role.body.id}`)).body.data;
+    assert.deepEqual(
+      records.map((r: any) => [r.subject, r.employee_id, r.role_id, r.requirement, r.status]),
+      [['employee', id, role.body.id, 'rn_license', 'compliant']],
+    );
+    assert.equal((await at('GET', '/v1/compliance?subject=candidate')).body.data.length, 0);
+    const csv = await t.request('GET', '/v1/compliance?subject=employee', { auth: mercy.apiKey, headers: { accept: 'text/csv' } });
+    assert.ok(csv.text.trim().split('\r\n')[1]!.endsWith(',compliant,employee'));
+
+    const sweep = async (days: number) =>
+      (await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } })).body;
+    await sweep(11);
+    const reminder = await waitFor(async () => smtp.received.find((m) => /expires on/.test(m.parsed.subject ?? '')), 'the reminder email');
+    assert.deepEqual(reminder.envelope.to, ['nora@mercy.example']);
+    assert.match(reminder.parsed.text ?? '', /Dear Nora Nurse,[\s\S]*in 29 days/);
+    await at('PUT', '/v1/compliance/settings', { reminder_days: [60, 7] });
+    assert.equal((await standing()).status, 'expiring', 'inside the furthest reminder');
+    await sweep(41);
+    const events = (await at('GET', '/v1/events?type=credential.expiring,credential.expired&limit=10')).body.data;
+    assert.deepEqual(events.map((e: any) => [e.type, e.data.subject, e.data.employee_id, e.data.role_id]).reverse(), [
+      ['credential.expiring', 'employee', id, role.body.id],
+      ['credential.expired', 'employee', id, role.body.id],
+    ]);
   });
 });

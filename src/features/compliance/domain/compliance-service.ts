@@ -181,7 +181,7 @@ export class ComplianceService {
         to: { name: credential.holder.name ?? credential.holder.email, email: credential.holder.email },
         subject: `Your ${credential.credentialType} expires on ${expiry.slice(0, 10)}`,
         text: [
-          `Dear ${credential.holder.name ?? 'candidate'},`,
+          `Dear ${credential.holder.name ?? (credential.subject === 'employee' ? 'colleague' : 'candidate')},`,
           '',
           `The ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}.`,
           'Please renew it and present the renewed credential before then, so it keeps counting.',
@@ -197,6 +197,10 @@ export class ComplianceService {
 function payload(c: HeldCredential, extra: object) {
   return {
     held_credential_id: c.id,
+    subject: c.subject,
+    // An employee's credential names the employee and the role (profile_user_id / listing_id carry the same ids).
+    employee_id: c.subject === 'employee' ? c.profileUserId : null,
+    role_id: c.subject === 'employee' ? c.listingId : null,
     profile_user_id: c.profileUserId,
     listing_id: c.listingId,
     requirement: c.requirementKey,

@@ -15,9 +15,13 @@ export interface KeptCredential {
   issuer: string;
 }
 
+/** Whose credential: a candidate's for a listing, or an employee's for a role (profileUserId / listingId then name the employee and the role). */
+export type HeldCredentialSubject = 'candidate' | 'employee';
+
 export interface HeldCredential {
   id: string;
   organizationId: string;
+  subject: HeldCredentialSubject;
   profileUserId: string;
   listingId: string;
   requirementKey: string;
@@ -45,7 +49,7 @@ export interface HeldCredential {
 export type NewHeldCredential = Pick<
   HeldCredential,
   'organizationId' | 'profileUserId' | 'listingId' | 'requirementKey' | 'credentialType' | 'source' | 'sourceId' | 'expiresAt'
-> & { kept?: KeptCredential; holder?: { name: string | null; email: string } };
+> & { kept?: KeptCredential; holder?: { name: string | null; email: string }; subject?: HeldCredentialSubject };
 
 export type ComplianceStatus = 'compliant' | 'expiring' | 'expired' | 'revoked' | 'untrusted';
 
@@ -54,6 +58,7 @@ export interface ComplianceQuery {
   requirementKey?: string;
   listingId?: string;
   profileUserId?: string;
+  subject?: HeldCredentialSubject;
   status?: ComplianceStatus;
   /** The instant statuses are judged at, and how far ahead "expiring" looks. */
   now: Date;

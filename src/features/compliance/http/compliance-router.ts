@@ -22,6 +22,9 @@ const complianceQuery = z
     status: z.enum(['compliant', 'expiring', 'expired', 'revoked', 'untrusted']).optional(),
     listing_id: z.string().max(100).optional(),
     profile_user_id: z.string().max(100).optional(),
+    subject: z.enum(['candidate', 'employee']).optional().meta({ description: "Whose credentials: candidates' (for listings) or employees' (for roles)" }),
+    role_id: z.string().max(100).optional().meta({ description: "An employee role's id (employees' credentials only)" }),
+    employee_id: z.string().max(100).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(25),
     starting_after: z.string().max(100).optional(),
   })
@@ -47,6 +50,9 @@ export const complianceRecordSchema = z
       .nullable()
       .meta({ description: 'Why it is revoked or untrusted: credential_revoked, credential_suspended, issuer_untrusted, signature_invalid' }),
     verified_at: isoDateTime.nullable().meta({ description: 'Verifiable credentials: when its proof, status and issuer last checked out' }),
+    subject: z.enum(['candidate', 'employee']).meta({ description: 'employee: profile_user_id and listing_id carry the employee and role ids' }),
+    employee_id: z.string().nullable(),
+    role_id: z.string().nullable(),
   })
   .meta({ id: 'ComplianceRecord' });
 
@@ -54,7 +60,7 @@ const complianceListSchema = listOf(complianceRecordSchema);
 
 const settingsSchema = z.object({ object: z.literal('compliance_settings'), reminder_days: z.array(z.number().int()) }).meta({ id: 'ComplianceSettings' });
 
-const CSV_HEADER = ['id', 'profile_user_id', 'listing_id', 'requirement', 'credential_type', 'source', 'source_id', 'expires_at', 'status'];
+const CSV_HEADER = ['id', 'profile_user_id', 'listing_id', 'requirement', 'credential_type', 'source', 'source_id', 'expires_at', 'status', 'subject'];
 
 function recordView(credential: HeldCredential, status: ComplianceStatus): z.output<typeof complianceRecordSchema> {
   return {
@@ -70,6 +76,9 @@ function recordView(credential: HeldCredential, status: ComplianceStatus): z.out
     status,
     status_reason: credential.stateReason,
     verified_at: credential.verifiedAt?.toISOString() ?? null,
+    subject: credential.subject,
+    employee_id: credential.subject === 'employee' ? credential.profileUserId : null,
+    role_id: credential.subject === 'employee' ? credential.listingId : null,
   };
 }
 
@@ -80,7 +89,7 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
       path: '/',
       operationId: 'listCompliance',
       summary:
-        'Who holds which credential for which requirement, and whether it is current (filters: requirement, status, listing_id, profile_user_id; cursor pagination). With Accept: text/csv, the whole filtered list as CSV, streamed',
+        'Who holds which credential for which requirement, and whether it is current (filters: requirement, status, listing_id, profile_user_id, subject, role_id, employee_id; cursor pagination). With Accept: text/csv, the whole filtered list as CSV, streamed',
       tags: ['credentials'],
       auth: ['organization'],
       query: complianceQuery,
@@ -92,8 +101,10 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
         const filters = {
           organizationId: orgId(principal),
           requirementKey: query.requirement,
-          listingId: query.listing_id,
-          profileUserId: query.profile_user_id,
+          // A role or an employee names employees' records (their role and employee ids are kept as listing and profile ids).
+          listingId: query.role_id ?? query.listing_id,
+          profileUserId: query.employee_id ?? query.profile_user_id,
+          subject: query.role_id || query.employee_id ? ('employee' as const) : query.subject,
           status: query.status,
         };
         if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
@@ -108,7 +119,18 @@ export function complianceRoutes(compliance: ComplianceService, options: { testC
             for (;;) {
               const chunk = page.data
                 .map(({ credential: c, status }) =>
-                  csvLine([c.id, c.profileUserId, c.listingId, c.requirementKey, c.credentialType, c.source, c.sourceId, c.expiresAt.toISOString(), status]),
+                  csvLine([
+                    c.id,
+                    c.profileUserId,
+                    c.listingId,
+                    c.requirementKey,
+                    c.credentialType,
+                    c.source,
+                    c.sourceId,
+                    c.expiresAt.toISOString(),
+                    status,
+                    c.subject,
+                  ]),
                 )
                 .join('');
               // Back-pressure: a slow reader holds the next page back.

@@ -7,6 +7,7 @@ import type {
   HeldCredentialRepository,
   HeldCredentialSource,
   HeldCredentialState,
+  HeldCredentialSubject,
   KeptCredential,
   NewHeldCredential,
 } from '../domain/held-credential';
@@ -17,6 +18,7 @@ const DAY_MS = 86_400_000;
 interface Row {
   id: string;
   organization_id: string;
+  subject: string;
   profile_user_id: string;
   listing_id: string;
   requirement_key: string;
@@ -41,6 +43,7 @@ interface Row {
 const fromRow = (r: Row): HeldCredential => ({
   id: r.id,
   organizationId: r.organization_id,
+  subject: (r.subject ?? 'candidate') as HeldCredentialSubject,
   profileUserId: r.profile_user_id,
   listingId: r.listing_id,
   requirementKey: r.requirement_key,
@@ -69,6 +72,7 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
     const row = {
       id,
       organization_id: c.organizationId,
+      subject: c.subject ?? 'candidate',
       profile_user_id: c.profileUserId,
       listing_id: c.listingId,
       requirement_key: c.requirementKey,
@@ -91,9 +95,9 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
     // One statement: a credential expiring later replaces the one held (its notices start over); an earlier one changes nothing.
     await this.db.raw(
       `INSERT INTO ${TABLE} AS h (id, organization_id, profile_user_id, listing_id, requirement_key, credential_type, source, source_id,
-         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, holder_name, holder_email, created_at, updated_at)
+         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, holder_name, holder_email, subject, created_at, updated_at)
        VALUES (:id, :organization_id, :profile_user_id, :listing_id, :requirement_key, :credential_type, :source, :source_id,
-         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :holder_name, :holder_email, :created_at, :updated_at)
+         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :holder_name, :holder_email, :subject, :created_at, :updated_at)
        ON CONFLICT (organization_id, profile_user_id, listing_id, requirement_key) DO UPDATE SET
          credential_type = excluded.credential_type, source = excluded.source, source_id = excluded.source_id,
          expires_at = excluded.expires_at, expiring_notices = '[]'::jsonb, expired_notice_at = NULL,
@@ -156,6 +160,7 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
     if (q.requirementKey) query.where({ requirement_key: q.requirementKey });
     if (q.listingId) query.where({ listing_id: q.listingId });
     if (q.profileUserId) query.where({ profile_user_id: q.profileUserId });
+    if (q.subject) query.where({ subject: q.subject });
     const expiringBefore = new Date(q.now.getTime() + q.expiringWithinDays * DAY_MS);
     // A revoked or untrusted credential reads so whatever its expiry; the expiry statuses are for active ones.
     if (q.status === 'revoked' || q.status === 'untrusted') query.where({ state: q.status });

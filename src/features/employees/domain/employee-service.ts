@@ -1,0 +1,301 @@
+/**
+ * Roles, employees and their credentials. An employee's requirements are those of their
+ * roles; what they hold is tracked by compliance like a candidate's (subject `employee`:
+ * the held credential names the employee and the role), so reminders, credential.expiring /
+ * credential.expired and GET /v1/compliance cover them. Employees have no account: they upload
+ * a document through a signed link emailed to them, and a reviewer approves it with the expiry
+ * read on it.
+ */
+import { createHash } from 'node:crypto';
+import { DomainError, conflict, invalid, notFound } from '../../../kernel/errors';
+import { newId } from '../../../kernel/ids';
+import type { CredentialRequirement } from '../../listings/domain/credential-requirements';
+import type { BlobStore } from '../../credential-documents/domain/blob-store';
+import { sniffDocumentType } from '../../credential-documents/domain/document-type';
+import { COMPLIANCE_TRACKING, type ComplianceService } from '../../compliance/domain/compliance-service';
+import type { NotificationConnector } from '../../hooks/domain/connectors';
+import type { Entitlements } from '../../licensing/domain/entitlements';
+import type { SignedLinks } from '../../messages/domain/signed-links';
+import type { Employee, EmployeeChanges, EmployeeRepository } from './employee';
+import type { EmployeeDocument, EmployeeDocumentRepository } from './employee-document';
+import type { Role, RoleRepository } from './role';
+import { standingOf, type RequirementStanding } from './requirement-standing';
+
+/** An upload link is good for two weeks: long enough to find the card, short enough not to linger in inboxes. */
+export const UPLOAD_LINK_TTL_MS = 14 * 86_400_000;
+
+export interface EmployeeServiceOptions {
+  baseUrl: string;
+  maxBytes: number;
+}
+
+export interface NewEmployee {
+  externalId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  language: string;
+  roleIds: string[];
+}
+
+export class EmployeeService {
+  constructor(
+    private readonly roles: RoleRepository,
+    private readonly employees: EmployeeRepository,
+    private readonly documents: EmployeeDocumentRepository,
+    private readonly blobs: BlobStore,
+    private readonly compliance: () => ComplianceService,
+    private readonly entitlements: Entitlements,
+    private readonly links: SignedLinks,
+    private readonly email: () => NotificationConnector,
+    private readonly options: EmployeeServiceOptions,
+    private readonly now: () => Date,
+  ) {}
+
+  // Roles
+
+  async createRole(organizationId: string, input: { name: string; requirements: CredentialRequirement[] }): Promise<Role> {
+    const at = this.now();
+    const role: Role = { id: newId('role'), organizationId, name: input.name, requirements: input.requirements, createdAt: at, updatedAt: at };
+    await this.roles.insert(role);
+    return role;
+  }
+
+  async role(organizationId: string, id: string): Promise<Role> {
+    const role = await this.roles.get(organizationId, id);
+    if (!role) throw notFound('role', id);
+    return role;
+  }
+
+  listRoles(organizationId: string, limit: number, startingAfter?: string): Promise<Role[]> {
+    return this.roles.list(organizationId, limit, startingAfter);
+  }
+
+  async updateRole(organizationId: string, id: string, changes: { name?: string; requirements?: CredentialRequirement[] }): Promise<Role> {
+    const current = await this.role(organizationId, id);
+    const updated = await this.roles.update(organizationId, id, {
+      name: changes.name ?? current.name,
+      requirements: changes.requirements ?? current.requirements,
+      updatedAt: this.now(),
+    });
+    if (!updated) throw notFound('role', id);
+    return updated;
+  }
+
+  /** A role still held by an employee is not deleted (their compliance would lose its requirements silently). */
+  async deleteRole(organizationId: string, id: string): Promise<void> {
+    await this.role(organizationId, id);
+    if ((await this.employees.list(organizationId, { limit: 1, roleId: id })).length) {
+      throw conflict('role_in_use', 'Employees hold this role: remove it from them first');
+    }
+    if (!(await this.roles.delete(organizationId, id))) throw notFound('role', id);
+  }
+
+  // Employees
+
+  async createEmployee(organizationId: string, input: NewEmployee): Promise<Employee> {
+    await this.requireRoles(organizationId, input.roleIds);
+    const at = this.now();
+    const employee: Employee = { id: newId('emp'), organizationId, ...input, roleIds: [...new Set(input.roleIds)], createdAt: at, updatedAt: at };
+    if (!(await this.employees.insert(employee))) {
+      throw conflict('employee_exists', `An employee with external_id "${input.externalId}" exists`);
+    }
+    return employee;
+  }
+
+  async employee(organizationId: string, id: string): Promise<Employee> {
+    const employee = await this.employees.get(organizationId, id);
+    if (!employee) throw notFound('employee', id);
+    return employee;
+  }
+
+  listEmployees(organizationId: string, query: { limit: number; startingAfter?: string; roleId?: string }): Promise<Employee[]> {
+    return this.employees.list(organizationId, query);
+  }
+
+  async updateEmployee(organizationId: string, id: string, changes: EmployeeChanges): Promise<Employee> {
+    await this.employee(organizationId, id);
+    if (changes.roleIds) {
+      await this.requireRoles(organizationId, changes.roleIds);
+      changes = { ...changes, roleIds: [...new Set(changes.roleIds)] };
+    }
+    const updated = await this.employees.update(organizationId, id, changes, this.now());
+    if (!updated) throw notFound('employee', id);
+    return updated;
+  }
+
+  /** Deletes the employee, their documents' files and rows; the held credentials go with privacy erasure. */
+  async deleteEmployee(organizationId: string, id: string): Promise<void> {
+    await this.employee(organizationId, id);
+    for (const d of await this.documents.listForEmployee(organizationId, id)) await this.blobs.delete(d.id);
+    if (!(await this.employees.delete(organizationId, id))) throw notFound('employee', id);
+  }
+
+  /** Where the employee stands on every requirement of every role they hold (compliance_tracking). */
+  async standing(organizationId: string, id: string): Promise<{ roleId: string; standings: RequirementStanding[] }[]> {
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    const employee = await this.employee(organizationId, id);
+    const roles = await this.roles.getMany(organizationId, employee.roleIds);
+    const compliance = this.compliance();
+    const expiringWithinDays = Math.max(...(await compliance.settingsOf(organizationId)).reminderDays, 0);
+    const held = (await compliance.list({ organizationId, profileUserId: employee.id, subject: 'employee', limit: 100 })).data.map((r) => r.credential);
+    const now = this.now();
+    return roles.map((role) => ({
+      roleId: role.id,
+      standings: role.requirements.map((requirement) =>
+        standingOf(
+          requirement,
+          held.find((h) => h.listingId === role.id && h.requirementKey === requirement.key),
+          now,
+          expiringWithinDays,
+        ),
+      ),
+    }));
+  }
+
+  // Documents through a signed link
+
+  /**
+   * Emails the employee a link to upload a document for one requirement of one of their roles,
+   * through the organization's email connection (an action run of compliance tracking).
+   */
+  async sendUploadLink(organizationId: string, employeeId: string, roleId: string, requirementKey: string, idempotencyKey: string) {
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    const employee = await this.employee(organizationId, employeeId);
+    const { requirement } = await this.requirementOf(employee, roleId, requirementKey);
+    const expiresAt = new Date(this.now().getTime() + UPLOAD_LINK_TTL_MS);
+    const token = this.links.sign({
+      p: 'employee_document_upload',
+      o: organizationId,
+      r: `${employee.id}:${roleId}:${requirement.key}`,
+      x: Math.floor(expiresAt.getTime() / 1000),
+    });
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/v1/employee-uploads?token=${encodeURIComponent(token)}`;
+    const delivery = await this.email().sendEmail({
+      organizationId,
+      actionKey: COMPLIANCE_TRACKING,
+      idempotencyKey: `employee-upload-link:${employee.id}:${idempotencyKey}`,
+      to: { name: employee.name, email: employee.email },
+      language: employee.language,
+      subject: `Please upload your ${requirement.label}`,
+      text: [
+        `Dear ${employee.name},`,
+        '',
+        `Please upload a scan or photo (PDF, PNG or JPEG) of your ${requirement.label} for your records with us.`,
+        `Send it with a POST of {"file_name", "content_base64"} to this link, valid until ${expiresAt.toISOString().slice(0, 10)}:`,
+        url,
+      ].join('\n'),
+    });
+    return { url, expiresAt, deliveryId: delivery.deliveryId };
+  }
+
+  /** An upload through a signed link: checked (link, size, type) before anything is written; the blob before its row. */
+  async uploadWithLink(token: string, upload: { fileName: string; content: Buffer }): Promise<EmployeeDocument> {
+    const claims = this.links.verify(token, 'employee_document_upload', this.now());
+    const [employeeId, roleId, requirementKey] = claims.r.split(':');
+    const employee = await this.employees.get(claims.o, employeeId ?? '');
+    // The employee was removed, or no longer holds the role: the link is spent.
+    if (!employee || !roleId || !requirementKey) throw new DomainError('gone', 'link_expired', 'This link is no longer valid');
+    const { requirement } = await this.requirementOf(employee, roleId, requirementKey).catch(() => {
+      throw new DomainError('gone', 'link_expired', 'This link is no longer valid');
+    });
+    if (upload.content.length > this.options.maxBytes) {
+      throw new DomainError('too_large', 'document_too_large', `The document is larger than ${this.options.maxBytes} bytes`);
+    }
+    const mediaType = sniffDocumentType(upload.content);
+    if (!mediaType)
+      throw new DomainError('unsupported_media_type', 'unsupported_document_type', 'The document must be a PDF, PNG or JPEG file (read from its content)');
+    const document: EmployeeDocument = {
+      id: newId('edoc'),
+      organizationId: employee.organizationId,
+      employeeId: employee.id,
+      roleId,
+      requirementKey: requirement.key,
+      credentialType: requirement.credential_type,
+      fileName: upload.fileName,
+      mediaType,
+      sizeBytes: upload.content.length,
+      sha256: createHash('sha256').update(upload.content).digest('hex'),
+      status: 'pending_review',
+      expiresAt: null,
+      rejectionReason: null,
+      reviewedBy: null,
+      reviewedAt: null,
+      createdAt: this.now(),
+    };
+    await this.blobs.put(document.id, upload.content);
+    await this.documents.insert(document);
+    return document;
+  }
+
+  async documentsOf(organizationId: string, employeeId: string): Promise<EmployeeDocument[]> {
+    await this.employee(organizationId, employeeId);
+    return this.documents.listForEmployee(organizationId, employeeId);
+  }
+
+  async document(organizationId: string, employeeId: string, id: string): Promise<EmployeeDocument> {
+    const document = await this.documents.get(organizationId, employeeId, id);
+    if (!document) throw notFound('employee document', id);
+    return document;
+  }
+
+  async documentContent(organizationId: string, employeeId: string, id: string): Promise<{ document: EmployeeDocument; content: Buffer }> {
+    const document = await this.document(organizationId, employeeId, id);
+    const content = await this.blobs.get(document.id);
+    if (!content) throw notFound('employee document', id);
+    return { document, content };
+  }
+
+  /** Approved with the expiry read on it: from now on compliance tracks it for the employee and role (reminders go to the employee). */
+  async approve(organizationId: string, employeeId: string, id: string, expiresAt: Date, reviewedBy: string): Promise<EmployeeDocument> {
+    const approved = await this.decide(organizationId, employeeId, id, { decision: 'approve', expiresAt, reviewedBy, at: this.now() });
+    const employee = await this.employee(organizationId, employeeId);
+    await this.compliance().record({
+      organizationId,
+      subject: 'employee',
+      profileUserId: employee.id,
+      listingId: approved.roleId,
+      requirementKey: approved.requirementKey,
+      credentialType: approved.credentialType,
+      source: 'document_review',
+      sourceId: approved.id,
+      expiresAt,
+      holder: { name: employee.name, email: employee.email },
+    });
+    return approved;
+  }
+
+  reject(organizationId: string, employeeId: string, id: string, reason: string, reviewedBy: string): Promise<EmployeeDocument> {
+    return this.decide(organizationId, employeeId, id, { decision: 'reject', reason, reviewedBy, at: this.now() });
+  }
+
+  private async decide(
+    organizationId: string,
+    employeeId: string,
+    id: string,
+    decision: Parameters<EmployeeDocumentRepository['decide']>[2],
+  ): Promise<EmployeeDocument> {
+    const current = await this.document(organizationId, employeeId, id);
+    if (current.status !== 'pending_review') throw alreadyReviewed(current);
+    const decided = await this.documents.decide(organizationId, id, decision);
+    if (!decided) throw alreadyReviewed(await this.document(organizationId, employeeId, id));
+    return decided;
+  }
+
+  private async requireRoles(organizationId: string, roleIds: string[]): Promise<void> {
+    const found = new Set((await this.roles.getMany(organizationId, roleIds)).map((r) => r.id));
+    const unknown = roleIds.find((id) => !found.has(id));
+    if (unknown) throw invalid('unknown_role', `No role "${unknown}"`, 'roles');
+  }
+
+  private async requirementOf(employee: Employee, roleId: string, requirementKey: string) {
+    if (!employee.roleIds.includes(roleId)) throw invalid('role_not_held', `The employee does not hold role "${roleId}"`, 'role_id');
+    const role = await this.role(employee.organizationId, roleId);
+    const requirement = role.requirements.find((r) => r.key === requirementKey);
+    if (!requirement) throw invalid('unknown_requirement', `The role has no requirement "${requirementKey}"`, 'requirement');
+    return { role, requirement };
+  }
+}
+
+const alreadyReviewed = (document: EmployeeDocument) =>
+  conflict('document_already_reviewed', `The document was already ${document.status}; upload a new one for a new review`, { status: document.status });

@@ -1,0 +1,191 @@
+import { z } from '../../../platform/http/route';
+import { isoDateTime } from '../../../platform/http/common-schemas';
+import { credentialRequirementSchema, credentialRequirementsSchema } from '../../listings/domain/credential-requirements';
+import type { Employee } from '../domain/employee';
+import type { EmployeeDocument } from '../domain/employee-document';
+import type { Role } from '../domain/role';
+import type { RequirementStanding } from '../domain/requirement-standing';
+
+export const roleParams = z.object({ role_id: z.string().max(100) });
+export const employeeParams = z.object({ employee_id: z.string().max(100) });
+export const employeeDocumentParams = z.object({ employee_id: z.string().max(100), document_id: z.string().max(100) });
+export const pageQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(25), starting_after: z.string().max(100).optional() }).strict();
+
+export const createRoleBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).meta({ example: 'Registered nurse' }),
+    requirements: credentialRequirementsSchema
+      .default([])
+      .meta({ description: 'What employees in the role must hold (the model of listing requirements, docs/credentials.md)' }),
+  })
+  .strict();
+export const updateRoleBody = z.object({ name: z.string().trim().min(1).max(200).optional(), requirements: credentialRequirementsSchema.optional() }).strict();
+
+export const roleSchema = z
+  .object({
+    object: z.literal('role'),
+    id: z.string(),
+    name: z.string(),
+    requirements: z.array(credentialRequirementSchema),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .meta({ id: 'Role' });
+
+const language = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 language tag');
+const phone = z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'an E.164 phone number');
+
+export const createEmployeeBody = z
+  .object({
+    external_id: z.string().trim().min(1).max(100).meta({ description: "The host's (HRIS) id of the employee, unique in the organization" }),
+    name: z.string().trim().min(1).max(200),
+    email: z.email().max(320),
+    phone: phone.nullable().default(null),
+    language: language.default('en'),
+    roles: z.array(z.string().min(1).max(100)).max(20).default([]).meta({ description: 'Role ids the employee holds' }),
+  })
+  .strict();
+export const updateEmployeeBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.email().max(320).optional(),
+    phone: phone.nullable().optional(),
+    language: language.optional(),
+    roles: z.array(z.string().min(1).max(100)).max(20).optional(),
+  })
+  .strict();
+export const listEmployeesQuery = pageQuery.extend({ role_id: z.string().max(100).optional() }).strict();
+
+export const employeeSchema = z
+  .object({
+    object: z.literal('employee'),
+    id: z.string(),
+    external_id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    language: z.string(),
+    roles: z.array(z.string()),
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+  })
+  .meta({ id: 'Employee' });
+
+export const standingSchema = z
+  .object({
+    object: z.literal('employee_compliance'),
+    employee_id: z.string(),
+    roles: z.array(
+      z.object({
+        role_id: z.string(),
+        requirements: z.array(
+          z.object({
+            requirement: z.string(),
+            status: z.enum(['met', 'expiring', 'expired', 'missing']),
+            reason: z
+              .string()
+              .nullable()
+              .meta({ description: 'no_matching_credential, credential_expired, validity_below_minimum, credential_revoked, issuer_untrusted' }),
+            expires_at: isoDateTime.nullable(),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: 'EmployeeCompliance' });
+
+export const uploadLinkBody = z
+  .object({ role_id: z.string().min(1).max(100), requirement: z.string().min(1).max(63).meta({ example: 'rn_license' }) })
+  .strict();
+export const uploadLinkSchema = z
+  .object({ object: z.literal('employee_upload_link'), url: z.string(), expires_at: isoDateTime, delivery_id: z.string() })
+  .meta({ id: 'EmployeeUploadLink' });
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+export const linkUploadBody = (maxBytes: number) =>
+  z
+    .object({
+      file_name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .refine((name) => !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20), 'a file name without path separators or control characters'),
+      content_base64: z
+        .string()
+        .min(4)
+        .regex(BASE64, 'standard base64')
+        .meta({ description: `The file, base64-encoded (PDF, PNG or JPEG, read from its content; at most ${maxBytes} bytes)` }),
+    })
+    .strict();
+export const linkQuery = z.object({ token: z.string().min(1).max(2000) }).strict();
+
+export const approveBody = z.object({ expires_at: z.iso.datetime({ offset: true }) }).strict();
+export const rejectBody = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
+
+export const employeeDocumentSchema = z
+  .object({
+    object: z.literal('employee_document'),
+    id: z.string(),
+    employee_id: z.string(),
+    role_id: z.string(),
+    requirement: z.string(),
+    credential_type: z.string(),
+    file_name: z.string(),
+    media_type: z.string(),
+    size_bytes: z.number().int(),
+    sha256: z.string(),
+    status: z.enum(['pending_review', 'approved', 'rejected']),
+    expires_at: isoDateTime.nullable(),
+    rejection_reason: z.string().nullable(),
+    reviewed_at: isoDateTime.nullable(),
+    created_at: isoDateTime,
+  })
+  .meta({ id: 'EmployeeDocument' });
+
+export const roleView = (r: Role): z.output<typeof roleSchema> => ({
+  object: 'role',
+  id: r.id,
+  name: r.name,
+  requirements: r.requirements,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+});
+
+export const employeeView = (e: Employee): z.output<typeof employeeSchema> => ({
+  object: 'employee',
+  id: e.id,
+  external_id: e.externalId,
+  name: e.name,
+  email: e.email,
+  phone: e.phone,
+  language: e.language,
+  roles: e.roleIds,
+  created_at: e.createdAt.toISOString(),
+  updated_at: e.updatedAt.toISOString(),
+});
+
+export const standingView = (s: RequirementStanding) => ({
+  requirement: s.requirement,
+  status: s.status,
+  reason: s.reason,
+  expires_at: s.expiresAt?.toISOString() ?? null,
+});
+
+export const employeeDocumentView = (d: EmployeeDocument): z.output<typeof employeeDocumentSchema> => ({
+  object: 'employee_document',
+  id: d.id,
+  employee_id: d.employeeId,
+  role_id: d.roleId,
+  requirement: d.requirementKey,
+  credential_type: d.credentialType,
+  file_name: d.fileName,
+  media_type: d.mediaType,
+  size_bytes: d.sizeBytes,
+  sha256: d.sha256,
+  status: d.status,
+  expires_at: d.expiresAt?.toISOString() ?? null,
+  rejection_reason: d.rejectionReason,
+  reviewed_at: d.reviewedAt?.toISOString() ?? null,
+  created_at: d.createdAt.toISOString(),
+});

@@ -1,0 +1,84 @@
+/**
+ * Employees' roles and their credential requirements (background_checks.compliance_tracking):
+ * roles with requirements, employees with roles, documents they upload through a signed
+ * link, the reviewer's decision, and their standing; what they hold is tracked by compliance.
+ */
+import { instanceCachingFactory } from 'tsyringe';
+import type { PluginModule } from '../../platform/composition/plugin-module';
+import { CLOCK, type Clock } from '../../kernel/clock';
+import type { Database } from '../../platform/database/database';
+import { DATABASE } from '../../platform/database/tokens';
+import { buildRouter } from '../../platform/http/route';
+import { jsonBody } from '../../platform/http/body';
+import { deriveKey } from '../../platform/security/key-derivation';
+import { MESSAGE_LINK_KEY, SignedLinks } from '../messages/domain/signed-links';
+import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
+import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/domain/connectors';
+import { BLOB_STORE, type BlobStore } from '../credential-documents/domain/blob-store';
+import { ComplianceService } from '../compliance/domain/compliance-service';
+import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import { EMPLOYEE_REPOSITORY } from './domain/employee';
+import { EMPLOYEE_DOCUMENT_REPOSITORY } from './domain/employee-document';
+import { EmployeeService } from './domain/employee-service';
+import { ROLE_REPOSITORY } from './domain/role';
+import { employeeRoutes } from './http/employees-router';
+import { employeeUploadRoutes, LINK_UPLOAD_OPERATION } from './http/employee-uploads-router';
+import { roleRoutes } from './http/roles-router';
+import { employeeDocumentsData, employeesData } from './storage/employees-candidate-data';
+import { KnexEmployeeDocuments } from './storage/knex-employee-documents';
+import { KnexEmployees } from './storage/knex-employees';
+import { KnexRoles } from './storage/knex-roles';
+
+const UPLOAD_MAX_BYTES = Symbol('EmployeeDocumentMaxBytes');
+
+export const employeesModule: PluginModule = {
+  name: 'employees',
+  register(container, { config }) {
+    const db = container.resolve<Database>(DATABASE);
+    if (!container.isRegistered(MESSAGE_LINK_KEY)) container.register(MESSAGE_LINK_KEY, { useValue: deriveKey(config.secretKey, 'message-links') });
+    container.register(ROLE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexRoles(db)) });
+    container.register(EMPLOYEE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployees(db)) });
+    container.register(EMPLOYEE_DOCUMENT_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployeeDocuments(db)) });
+    container.register(UPLOAD_MAX_BYTES, { useValue: config.credentialDocuments.maxBytes });
+    // Documents first: an employee's erasure removes their files before the rows that name them.
+    registerCandidateData(container, candidateStore(employeeDocumentsData(db, container.resolve<BlobStore>(BLOB_STORE))));
+    registerCandidateData(container, candidateStore(employeesData(db)));
+    registerCandidateData(container, noCandidateData('hi_roles', "Organizations' roles and their credential requirements"));
+    container.register(EmployeeService, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new EmployeeService(
+            c.resolve(ROLE_REPOSITORY),
+            c.resolve(EMPLOYEE_REPOSITORY),
+            c.resolve(EMPLOYEE_DOCUMENT_REPOSITORY),
+            c.resolve<BlobStore>(BLOB_STORE),
+            () => c.resolve(ComplianceService),
+            c.resolve<Entitlements>(ENTITLEMENTS),
+            new SignedLinks(c.resolve<Buffer>(MESSAGE_LINK_KEY)),
+            () => c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
+            { baseUrl: config.baseUrl, maxBytes: config.credentialDocuments.maxBytes },
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+  },
+  routers: [
+    { name: 'roles', create: (container, kit) => kit.build('roles', roleRoutes(container.resolve(EmployeeService))) },
+    { name: 'employees', create: (container, kit) => kit.build('employees', employeeRoutes(container.resolve(EmployeeService))) },
+    {
+      name: 'employee-uploads',
+      create: (container, kit) => {
+        const maxBytes = container.resolve<number>(UPLOAD_MAX_BYTES);
+        // The upload carries a base64 file: its own body limit (4/3 of the largest file, plus the JSON around it), not the API's 64 KiB.
+        const uploadBody = jsonBody(Math.ceil(maxBytes / 3) * 4 + 4096);
+        const policy = {
+          ...kit.policy,
+          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
+            route.operationId === LINK_UPLOAD_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...uploadBody] : kit.policy.guards(route),
+        };
+        return buildRouter('employee-uploads', employeeUploadRoutes(container.resolve(EmployeeService), maxBytes), policy);
+      },
+    },
+  ],
+};
