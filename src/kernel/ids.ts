@@ -64,7 +64,8 @@ export type IdPrefix =
   | 'wkr'
   | 'pout'
   | 'totp'
-  | 'pctr';
+  | 'pctr'
+  | 'vhr';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

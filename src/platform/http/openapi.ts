@@ -102,6 +102,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       "Payroll files (payroll.contractor_export): contractors' W-9 details (TIN last four digits only) and the contractor/1099 file of a tax year in integer cents, delivered to the organization's SFTP server or downloaded, each an action run with its SHA-256.",
   },
+  {
+    name: 'volunteers',
+    description:
+      'School volunteers (hris.volunteer_management): hours logged per volunteer in whole minutes, their totals, and the volunteer_hours.v1 CSV export of a period.',
+  },
   ...SURFACE_TAGS,
 ];
 
