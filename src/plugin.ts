@@ -43,6 +43,7 @@ import { verificationsModule } from './features/verifications/register';
 import { smsModule } from './features/sms/register';
 import { payoutsModule } from './features/payouts/register';
 import { payrollModule } from './features/payroll/register';
+import { volunteersModule } from './features/volunteers/register';
 import { cachingModule } from './composition/caching';
 import type { HookDispatcher } from './features/hooks/domain/hook-dispatcher';
 import { httpMetrics } from './platform/observability/http-metrics';
@@ -128,6 +129,7 @@ export const MODULES: readonly PluginModule[] = [
   candidateExportsModule,
   sourcingModule,
   employeesModule,
+  volunteersModule,
 ];
 
 function routerKit(container: DependencyContainer, context: CompositionContext): RouterKit {

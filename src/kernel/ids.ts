@@ -74,7 +74,9 @@ export type IdPrefix =
   | 'sinv'
   | 'role'
   | 'emp'
-  | 'edoc';
+  | 'edoc'
+  | 'pctr'
+  | 'vhr';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

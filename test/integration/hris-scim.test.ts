@@ -158,4 +158,29 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
     assert.match(sync(refused.body).reason, /^connection_auth_failed/, refused.text);
     assert.equal(byExternalId('cand_bob').length + byExternalId('cand_carol').length, 0);
   });
+
+  it("hours logged per volunteer: a volunteer's entries and exact total, the period's volunteer_hours.v1 export as an action run", async () => {
+    const log = (body: object) => t.request('POST', '/v1/volunteers/hours', { auth: acme.apiKey, body });
+    const entry = { volunteer_id: 'cand_vol_1', volunteer_name: 'Grace Hopper', volunteer_email: 'grace@school.example', school: 'Lincoln Elementary' };
+    assert.equal((await log({ ...entry, date: '2026-11-02', minutes: 150, activity: '=Library' })).status, 201);
+    assert.equal((await log({ ...entry, date: '2026-11-09', minutes: 95 })).status, 201);
+    assert.equal((await log({ ...entry, volunteer_id: 'cand_vol_2', volunteer_email: 'alan@school.example', date: '2026-11-03', minutes: 60 })).status, 201);
+    const tooLong = await log({ ...entry, date: '2026-11-10', minutes: 1441 });
+    assert.deepEqual([tooLong.status, tooLong.body.error.param], [400, 'minutes']);
+    const future = await log({ ...entry, date: '2099-01-01', minutes: 10 });
+    assert.deepEqual([future.status, future.body.error.code], [400, 'date_in_future']);
+    const listed = (await t.request('GET', '/v1/volunteers/hours?volunteer_id=cand_vol_1', { auth: acme.apiKey })).body;
+    assert.deepEqual([listed.data.map((e: { minutes: number }) => e.minutes), listed.total_minutes], [[150, 95], 245]);
+    const exported = await t.request('POST', '/v1/volunteers/hours_exports', { auth: acme.apiKey, body: { from: '2026-11-01', to: '2026-11-05' } });
+    assert.equal(exported.status, 201, exported.text);
+    assert.deepEqual([exported.body.rows, exported.body.total_minutes], [2, 210]);
+    assert.equal(
+      exported.body.content,
+      'format,volunteer_id,volunteer_name,date,minutes,school,activity\r\n' +
+        "volunteer_hours.v1,cand_vol_1,Grace Hopper,2026-11-02,150,Lincoln Elementary,'=Library\r\n" +
+        'volunteer_hours.v1,cand_vol_2,Grace Hopper,2026-11-03,60,Lincoln Elementary,\r\n',
+    );
+    const exportRun = await run(exported.body.run_id);
+    assert.deepEqual([exportRun.status, exportRun.action, exportRun.reference], ['succeeded', 'hris.volunteer_management', `sha256:${exported.body.sha256}`]);
+  });
 });

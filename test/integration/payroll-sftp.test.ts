@@ -6,7 +6,8 @@
  * SHA-256; a different file under the same name is never overwritten (file_exists).
  * The contractor/1099 export lands once as a contractor_1099.v1 CSV with each contractor's
  * total in integer cents (timesheets + API payouts, a payout from a timesheet counted once),
- * and the same file is downloadable; only the TIN's last four digits are ever accepted.
+ * and the same file is downloadable; only the TIN's last four digits are ever accepted. A
+ * finished day's approved timesheets land once as an hours.v1 batch.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
@@ -296,6 +297,40 @@ describe('payroll: new-hire files over SFTP to a real sshd', function () {
       assert.equal(downloaded.body.sha256, delivered.body.sha256);
       assert.notEqual(downloaded.body.run_id, delivered.body.run_id);
       assert.equal((await exportFor({ tax_year: 2099 })).body.error.code, 'tax_year_invalid');
+    });
+
+    it("a finished day's approved timesheets land once as an hours.v1 batch; the download is the same file", async () => {
+      const batch = (body: object) => t.request('POST', '/v1/payroll/hours_batches', { auth: acme.apiKey, body });
+      const delivered = await batch({ date: '2026-03-10', destination: 'sftp' });
+      assert.equal(delivered.status, 201, delivered.text);
+      assert.equal(delivered.body.file_name, 'hours-2026-03-10.csv');
+      const bytes = readFileSync(path.join(sshd.inbound, 'hours-2026-03-10.csv'));
+      assert.equal(createHash('sha256').update(bytes).digest('hex'), delivered.body.sha256);
+      assert.deepEqual(parse(bytes, { columns: true }), [
+        {
+          format: 'hours.v1',
+          employee_external_id: 'wrk_rosa',
+          worker_name: 'Rosa Díaz',
+          timesheet_id: 'tms_a',
+          client_company_id: 'cli_77',
+          period_start: '2026-03-02',
+          period_end: '2026-03-02',
+          regular_minutes: '2400',
+          overtime_minutes: '150',
+          double_time_minutes: '0',
+          pay_rate_cents: '2850',
+          pay_cents: '124688',
+          currency: 'USD',
+          approved_at: '2026-03-10T00:00:00.000Z',
+        },
+      ]);
+      const run = (await t.request('GET', `/v1/integrations/runs/${delivered.body.run_id}`, { auth: acme.apiKey })).body;
+      assert.deepEqual([run.status, run.action, run.reference], ['succeeded', 'payroll.payroll_sync', `sha256:${delivered.body.sha256}`]);
+      assert.equal((await batch({ date: '2026-03-10', destination: 'sftp' })).body.run_id, delivered.body.run_id, 'once per day');
+      const downloaded = await batch({ date: '2026-03-10' });
+      assert.equal(downloaded.body.content, bytes.toString('utf8'));
+      const unfinished = await batch({ date: new Date().toISOString().slice(0, 10) });
+      assert.deepEqual([unfinished.status, unfinished.body.error.code], [400, 'date_invalid']);
     });
   });
 });

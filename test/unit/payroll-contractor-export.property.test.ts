@@ -11,6 +11,7 @@ import type { Contractor, ContractorPayment } from '../../src/features/payroll/d
 import { contractorFile } from '../../src/features/payroll/domain/contractor-file';
 import { ContractorExports } from '../../src/features/payroll/domain/contractor-exports';
 import { totalsByWorker } from '../../src/features/payroll/domain/contractor-totals';
+import { HoursBatches } from '../../src/features/payroll/domain/hours-batches';
 
 const payment = fc.record({
   workerId: fc.constantFrom('wrk_a', 'wrk_b', 'wrk_c'),
@@ -97,5 +98,26 @@ describe('payroll: contractor export totals and schedule', () => {
     assert.equal(delivered.length, 1);
     assert.equal(delivered[0]!.organizationId, 'org_licensed');
     assert.match(delivered[0]!.fileName, /^contractors-1099-2026-[0-9a-f]{12}\.csv$/);
+  });
+
+  it('the hours sweep delivers each of the last 7 finished days that had approvals, for licensed organizations, once a day file', async () => {
+    const delivered: string[] = [];
+    const hours = new HoursBatches(
+      () => ({ get: () => Promise.resolve(undefined), list: () => Promise.resolve([]) }),
+      { organizationsWithApprovals: (since) => Promise.resolve(since.toISOString().startsWith('2026-11-25') ? ['org_licensed', 'org_unlicensed'] : []) },
+      {
+        deliverFile: (f) => {
+          delivered.push(`${f.organizationId} ${f.fileName} ${f.idempotencyKey}`);
+          return Promise.resolve({ deliveryId: 'run_1', path: `/inbound/${f.fileName}`, sha256: 'x' });
+        },
+      },
+      {} as never,
+      { allows: (organizationId) => organizationId === 'org_licensed' },
+      { publish: () => Promise.resolve() },
+      { warn: () => undefined } as never,
+      () => new Date('2026-11-28T01:00:00Z'),
+    );
+    assert.deepEqual(await hours.deliverDue(new Date('2026-11-28T01:00:00Z')), { delivered: 1, failed: 0 });
+    assert.deepEqual(delivered, ['org_licensed hours-2026-11-25.csv payroll-hours-org_licensed-2026-11-25']);
   });
 });

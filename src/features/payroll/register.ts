@@ -1,7 +1,7 @@
 /**
  * Payroll (payroll.contractor_export built in; payroll.payroll_sync is a hook handler listed in
  * features/hooks): contractors' W-9 details, the contractor/1099 file on demand (SFTP or
- * download) and once a year on schedule. Contractors are personal data, registered like
+ * download) and once a year on schedule, and the daily worked-hours batch (payroll.payroll_sync). Contractors are personal data, registered like
  * candidates' (matched by email).
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
@@ -23,7 +23,9 @@ import { APPROVED_TIMESHEETS, type ApprovedTimesheets } from '../timesheets/doma
 import { CONTRACTOR_EXPORT_ACTION, CONTRACTOR_PAYMENTS, CONTRACTOR_REPOSITORY, type ContractorPayments, type ContractorRepository } from './domain/contractor';
 import { ContractorExports } from './domain/contractor-exports';
 import { payrollRoutes } from './http/payroll-router';
-import { ContractorExportSweep, scheduleContractorExports } from './jobs/contractor-export-sweep';
+import { HoursBatches } from './domain/hours-batches';
+import { PayrollFileSweep, schedulePayrollFiles } from './jobs/payroll-file-sweep';
+import { KnexApprovalActivity } from './storage/knex-approval-activity';
 import { KnexContractorPayments } from './storage/knex-contractor-payments';
 import { KnexContractorRepository } from './storage/knex-contractor-repository';
 
@@ -53,7 +55,24 @@ export const payrollModule: PluginModule = {
           ),
       ),
     });
-    container.register(ContractorExportSweep, { useFactory: instanceCachingFactory((c) => new ContractorExportSweep(c.resolve(ContractorExports))) });
+    container.register(HoursBatches, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new HoursBatches(
+            () => (c.isRegistered(APPROVED_TIMESHEETS) ? c.resolve<ApprovedTimesheets>(APPROVED_TIMESHEETS) : undefined),
+            new KnexApprovalActivity(db),
+            c.resolve<PayrollFileConnector>(PAYROLL_FILE_CONNECTOR),
+            c.resolve(ActionRunner),
+            c.resolve(HookGate),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    container.register(PayrollFileSweep, {
+      useFactory: instanceCachingFactory((c) => new PayrollFileSweep(c.resolve(ContractorExports), c.resolve(HoursBatches))),
+    });
     registerCandidateData(
       container,
       candidateStore(
@@ -66,11 +85,13 @@ export const payrollModule: PluginModule = {
       ),
     );
   },
-  routers: [{ name: 'payroll', create: (container, kit) => kit.build('payroll', payrollRoutes(container.resolve(ContractorExports))) }],
-  processors: (container: DependencyContainer) => [container.resolve(ContractorExportSweep)],
+  routers: [
+    { name: 'payroll', create: (container, kit) => kit.build('payroll', payrollRoutes(container.resolve(ContractorExports), container.resolve(HoursBatches))) },
+  ],
+  processors: (container: DependencyContainer) => [container.resolve(PayrollFileSweep)],
   async start(container, { logger }) {
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
-    const stop = await scheduleContractorExports(container.resolve(ContractorExportSweep), bullmq, logger);
+    const stop = await schedulePayrollFiles(container.resolve(PayrollFileSweep), bullmq, logger);
     return async () => stop();
   },
 };

@@ -132,6 +132,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'sourcing.source_candidates: search past applicants who consented to be contacted again, ranked; invite one to apply to a listing by email (docs/sourcing.md).',
   },
+  {
+    name: 'volunteers',
+    description:
+      'School volunteers (hris.volunteer_management): hours logged per volunteer in whole minutes, their totals, and the volunteer_hours.v1 CSV export of a period.',
+  },
   ...SURFACE_TAGS,
 ];
 

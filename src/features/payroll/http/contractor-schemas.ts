@@ -82,3 +82,23 @@ export const exportSchema = z
     content: z.string().nullable().meta({ description: 'The CSV itself (download only)' }),
   })
   .meta({ id: 'ContractorExport' });
+
+export const hoursBatchBody = z.strictObject({
+  date: z.iso.date().meta({ description: 'The UTC day whose approved timesheets the batch holds (a finished day)', example: '2026-11-27' }),
+  destination: z.enum(['sftp', 'download']).default('download'),
+});
+
+export const hoursBatchSchema = z
+  .object({
+    object: z.literal('hours_batch'),
+    date: z.string(),
+    format: z.literal('hours.v1'),
+    destination: z.enum(['sftp', 'download']),
+    file_name: z.string().meta({ example: 'hours-2026-11-27.csv' }),
+    path: z.string().nullable(),
+    sha256: z.string(),
+    rows: z.number().int(),
+    run_id: z.string(),
+    content: z.string().nullable().meta({ description: 'The CSV itself (download only)' }),
+  })
+  .meta({ id: 'HoursBatch' });

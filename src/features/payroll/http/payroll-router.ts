@@ -1,12 +1,14 @@
 /**
- * Mounted at /v1/payroll (payroll.contractor_export): contractors' W-9 details (TIN last four
- * only) and the contractor/1099 export, to the organization's SFTP server or for download.
+ * Mounted at /v1/payroll: contractors' W-9 details (TIN last four only) and the contractor/1099
+ * export (payroll.contractor_export), and the daily worked-hours batch (payroll.payroll_sync), to
+ * the organization's SFTP server or for download.
  */
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { Contractor } from '../domain/contractor';
 import type { ContractorExports } from '../domain/contractor-exports';
-import { contractorBody, contractorSchema, exportBody, exportSchema } from './contractor-schemas';
+import type { HoursBatches } from '../domain/hours-batches';
+import { contractorBody, contractorSchema, exportBody, exportSchema, hoursBatchBody, hoursBatchSchema } from './contractor-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
@@ -28,7 +30,7 @@ const contractorView = (c: Contractor): z.output<typeof contractorSchema> => ({
   updated_at: c.updatedAt.toISOString(),
 });
 
-export function payrollRoutes(exports: ContractorExports): RouteDefinition<any, any, any>[] {
+export function payrollRoutes(exports: ContractorExports, hours: HoursBatches): RouteDefinition<any, any, any>[] {
   return [
     defineRoute({
       method: 'post',
@@ -98,6 +100,34 @@ export function payrollRoutes(exports: ContractorExports): RouteDefinition<any, 
           unregistered_worker_ids: e.unregisteredWorkerIds,
           run_id: e.runId,
           content: e.content,
+        });
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/hours_batches',
+      operationId: 'createHoursBatch',
+      summary:
+        "A finished day's worked hours for payroll (payroll.payroll_sync): the timesheets approved that UTC day as an hours.v1 CSV, delivered to the SFTP server (once per day) or answered for download, as an action run",
+      tags: ['payroll'],
+      auth: ['organization'],
+      body: hoursBatchBody,
+      status: 201,
+      response: hoursBatchSchema,
+      errors: [403, 409, 503],
+      handler: async ({ principal, body }) => {
+        const b = await hours.deliver(orgId(principal), body.date, body.destination);
+        return reply(201, {
+          object: 'hours_batch' as const,
+          date: b.date,
+          format: b.format,
+          destination: b.destination,
+          file_name: b.fileName,
+          path: b.path,
+          sha256: b.sha256,
+          rows: b.rows,
+          run_id: b.runId,
+          content: b.content,
         });
       },
     }),
