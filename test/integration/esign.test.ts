@@ -357,5 +357,12 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     assert.equal(unlicensed.body.error.code, 'license_required');
     const list = await t.request('GET', '/v1/esign/templates', { auth: globex.apiKey });
     assert.deepEqual(list.body.data, []);
+    const none = await t.request('GET', '/v1/esign/envelopes', { auth: globex.apiKey });
+    assert.deepEqual(none.body.data, []);
+    const offers = await t.request('GET', '/v1/esign/envelopes?reference_id=off_7', { auth: acme.apiKey });
+    assert.deepEqual(
+      offers.body.data.map((e: any) => [e.reference_id, e.status]),
+      [['off_7', 'signed']],
+    );
   });
 });

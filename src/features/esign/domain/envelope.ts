@@ -85,6 +85,8 @@ export interface EnvelopeRepository {
   create(envelope: Envelope, document: Buffer): Promise<string>;
   get(organizationId: string, id: string): Promise<Envelope | undefined>;
   findBySource(organizationId: string, sourceKey: string): Promise<Envelope | undefined>;
+  /** Newest first; narrowed to one host id (an offer's envelopes) or one status. */
+  list(organizationId: string, filter: { referenceId?: string; status?: EnvelopeStatus; limit: number }): Promise<Envelope[]>;
   /** The original PDF, or the signed one. */
   document(organizationId: string, id: string, which: 'original' | 'signed'): Promise<Buffer | undefined>;
   /** Applies the changes when the envelope is (still) in `whenStatus`; false when another request got there first. */

@@ -14,7 +14,15 @@ import { newId } from '../../../kernel/ids';
 import type { Logger } from '../../../kernel/logger';
 import type { NotificationConnector, SmsConnector } from '../../hooks/domain/connectors';
 import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
-import { ACTION_OF, type Envelope, type EnvelopeEvent, type EnvelopeKind, type EnvelopeRepository, type EnvelopeSignature } from './envelope';
+import {
+  ACTION_OF,
+  type Envelope,
+  type EnvelopeEvent,
+  type EnvelopeKind,
+  type EnvelopeRepository,
+  type EnvelopeSignature,
+  type EnvelopeStatus,
+} from './envelope';
 import type { EnvelopeDocuments, SigningCertificates } from './ports';
 import { signatureImage } from './signature-image';
 import { signSigningLink, verifySigningLink } from './signing-links';
@@ -160,6 +168,10 @@ export class Envelopes {
     const envelope = await this.envelopes.get(organizationId, id);
     if (!envelope) throw notFound('envelope', id);
     return { ...envelope, url: this.url(envelope) };
+  }
+
+  async list(organizationId: string, filter: { referenceId?: string; status?: EnvelopeStatus; limit: number }): Promise<(Envelope & { url: string })[]> {
+    return (await this.envelopes.list(organizationId, filter)).map((e) => ({ ...e, url: this.url(e) }));
   }
 
   /** The original PDF, or (once signed) the sealed one. */

@@ -3,6 +3,7 @@
  * organization's signing certificate. The signer's page is esign-page-router.ts (/v1/sign).
  */
 import { notFound } from '../../../kernel/errors';
+import { listOf } from '../../../platform/http/common-schemas';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { Envelope } from '../domain/envelope';
@@ -182,6 +183,30 @@ export function esignRoutes(s: EsignRouteServices): RouteDefinition<any, any, an
             }),
           ),
         ),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/envelopes',
+      operationId: 'listEnvelopes',
+      summary: 'The organization’s envelopes, newest first: those of one host id (`reference_id`, e.g. an offer) or one status',
+      tags: ['esign'],
+      auth: ['organization'],
+      query: z
+        .object({
+          reference_id: z.string().min(1).max(128).optional(),
+          status: z.enum(['sent', 'signed', 'declined', 'voided', 'expired']).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(25),
+        })
+        .strict(),
+      response: listOf(envelopeSchema),
+      handler: async ({ principal, query }) => {
+        const data = await s.envelopes.list(orgId(principal), {
+          ...(query.reference_id ? { referenceId: query.reference_id } : {}),
+          ...(query.status ? { status: query.status } : {}),
+          limit: query.limit,
+        });
+        return { object: 'list' as const, data: data.map(envelopeView), has_more: data.length === query.limit, url: '/v1/esign/envelopes' };
+      },
     }),
     defineRoute({
       method: 'get',

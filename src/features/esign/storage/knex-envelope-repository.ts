@@ -136,6 +136,19 @@ export class KnexEnvelopeRepository implements EnvelopeRepository {
     return row ? fromRow(row) : undefined;
   }
 
+  async list(organizationId: string, filter: { referenceId?: string; status?: EnvelopeStatus; limit: number }): Promise<Envelope[]> {
+    const query = this.db(TABLE).select(COLUMNS).where({ organization_id: organizationId });
+    if (filter.referenceId) query.where({ reference_id: filter.referenceId });
+    if (filter.status) query.where({ status: filter.status });
+    const rows: Row[] = await query
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(filter.limit);
+    return rows.map(fromRow);
+  }
+
   async document(organizationId: string, id: string, which: 'original' | 'signed'): Promise<Buffer | undefined> {
     const column = which === 'original' ? 'document' : 'signed_document';
     const row: Record<string, Buffer | Uint8Array | null> | undefined = await this.db(TABLE)
