@@ -328,15 +328,13 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
       ['app_sftp1'],
     );
     // The next occurrence carries only what arrived since.
-    await t.database
-      .db('hi_profile_applications')
-      .insert({
-        ...(await t.database.db('hi_profile_applications').where({ id: 'app_sftp1' }).first()),
-        id: 'app_sftp2',
-        seq: undefined,
-        listing_id: 'lst_coder',
-        created_at: new Date(),
-      });
+    await t.database.db('hi_profile_applications').insert({
+      ...(await t.database.db('hi_profile_applications').where({ id: 'app_sftp1' }).first()),
+      id: 'app_sftp2',
+      seq: undefined,
+      listing_id: 'lst_coder',
+      created_at: new Date(),
+    });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await due();
     assert.deepEqual(await sweep.runDue(), { delivered: 1, failed: 0 });
@@ -403,7 +401,7 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     assert.equal((await t.request('DELETE', `/v1/sourcing/candidates/${GRACE.id}/consent`, { auth: acme.apiKey })).status, 404);
   });
 
-  it('sourcing: an invitation arrives by email; the application through its link is attributed, once', async () => {
+  it('sourcing: an invitation arrives by email; the application through its link is attributed, once; erasure leaves the pool', async () => {
     const created = await t.request('POST', '/v1/integrations/connections', {
       auth: acme.apiKey,
       body: {
@@ -468,5 +466,16 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     assert.equal(again.body.error.code, 'invitation_used');
     const accepted = await t.database.db('hi_events').where({ organization_id: acme.organizationId, type: 'sourcing.invitation_accepted' });
     assert.equal(accepted.length, 1);
+
+    // Erasure takes Ada out of the pool (and her invitations with her).
+    const erasure = await t.request('POST', `/v1/candidates/${ADA.id}/erasure`, { auth: acme.apiKey, body: {} });
+    assert.equal(erasure.status, 202, erasure.text);
+    await waitFor(
+      async () => (await t.database.db('hi_candidate_erasures').where({ id: erasure.body.id }).whereNot({ status: 'pending' })).length === 1,
+      "Ada's erasure",
+    );
+    const found = await t.request('GET', '/v1/sourcing/candidates?skills=TypeScript', { auth: acme.apiKey });
+    assert.deepEqual(found.body.data, []);
+    assert.equal((await t.database.db('hi_sourcing_invitations').where({ organization_id: acme.organizationId, profile_user_id: ADA.id })).length, 0);
   });
 });
