@@ -187,7 +187,7 @@ describe('credential checks: Data Integrity proofs (eddsa-rdfc-2022)', function 
   });
   after(() => board?.close());
 
-  it('verifies an Open Badges 3.0 license issued with @digitalbazaar/vc: did:web (status list read) and did:key issuers', async () => {
+  it('verifies an Open Badges 3.0 license issued with @digitalbazaar/vc: did:web (status list read), did:key and did:jwk issuers', async () => {
     const signed = await license(board.issuer, { index: 3 });
     assert.deepEqual(
       [(signed.proof as { cryptosuite: string }).cryptosuite, (signed.proof as { type: string }).type],
@@ -201,6 +201,8 @@ describe('credential checks: Data Integrity proofs (eddsa-rdfc-2022)', function 
     const fromKey = await examine(await license(keyIssuer));
     assert.deepEqual(fromKey.verification, { status: 'verified', reason: null });
     assert.equal(matchRequirement(requirement({ issuers: [keyIssuer.did] }), [fromKey], NOW).status, 'met');
+    const jwkIssuer = await didJwkIssuer();
+    assert.deepEqual((await examine(await license(jwkIssuer))).verification, { status: 'verified', reason: null }, 'did:jwk (Ed25519) too');
   });
 
   it('a changed field breaks the proof (signature_invalid); so does a signer who is not the issuer', async () => {
