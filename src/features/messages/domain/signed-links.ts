@@ -8,7 +8,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, invalid } from '../../../kernel/errors';
 
-export type LinkPurpose = 'unsubscribe' | 'call_sheet_confirm' | 'call_sheet_view' | 'timesheet_review' | 'shift_confirm' | 'shift_feed' | 'employee_document_upload';
+export type LinkPurpose =
+  'unsubscribe' | 'call_sheet_confirm' | 'call_sheet_view' | 'timesheet_review' | 'shift_confirm' | 'shift_feed' | 'employee_document_upload';
 
 export interface LinkClaims {
   /** What the link does. */
