@@ -244,7 +244,7 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
   });
 
   it('delivers files to the SFTP connection (pinned host key, atomic rename, the run reference its SHA-256), on demand and on schedule', async () => {
-    await t.database.db('hi_profile_applications').insert({
+    const cara = {
       id: 'app_sftp1',
       organization_id: acme.organizationId,
       listing_id: 'lst_nurse',
@@ -260,7 +260,8 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
       profile_url: 'https://profiles.example.com/cara',
       created_at: new Date(),
       delivered_at: new Date(),
-    });
+    };
+    await t.database.db('hi_profile_applications').insert(cara);
     const missing = await t.request('POST', '/v1/candidate-exports/deliveries', { auth: acme.apiKey, body: { format: 'csv' } });
     assert.equal(missing.status, 409, missing.text);
     assert.equal(missing.body.error.code, 'connection_missing');
@@ -328,13 +329,7 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
       ['app_sftp1'],
     );
     // The next occurrence carries only what arrived since.
-    await t.database.db('hi_profile_applications').insert({
-      ...(await t.database.db('hi_profile_applications').where({ id: 'app_sftp1' }).first()),
-      id: 'app_sftp2',
-      seq: undefined,
-      listing_id: 'lst_coder',
-      created_at: new Date(),
-    });
+    await t.database.db('hi_profile_applications').insert({ ...cara, id: 'app_sftp2', listing_id: 'lst_coder', created_at: new Date() });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await due();
     assert.deepEqual(await sweep.runDue(), { delivered: 1, failed: 0 });
