@@ -93,6 +93,8 @@ describe('tenant isolation: another organization’s ids', function () {
     jobImportFeedId: '',
     jobImportId: '',
     contractorId: '',
+    roleId: '',
+    employeeId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -405,6 +407,22 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       updated_at: new Date(),
     });
+    // B's role and employee (employees' credential requirements).
+    b.roleId = newId('role');
+    b.employeeId = newId('emp');
+    await t.database
+      .db('hi_roles')
+      .insert({ id: b.roleId, organization_id: b.organizationId, name: 'B nurse', requirements: '[]', created_at: new Date(), updated_at: new Date() });
+    await t.database.db('hi_employees').insert({
+      id: b.employeeId,
+      organization_id: b.organizationId,
+      external_id: 'hr-b',
+      name: 'B Employee',
+      email: 'b-employee@example.com',
+      role_ids: JSON.stringify([b.roleId]),
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // B's job import feed and one finished import (written directly: an import needs a feed server).
     b.jobImportFeedId = newId('jfeed');
     b.jobImportId = newId('jimp');
@@ -464,6 +482,8 @@ describe('tenant isolation: another organization’s ids', function () {
       feed_id: { other: b.jobImportFeedId, missing: newId('jfeed') },
       import_id: { other: b.jobImportId, missing: newId('jimp') },
       contractor_id: { other: b.contractorId, missing: newId('pctr') },
+      role_id: { other: b.roleId, missing: newId('role') },
+      employee_id: { other: b.employeeId, missing: newId('emp') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -489,6 +509,7 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
     if (operation.path.endsWith('/shifts/{shift_id}')) return { notes: 'cross-tenant' };
+    if (operation.path.endsWith('/{employee_id}/upload-links')) return { role_id: b.roleId, requirement: 'rn_license' };
     return {};
   }
 
@@ -523,6 +544,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.shiftId,
     b.jobImportFeedId,
     b.jobImportId,
+    b.roleId,
+    b.employeeId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {
