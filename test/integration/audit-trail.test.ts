@@ -69,13 +69,13 @@ describe('audit: every change is in the trail', function () {
     );
     assert.equal(hook.actor_type, 'host');
     // Only the candidate's own calls (its session, the connect flow, a recipient's answer through a signed link in a
-    // message: unsubscribe, call sheet confirmation, the scheduling page, a client's timesheet review), public ones and
+    // message: unsubscribe, call sheet confirmation, the scheduling page, a client's timesheet review, an employee's upload), public ones and
     // counterparts' signed webhooks (Twilio, Stripe, the background-check vendor: each recorded as a run or an event)
     // are outside the trail.
     for (const operation of unaudited)
       assert.match(
         operation,
-        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\/|^[A-Z]+ \/v1\/schedule$|\/timesheet_review|\/sms\/twilio\/|\/payouts\/webhooks\/|\/background-checks\/vendor-events|\/shifts\/confirm|\/shifts\/feed\//,
+        /\/connect\/|\/applications\/profile\/submit|\/sandbox\/|widget|candidate_session|\/public\/|\/messages\/unsubscribe|\/call_sheets\/|^[A-Z]+ \/v1\/schedule$|\/timesheet_review|\/sms\/twilio\/|\/payouts\/webhooks\/|\/background-checks\/vendor-events|\/shifts\/confirm|\/shifts\/feed\/|\/employee-uploads/,
         operation,
       );
     let missing: string[] = [];
