@@ -96,6 +96,8 @@ describe('tenant isolation: another organization’s ids', function () {
     esignTemplateId: '',
     envelopeId: '',
     sourcingInvitationId: '',
+    roleId: '',
+    employeeId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -436,6 +438,22 @@ describe('tenant isolation: another organization’s ids', function () {
       created_at: new Date(),
       updated_at: new Date(),
     });
+    // B's role and employee (employees' credential requirements).
+    b.roleId = newId('role');
+    b.employeeId = newId('emp');
+    await t.database
+      .db('hi_roles')
+      .insert({ id: b.roleId, organization_id: b.organizationId, name: 'B nurse', requirements: '[]', created_at: new Date(), updated_at: new Date() });
+    await t.database.db('hi_employees').insert({
+      id: b.employeeId,
+      organization_id: b.organizationId,
+      external_id: 'hr-b',
+      name: 'B Employee',
+      email: 'b-employee@example.com',
+      role_ids: JSON.stringify([b.roleId]),
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
     // B's job import feed and one finished import (written directly: an import needs a feed server).
     b.jobImportFeedId = newId('jfeed');
     b.jobImportId = newId('jimp');
@@ -508,6 +526,8 @@ describe('tenant isolation: another organization’s ids', function () {
       template_id: { other: b.esignTemplateId, missing: newId('etpl') },
       envelope_id: { other: b.envelopeId, missing: newId('env') },
       invitation_id: { other: b.sourcingInvitationId, missing: newId('sinv') },
+      role_id: { other: b.roleId, missing: newId('role') },
+      employee_id: { other: b.employeeId, missing: newId('emp') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -533,6 +553,7 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
     if (operation.path.endsWith('/shifts/{shift_id}')) return { notes: 'cross-tenant' };
+    if (operation.path.endsWith('/{employee_id}/upload-links')) return { role_id: b.roleId, requirement: 'rn_license' };
     return {};
   }
 
@@ -570,6 +591,8 @@ describe('tenant isolation: another organization’s ids', function () {
     b.esignTemplateId,
     b.envelopeId,
     b.sourcingInvitationId,
+    b.roleId,
+    b.employeeId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

@@ -133,8 +133,9 @@ export class EmployeeService {
 
   /** Where the employee stands on every requirement of every role they hold (compliance_tracking). */
   async standing(organizationId: string, id: string): Promise<{ roleId: string; standings: RequirementStanding[] }[]> {
-    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    // Another organization's id is a 404 whatever the license.
     const employee = await this.employee(organizationId, id);
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
     const roles = await this.roles.getMany(organizationId, employee.roleIds);
     const compliance = this.compliance();
     const expiringWithinDays = Math.max(...(await compliance.settingsOf(organizationId)).reminderDays, 0);
@@ -160,8 +161,8 @@ export class EmployeeService {
    * through the organization's email connection (an action run of compliance tracking).
    */
   async sendUploadLink(organizationId: string, employeeId: string, roleId: string, requirementKey: string, idempotencyKey: string) {
-    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
     const employee = await this.employee(organizationId, employeeId);
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
     const { requirement } = await this.requirementOf(employee, roleId, requirementKey);
     const expiresAt = new Date(this.now().getTime() + UPLOAD_LINK_TTL_MS);
     const token = this.links.sign({
