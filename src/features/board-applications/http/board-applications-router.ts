@@ -82,6 +82,8 @@ export function boardApplicationRoutes(boards: BoardApplications, endpointUrl: (
       tags: ['board-applications'],
       auth: ['organization'],
       response: boardSecretSchema,
+      // No secret made yet: 404 resource_missing.
+      errors: [404],
       handler: async ({ principal }) => secretView(await boards.secretInfo(orgId(principal)), false),
     }),
     defineRoute({
