@@ -357,5 +357,10 @@ describe('compliance: automatic checks and credentials over time', function () {
       ['credential.expiring', 'employee', id, role.body.id],
       ['credential.expired', 'employee', id, role.body.id],
     ]);
+    assert.match(reminder.parsed.text ?? '', /send us the renewed document/);
+    // Giving up the role stops tracking it; then the role can go.
+    assert.equal((await at('PATCH', `/v1/employees/${id}`, { roles: [] })).status, 200);
+    assert.deepEqual((await at('GET', `/v1/compliance?employee_id=${id}`)).body.data, []);
+    assert.equal((await at('DELETE', `/v1/roles/${role.body.id}`)).status, 200);
   });
 });

@@ -114,20 +114,24 @@ export class EmployeeService {
   }
 
   async updateEmployee(organizationId: string, id: string, changes: EmployeeChanges): Promise<Employee> {
-    await this.employee(organizationId, id);
+    const current = await this.employee(organizationId, id);
     if (changes.roleIds) {
       await this.requireRoles(organizationId, changes.roleIds);
       changes = { ...changes, roleIds: [...new Set(changes.roleIds)] };
     }
     const updated = await this.employees.update(organizationId, id, changes, this.now());
     if (!updated) throw notFound('employee', id);
+    // A role given up is no longer tracked (no reminders for a license the job no longer needs).
+    const dropped = current.roleIds.filter((r) => !updated.roleIds.includes(r));
+    if (dropped.length) await this.compliance().forgetEmployee(organizationId, id, dropped);
     return updated;
   }
 
-  /** Deletes the employee, their documents' files and rows; the held credentials go with privacy erasure. */
+  /** Deletes the employee, their documents (files, then rows) and their tracked credentials. */
   async deleteEmployee(organizationId: string, id: string): Promise<void> {
     await this.employee(organizationId, id);
     for (const d of await this.documents.listForEmployee(organizationId, id)) await this.blobs.delete(d.id);
+    await this.compliance().forgetEmployee(organizationId, id);
     if (!(await this.employees.delete(organizationId, id))) throw notFound('employee', id);
   }
 
