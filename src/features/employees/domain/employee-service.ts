@@ -158,6 +158,35 @@ export class EmployeeService {
     }));
   }
 
+  /** Every employee holding the role (a page, in id order) and where each stands on its requirements: who is out of compliance, missing ones included. */
+  async roleStanding(organizationId: string, roleId: string, limit: number, startingAfter?: string) {
+    const role = await this.role(organizationId, roleId);
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    const compliance = this.compliance();
+    const expiringWithinDays = Math.max(...(await compliance.settingsOf(organizationId)).reminderDays, 0);
+    const employees = await this.employees.list(organizationId, { limit: limit + 1, roleId, ...(startingAfter ? { startingAfter } : {}) });
+    const now = this.now();
+    const data = await Promise.all(
+      employees.slice(0, limit).map(async (employee) => {
+        const held = (await compliance.list({ organizationId, profileUserId: employee.id, listingId: role.id, subject: 'employee', limit: 100 })).data.map(
+          (r) => r.credential,
+        );
+        return {
+          employee,
+          standings: role.requirements.map((requirement) =>
+            standingOf(
+              requirement,
+              held.find((h) => h.requirementKey === requirement.key),
+              now,
+              expiringWithinDays,
+            ),
+          ),
+        };
+      }),
+    );
+    return { data, hasMore: employees.length > limit };
+  }
+
   // Documents through a signed link
 
   /**
