@@ -334,6 +334,15 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.equal(approved.status, 200, approved.text);
     assert.equal((await at('POST', `/v1/employees/${id}/documents/${uploaded.body.id}/approve`, { expires_at: expiresAt })).status, 409);
     assert.deepEqual([(await standing()).status, (await standing()).expires_at], ['met', expiresAt]);
+    const colleague = await at('POST', '/v1/employees', { external_id: 'hr-3', name: 'Omar Nurse', email: 'omar@mercy.example', roles: [role.body.id] });
+    const roster = (await at('GET', `/v1/roles/${role.body.id}/compliance`)).body.data;
+    assert.deepEqual(
+      roster.map((r: any) => [r.employee_id, r.status]).sort(),
+      [
+        [id, 'met'],
+        [colleague.body.id, 'missing'],
+      ].sort(),
+    );
     const records = (await at('GET', `/v1/compliance?role_id=${role.body.id}`)).body.data;
     assert.deepEqual(
       records.map((r: any) => [r.subject, r.employee_id, r.role_id, r.requirement, r.status]),
@@ -357,5 +366,11 @@ describe('compliance: automatic checks and credentials over time', function () {
       ['credential.expiring', 'employee', id, role.body.id],
       ['credential.expired', 'employee', id, role.body.id],
     ]);
+    assert.match(reminder.parsed.text ?? '', /send us the renewed document/);
+    // Giving up the role stops tracking it; then the role can go.
+    assert.equal((await at('PATCH', `/v1/employees/${id}`, { roles: [] })).status, 200);
+    assert.deepEqual((await at('GET', `/v1/compliance?employee_id=${id}`)).body.data, []);
+    assert.equal((await at('DELETE', `/v1/employees/${colleague.body.id}`)).status, 200);
+    assert.equal((await at('DELETE', `/v1/roles/${role.body.id}`)).status, 200);
   });
 });

@@ -49,6 +49,11 @@ export class ComplianceService {
     return this.held.record(credential, newId('hcred'), this.now());
   }
 
+  /** An employee left (or gave up roles): their credentials for them are no longer tracked, so no reminder or notice follows. */
+  async forgetEmployee(organizationId: string, employeeId: string, roleIds?: string[]): Promise<number> {
+    return this.held.forgetEmployee(organizationId, employeeId, roleIds);
+  }
+
   async settingsOf(organizationId: string): Promise<ComplianceSettings> {
     return (await this.settings.get(organizationId)) ?? { reminderDays: DEFAULT_REMINDER_DAYS };
   }
@@ -184,7 +189,9 @@ export class ComplianceService {
           `Dear ${credential.holder.name ?? (credential.subject === 'employee' ? 'colleague' : 'candidate')},`,
           '',
           `The ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}.`,
-          'Please renew it and present the renewed credential before then, so it keeps counting.',
+          credential.subject === 'employee'
+            ? 'Please renew it and send us the renewed document before then (ask us for an upload link), so you stay cleared for your role.'
+            : 'Please renew it and present the renewed credential before then, so it keeps counting.',
         ].join('\n'),
       });
       return true;

@@ -79,6 +79,8 @@ export interface HeldCredentialRepository {
   dueForReverification(before: Date, limit: number, afterId?: string): Promise<HeldCredential[]>;
   /** Records a verification: `active` again at `at`, or the state it fell to. Answers false when the row is no longer active (another sweep was first). */
   markReverified(id: string, at: Date, outcome: { state: HeldCredentialState; reason: string | null }): Promise<boolean>;
+  /** Deletes an employee's held credentials (all, or those for the given roles): they left, or no longer hold the role. */
+  forgetEmployee(organizationId: string, employeeId: string, roleIds?: string[]): Promise<number>;
   /** One page in id order; streams call it until `hasMore` is false. */
   list(query: ComplianceQuery): Promise<{ data: HeldCredential[]; hasMore: boolean }>;
 }

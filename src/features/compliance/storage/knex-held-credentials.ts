@@ -155,6 +155,12 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
     return (await this.db(TABLE).where({ id, state: 'active' }).update(changes)) > 0;
   }
 
+  async forgetEmployee(organizationId: string, employeeId: string, roleIds?: string[]): Promise<number> {
+    const query = this.db(TABLE).where({ organization_id: organizationId, subject: 'employee', profile_user_id: employeeId });
+    if (roleIds) query.whereIn('listing_id', roleIds);
+    return query.delete();
+  }
+
   async list(q: ComplianceQuery): Promise<{ data: HeldCredential[]; hasMore: boolean }> {
     const query = this.db<Row>(TABLE).where({ organization_id: q.organizationId });
     if (q.requirementKey) query.where({ requirement_key: q.requirementKey });

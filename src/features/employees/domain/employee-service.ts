@@ -114,20 +114,24 @@ export class EmployeeService {
   }
 
   async updateEmployee(organizationId: string, id: string, changes: EmployeeChanges): Promise<Employee> {
-    await this.employee(organizationId, id);
+    const current = await this.employee(organizationId, id);
     if (changes.roleIds) {
       await this.requireRoles(organizationId, changes.roleIds);
       changes = { ...changes, roleIds: [...new Set(changes.roleIds)] };
     }
     const updated = await this.employees.update(organizationId, id, changes, this.now());
     if (!updated) throw notFound('employee', id);
+    // A role given up is no longer tracked (no reminders for a license the job no longer needs).
+    const dropped = current.roleIds.filter((r) => !updated.roleIds.includes(r));
+    if (dropped.length) await this.compliance().forgetEmployee(organizationId, id, dropped);
     return updated;
   }
 
-  /** Deletes the employee, their documents' files and rows; the held credentials go with privacy erasure. */
+  /** Deletes the employee, their documents (files, then rows) and their tracked credentials. */
   async deleteEmployee(organizationId: string, id: string): Promise<void> {
     await this.employee(organizationId, id);
     for (const d of await this.documents.listForEmployee(organizationId, id)) await this.blobs.delete(d.id);
+    await this.compliance().forgetEmployee(organizationId, id);
     if (!(await this.employees.delete(organizationId, id))) throw notFound('employee', id);
   }
 
@@ -152,6 +156,35 @@ export class EmployeeService {
         ),
       ),
     }));
+  }
+
+  /** Every employee holding the role (a page, in id order) and where each stands on its requirements: who is out of compliance, missing ones included. */
+  async roleStanding(organizationId: string, roleId: string, limit: number, startingAfter?: string) {
+    const role = await this.role(organizationId, roleId);
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    const compliance = this.compliance();
+    const expiringWithinDays = Math.max(...(await compliance.settingsOf(organizationId)).reminderDays, 0);
+    const employees = await this.employees.list(organizationId, { limit: limit + 1, roleId, ...(startingAfter ? { startingAfter } : {}) });
+    const now = this.now();
+    const data = await Promise.all(
+      employees.slice(0, limit).map(async (employee) => {
+        const held = (await compliance.list({ organizationId, profileUserId: employee.id, listingId: role.id, subject: 'employee', limit: 100 })).data.map(
+          (r) => r.credential,
+        );
+        return {
+          employee,
+          standings: role.requirements.map((requirement) =>
+            standingOf(
+              requirement,
+              held.find((h) => h.requirementKey === requirement.key),
+              now,
+              expiringWithinDays,
+            ),
+          ),
+        };
+      }),
+    );
+    return { data, hasMore: employees.length > limit };
   }
 
   // Documents through a signed link

@@ -189,3 +189,31 @@ export const employeeDocumentView = (d: EmployeeDocument): z.output<typeof emplo
   reviewed_at: d.reviewedAt?.toISOString() ?? null,
   created_at: d.createdAt.toISOString(),
 });
+
+export const roleComplianceSchema = z
+  .object({
+    object: z.literal('list'),
+    data: z.array(
+      z.object({
+        object: z.literal('role_compliance'),
+        employee_id: z.string(),
+        external_id: z.string(),
+        name: z.string(),
+        status: z.enum(['met', 'expiring', 'expired', 'missing']).meta({ description: 'The worst of the requirements: missing > expired > expiring > met' }),
+        requirements: z.array(
+          z.object({
+            requirement: z.string(),
+            status: z.enum(['met', 'expiring', 'expired', 'missing']),
+            reason: z.string().nullable(),
+            expires_at: isoDateTime.nullable(),
+          }),
+        ),
+      }),
+    ),
+    has_more: z.boolean(),
+    url: z.string(),
+  })
+  .meta({ id: 'RoleCompliance' });
+
+const WORST = ['missing', 'expired', 'expiring', 'met'] as const;
+export const worstOf = (standings: RequirementStanding[]) => WORST.find((w) => standings.some((s) => s.status === w)) ?? 'met';

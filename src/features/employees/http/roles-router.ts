@@ -4,7 +4,7 @@ import { defineRoute, reply, type RouteDefinition } from '../../../platform/http
 import { listOf } from '../../../platform/http/common-schemas';
 import { z } from '../../../platform/http/route';
 import type { EmployeeService } from '../domain/employee-service';
-import { createRoleBody, pageQuery, roleParams, roleSchema, roleView, updateRoleBody } from './employee-schemas';
+import { createRoleBody, pageQuery, roleComplianceSchema, roleParams, roleSchema, roleView, standingView, updateRoleBody, worstOf } from './employee-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
@@ -47,6 +47,35 @@ export function roleRoutes(service: EmployeeService): RouteDefinition<any, any, 
       params: roleParams,
       response: roleSchema,
       handler: async ({ principal, params }) => roleView(await service.role(orgId(principal), params.role_id)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/:role_id/compliance',
+      operationId: 'getRoleCompliance',
+      summary:
+        'Every employee holding the role and where each stands on its requirements (met, expiring, expired, missing; cursor: limit, starting_after; background_checks.compliance_tracking)',
+      tags: ['credentials'],
+      auth: ['organization'],
+      params: roleParams,
+      query: pageQuery,
+      response: roleComplianceSchema,
+      errors: [403],
+      handler: async ({ principal, params, query }) => {
+        const page = await service.roleStanding(orgId(principal), params.role_id, query.limit, query.starting_after);
+        return {
+          object: 'list' as const,
+          data: page.data.map(({ employee, standings }) => ({
+            object: 'role_compliance' as const,
+            employee_id: employee.id,
+            external_id: employee.externalId,
+            name: employee.name,
+            status: worstOf(standings),
+            requirements: standings.map(standingView),
+          })),
+          has_more: page.hasMore,
+          url: `/v1/roles/${params.role_id}/compliance`,
+        };
+      },
     }),
     defineRoute({
       method: 'patch',
