@@ -16,6 +16,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { selfSignedP12 } from '../../src/features/esign/documents/certificates';
 import { chromiumMissing, launchChromium } from '../helpers/browser';
+import { skipBecause } from '../helpers/skip';
 import { activateLicense } from '../helpers/hooks';
 import { eventsOf } from '../helpers/licensing';
 import { waitFor } from '../helpers/profile-flow';
@@ -281,7 +282,7 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
 
   it('the signer’s page in Chromium at 390 px: axe finds no serious violation, nothing is wider than the screen; a drawn signature and the keyboard sign it', async function () {
     const missing = chromiumMissing();
-    if (missing) return this.skip();
+    if (missing) return skipBecause(this, missing);
     const created = await t.request('POST', '/v1/esign/envelopes', {
       auth: acme.apiKey,
       body: {

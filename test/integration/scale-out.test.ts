@@ -250,15 +250,15 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
     }, 'pipeline-delivery jobs finished');
     const provisionings = await waitFor(async () => {
       const jobs = await jobsOf(inst!, 'license-provisioning');
-      return jobs.counts.completed === 4 && jobs.counts.active === 0 ? jobs : undefined;
+      return jobs.counts.completed === 6 && jobs.counts.active === 0 ? jobs : undefined;
     }, 'license-provisioning jobs finished');
     assert.equal(
       Number((await db('hi_licenses').where({ status: 'active' }).count({ n: '*' }))[0]!.n),
-      4,
-      'profile.accept_application and email reminders, per organization',
+      6,
+      'profile.accept_application, email reminders and e-signature (built in, it needs email only), per organization',
     );
-    assert.equal(Number((await db('hi_licenses').where({ status: 'requires_connection' }).count({ n: '*' }))[0]!.n), 4, 'e-signature and HRIS wait');
-    assert.equal(Number((await db('hi_sandbox_provisionings').count({ n: '*' }))[0]!.n), 4, 'each provisioned once');
+    assert.equal(Number((await db('hi_licenses').where({ status: 'requires_connection' }).count({ n: '*' }))[0]!.n), 2, 'HRIS waits for its connection');
+    assert.equal(Number((await db('hi_sandbox_provisionings').count({ n: '*' }))[0]!.n), 6, 'each provisioned once');
     for (const { counts, completed } of [imports, deliveries, provisionings]) {
       assert.equal(counts.failed, 0);
       assert.equal(counts.delayed, 0, 'no retry pending');
@@ -275,7 +275,7 @@ describe('scale-out: two API and two worker processes, as compose runs them', fu
       ),
     );
     const done = [0, 1].map((w) => perQueue.reduce((sum, counts) => sum + counts[w]!, 0));
-    assert.equal(done[0]! + done[1]!, 36, `the two workers completed 4 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
+    assert.equal(done[0]! + done[1]!, 38, `the two workers completed 6 license provisionings + 8 imports + 24 deliveries between them, once each (${done})`);
     assert.ok(
       done.every((d) => d > 0),
       `both workers took jobs (${done})`,

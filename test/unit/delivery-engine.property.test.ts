@@ -126,7 +126,9 @@ describe('delivery engine', () => {
         const verdict = { transient: true, code: 'upstream_unavailable', message: 'down' };
         let now = 0;
         let attempt = 1;
-        const bound = Math.ceil(Math.log2(s.maxDelayMs / s.baseMs)) + Math.ceil(s.windowMs / (s.maxDelayMs * (1 - JITTER))) + 3;
+        // Delays are whole milliseconds: the shortest plateau delay is the rounded lower jitter bound (3 ms × 0.8 → 2 ms).
+        const shortestPlateau = Math.max(1, Math.round(s.maxDelayMs * (1 - JITTER)));
+        const bound = Math.ceil(Math.log2(s.maxDelayMs / s.baseMs)) + Math.ceil(s.windowMs / shortestPlateau) + 3;
         for (;;) {
           const settled = settleAttempt(
             { kind: 'failure', verdict },

@@ -27,7 +27,8 @@ import { IMPORT_FEED_REPOSITORY, type ImportFeedRepository } from './domain/impo
 import { JOB_IMPORT_REPOSITORY, type JobImportRepository } from './domain/job-import';
 import { IMPORT_JOBS, JobImports } from './domain/job-imports';
 import { jobImportRoutes } from './http/job-imports-router';
-import { JobImportProcessor, JobImportSweepProcessor, JOB_IMPORT_SWEEP_QUEUE } from './jobs/job-import-processors';
+import { JobImportProcessor } from './jobs/job-import';
+import { JobImportSweepProcessor, JOB_IMPORT_SWEEP_QUEUE } from './jobs/job-import-sweep';
 import { HttpFeedFetcher } from './storage/http-feed-fetcher';
 import { KnexImportFeedRepository } from './storage/knex-import-feed-repository';
 import { KnexJobImportRepository } from './storage/knex-job-import-repository';

@@ -2,6 +2,8 @@
  * Queue `availability-sync`: a repeating job (a BullMQ job scheduler every SYNC_INTERVAL_MS;
  * a timer when embedded) that syncs every tracked calendar not read for an interval, of
  * organizations holding `scheduling.availability_sync`. Each sync is its own action run.
+ * Idempotent: a sync applies the server's changes since the stored state (sync token or ctag),
+ * upserting busy rows by event URL, so a repeated or overlapping run changes nothing twice.
  */
 import type { Disposer } from '../../../kernel/disposer';
 import type { JobContext, JobProcessor } from '../../../kernel/job-queue';

@@ -2,7 +2,8 @@
  * Queue `candidate-export-schedule`: a repeating job (a BullMQ job scheduler every minute; a
  * timer when embedded) that delivers each due scheduled export to its organization's SFTP
  * connection. Occurrences are claimed in the database (next_run_at moved on in the claiming
- * statement), so two processes never deliver the same one.
+ * statement), so two processes never deliver the same one. Idempotent: a claimed occurrence is
+ * delivered once; the file's run is keyed by its checksum.
  */
 import type { Disposer } from '../../../kernel/disposer';
 import type { JobContext, JobProcessor } from '../../../kernel/job-queue';

@@ -2,7 +2,7 @@
  * Queue `esign-expiry`: a repeating job (a BullMQ job scheduler every 15 minutes; a timer
  * when embedded) that expires the envelopes past their expiry and publishes
  * `offer.expired` / `agreement.expired`. One UPDATE … RETURNING decides which, so two runs at
- * once announce each envelope once (the events' dedupe keys name the envelope too).
+ * once announce each envelope once (the events' dedupe keys name the envelope too): idempotent.
  */
 import type { Disposer } from '../../../kernel/disposer';
 import type { JobContext, JobProcessor } from '../../../kernel/job-queue';

@@ -1,7 +1,8 @@
 /**
  * Queue `timesheet-payouts`: one job per approved timesheet (job id `timesheet-payout-<id>`,
  * added when the client's contact approves), paying the worker. Retried with backoff while
- * the provider is away; the payout's reference makes a repeated job pay nothing twice.
+ * the provider is away; the payout's reference makes a repeated job pay nothing twice
+ * (idempotent: the deterministic job id and the unique reference `timesheet:<id>`).
  */
 import type { JobContext, JobProcessor } from '../../../kernel/job-queue';
 import type { TimesheetPayouts } from '../domain/timesheet-payouts';

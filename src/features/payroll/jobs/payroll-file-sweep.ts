@@ -2,7 +2,8 @@
  * Queue `payroll-file-sweep`: a repeating job (a BullMQ job scheduler every 6 hours; a timer
  * when embedded) that delivers the scheduled payroll files: each finished day's worked-hours
  * batch (the last 7 days) and, from January 10 to 31, the previous tax year's contractor file.
- * Idempotent: a delivered file's run succeeded, so later occurrences change nothing.
+ * Idempotent: a file already delivered has a succeeded run (keyed by its checksum), so later
+ * occurrences deliver nothing again.
  */
 import type { Disposer } from '../../../kernel/disposer';
 import type { JobContext, JobProcessor } from '../../../kernel/job-queue';
