@@ -69,6 +69,8 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     REMINDER_LEAD_MINUTES: String(7 * 24 * 60),
+    // The bench's SMTP server listens on loopback: the connections' SSRF guard must allow it.
+    CONNECTOR_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
   });
   const host = await createStandaloneHost({ config, logger: createLogger({ level: 'warn' }), db, runWorkers: false });
   try {
