@@ -72,6 +72,28 @@ const fromRow = (row: ApplicationRow): ProfileApplication => ({
   deliveredAt: row.delivered_at ? new Date(row.delivered_at) : null,
 });
 
+/** The hi_profile_applications row of an application (also written by board applications, in their own transaction). */
+export function applicationRow(application: ProfileApplication) {
+  return {
+    id: application.id,
+    organization_id: application.organizationId,
+    listing_id: application.listingId,
+    profile_user_id: application.profileUserId,
+    status: application.status,
+    cover_letter: application.coverLetter,
+    answers: JSON.stringify(application.answers),
+    candidate_name: application.candidateName,
+    candidate_headline: application.candidateHeadline,
+    imported_skills: JSON.stringify(application.importedSkills),
+    imported_credentials: JSON.stringify(application.importedCredentials),
+    experience_summary: JSON.stringify(application.experienceSummary),
+    work_history: JSON.stringify(application.workHistory),
+    profile_url: application.profileUrl,
+    source: application.source,
+    created_at: application.createdAt,
+  };
+}
+
 @injectable()
 export class KnexApplicationRepository implements ApplicationRepository {
   constructor(@inject(DATABASE) private readonly db: Database) {}
@@ -81,24 +103,7 @@ export class KnexApplicationRepository implements ApplicationRepository {
     // leaves to the pipeline delivery (application.submitted) to stay one statement.
     if (!onlyJobMessages(messages)) throw new Error('ApplicationRepository.create writes job messages only; record events from the pipeline delivery');
     try {
-      const row = {
-        id: application.id,
-        organization_id: application.organizationId,
-        listing_id: application.listingId,
-        profile_user_id: application.profileUserId,
-        status: application.status,
-        cover_letter: application.coverLetter,
-        answers: JSON.stringify(application.answers),
-        candidate_name: application.candidateName,
-        candidate_headline: application.candidateHeadline,
-        imported_skills: JSON.stringify(application.importedSkills),
-        imported_credentials: JSON.stringify(application.importedCredentials),
-        experience_summary: JSON.stringify(application.experienceSummary),
-        work_history: JSON.stringify(application.workHistory),
-        profile_url: application.profileUrl,
-        source: application.source,
-        created_at: application.createdAt,
-      };
+      const row = applicationRow(application);
       // One statement, so one round trip instead of four (BEGIN, two INSERTs, COMMIT): a
       // data-modifying WITH runs exactly once and atomically with the statement around it,
       // so the row and its outbox messages are written together or not at all.

@@ -5,6 +5,7 @@
  * details (hi_board_applications) and its pipeline-delivery outbox message. Conflicts are
  * `ON CONFLICT DO NOTHING`, so a duplicate never aborts the transaction half way.
  */
+import { applicationRow } from '../../applications/storage/application-repository';
 import type { ProfileApplication } from '../../applications/domain/application';
 import type { OutboxMessage } from '../../../kernel/outbox';
 import type { Database } from '../../../platform/database/database';
@@ -36,24 +37,7 @@ export class KnexBoardApplicationWriter implements BoardApplicationWriter {
         return { outcome: 'replayed', applicationId: first.application_id as string, sameBody: first.body_sha256 === delivery.bodySha256 };
       }
       const inserted = await trx('hi_profile_applications')
-        .insert({
-          id: application.id,
-          organization_id: application.organizationId,
-          listing_id: application.listingId,
-          profile_user_id: application.profileUserId,
-          status: application.status,
-          cover_letter: application.coverLetter,
-          answers: JSON.stringify(application.answers),
-          candidate_name: application.candidateName,
-          candidate_headline: application.candidateHeadline,
-          imported_skills: JSON.stringify(application.importedSkills),
-          imported_credentials: JSON.stringify(application.importedCredentials),
-          experience_summary: JSON.stringify(application.experienceSummary),
-          work_history: JSON.stringify(application.workHistory),
-          profile_url: application.profileUrl,
-          source: application.source,
-          created_at: application.createdAt,
-        })
+        .insert(applicationRow(application))
         .onConflict(['organization_id', 'listing_id', 'profile_user_id'])
         .ignore()
         .returning('id');
