@@ -38,22 +38,27 @@ export function drainable(server: Server, idleMs = DRAIN_IDLE_MS): Draining {
       state.idleSince = Date.now();
     });
   });
+  /** Ends the connections idle long enough. Decided after a poll phase (setImmediate), so a
+   *  request whose bytes arrived while the event loop was busy is seen first, not cut off. */
+  const endIdleConnections = () =>
+    setImmediate(() => {
+      const now = Date.now();
+      for (const [socket, state] of connections) if (state.active === 0 && now - state.idleSince >= idleMs) socket.end();
+    });
   return {
     drain() {
       draining = true;
       return new Promise<void>((resolve) => {
-        const sweep = setInterval(
-          () => {
-            const now = Date.now();
-            for (const [socket, state] of connections) if (state.active === 0 && now - state.idleSince >= idleMs) socket.end();
-          },
-          Math.min(100, idleMs),
+        const sweep = setInterval(endIdleConnections, Math.min(100, idleMs));
+        // Stop listening one poll phase later: connections the kernel already queued are accepted
+        // (and answered with Connection: close) rather than reset with the listening socket.
+        setImmediate(() =>
+          // net.Server's close: stop listening, and call back once the last connection is gone.
+          NetServer.prototype.close.call(server, () => {
+            clearInterval(sweep);
+            resolve();
+          }),
         );
-        // net.Server's close: stop listening, and call back once the last connection is gone.
-        NetServer.prototype.close.call(server, () => {
-          clearInterval(sweep);
-          resolve();
-        });
       });
     },
   };
