@@ -15,11 +15,11 @@ import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../li
 import { registerCandidateData } from '../privacy/register';
 import { candidateStore } from '../privacy/domain/candidate-data';
 import { BLOB_STORE, type BlobStore } from './domain/blob-store';
-import { CREDENTIAL_DOCUMENT_REPOSITORY, type CredentialDocumentRepository } from './domain/credential-document';
+import { CREDENTIAL_DOCUMENT_REPOSITORY, type ApplicationSubject, type CredentialDocumentRepository } from './domain/credential-document';
 import { CredentialDocumentService, type ApplicationRequirementsLookup } from './domain/credential-document-service';
 import { credentialDocumentRoutes, UPLOAD_OPERATION } from './http/credential-documents-router';
 import { EncryptedDiskBlobStore } from './storage/encrypted-disk-blob-store';
-import { KnexCredentialDocuments } from './storage/knex-credential-documents';
+import { KnexReviewedDocuments } from './storage/knex-reviewed-documents';
 import { credentialDocumentsData } from './storage/documents-candidate-data';
 import { ComplianceService } from '../compliance/domain/compliance-service';
 
@@ -33,7 +33,14 @@ export const credentialDocumentsModule: PluginModule = {
     container.register(DOCUMENT_MAX_BYTES, { useValue: config.credentialDocuments.maxBytes });
     registerCandidateData(container, candidateStore(credentialDocumentsData(container.resolve<Database>(DATABASE), blobs)));
     container.register<CredentialDocumentRepository>(CREDENTIAL_DOCUMENT_REPOSITORY, {
-      useFactory: instanceCachingFactory((c) => new KnexCredentialDocuments(c.resolve<Database>(DATABASE))),
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new KnexReviewedDocuments<ApplicationSubject>(c.resolve<Database>(DATABASE), 'hi_credential_documents', {
+            applicationId: 'application_id',
+            listingId: 'listing_id',
+            profileUserId: 'profile_user_id',
+          }),
+      ),
     });
     container.register(CredentialDocumentService, {
       useFactory: instanceCachingFactory((c) => {

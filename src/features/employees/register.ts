@@ -15,18 +15,18 @@ import { MESSAGE_LINK_KEY, SignedLinks } from '../messages/domain/signed-links';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/domain/connectors';
 import { BLOB_STORE, type BlobStore } from '../credential-documents/domain/blob-store';
+import { KnexReviewedDocuments } from '../credential-documents/storage/knex-reviewed-documents';
 import { ComplianceService } from '../compliance/domain/compliance-service';
 import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { EMPLOYEE_REPOSITORY } from './domain/employee';
-import { EMPLOYEE_DOCUMENT_REPOSITORY } from './domain/employee-document';
+import { EMPLOYEE_DOCUMENT_REPOSITORY, type EmployeeSubject } from './domain/employee-document';
 import { EmployeeService } from './domain/employee-service';
 import { ROLE_REPOSITORY } from './domain/role';
 import { employeeRoutes } from './http/employees-router';
 import { employeeUploadRoutes, LINK_UPLOAD_OPERATION } from './http/employee-uploads-router';
 import { roleRoutes } from './http/roles-router';
 import { employeeDocumentsData, employeesData } from './storage/employees-candidate-data';
-import { KnexEmployeeDocuments } from './storage/knex-employee-documents';
 import { KnexEmployees } from './storage/knex-employees';
 import { KnexRoles } from './storage/knex-roles';
 
@@ -39,7 +39,11 @@ export const employeesModule: PluginModule = {
     if (!container.isRegistered(MESSAGE_LINK_KEY)) container.register(MESSAGE_LINK_KEY, { useValue: deriveKey(config.secretKey, 'message-links') });
     container.register(ROLE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexRoles(db)) });
     container.register(EMPLOYEE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployees(db)) });
-    container.register(EMPLOYEE_DOCUMENT_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployeeDocuments(db)) });
+    container.register(EMPLOYEE_DOCUMENT_REPOSITORY, {
+      useFactory: instanceCachingFactory(
+        () => new KnexReviewedDocuments<EmployeeSubject>(db, 'hi_employee_documents', { employeeId: 'employee_id', roleId: 'role_id' }),
+      ),
+    });
     container.register(UPLOAD_MAX_BYTES, { useValue: config.credentialDocuments.maxBytes });
     // Documents first: an employee's erasure removes their files before the rows that name them.
     registerCandidateData(container, candidateStore(employeeDocumentsData(db, container.resolve<BlobStore>(BLOB_STORE))));

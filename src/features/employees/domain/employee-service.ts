@@ -6,18 +6,17 @@
  * a document through a signed link emailed to them, and a reviewer approves it with the expiry
  * read on it.
  */
-import { createHash } from 'node:crypto';
 import { DomainError, conflict, invalid, notFound } from '../../../kernel/errors';
 import { newId } from '../../../kernel/ids';
 import type { CredentialRequirement } from '../../listings/domain/credential-requirements';
 import type { BlobStore } from '../../credential-documents/domain/blob-store';
-import { sniffDocumentType } from '../../credential-documents/domain/document-type';
+import { DocumentReview } from '../../credential-documents/domain/document-review';
 import { COMPLIANCE_TRACKING, type ComplianceService } from '../../compliance/domain/compliance-service';
 import type { NotificationConnector } from '../../hooks/domain/connectors';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import type { SignedLinks } from '../../messages/domain/signed-links';
 import type { Employee, EmployeeChanges, EmployeeRepository } from './employee';
-import type { EmployeeDocument, EmployeeDocumentRepository } from './employee-document';
+import type { EmployeeDocument, EmployeeDocumentRepository, EmployeeSubject } from './employee-document';
 import type { Role, RoleRepository } from './role';
 import { standingOf, type RequirementStanding } from './requirement-standing';
 
@@ -39,18 +38,32 @@ export interface NewEmployee {
 }
 
 export class EmployeeService {
+  private readonly documents: DocumentReview<EmployeeSubject>;
+
   constructor(
     private readonly roles: RoleRepository,
     private readonly employees: EmployeeRepository,
-    private readonly documents: EmployeeDocumentRepository,
-    private readonly blobs: BlobStore,
+    documents: EmployeeDocumentRepository,
+    blobs: BlobStore,
     private readonly compliance: () => ComplianceService,
     private readonly entitlements: Entitlements,
     private readonly links: SignedLinks,
     private readonly email: () => NotificationConnector,
     private readonly options: EmployeeServiceOptions,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.documents = new DocumentReview(
+      documents,
+      blobs,
+      {
+        noun: 'employee document',
+        idPrefix: 'edoc',
+        maxBytes: options.maxBytes,
+        unsupportedType: (message) => new DomainError('unsupported_media_type', 'unsupported_document_type', message),
+      },
+      now,
+    );
+  }
 
   // Roles
 
@@ -130,7 +143,7 @@ export class EmployeeService {
   /** Deletes the employee, their documents (files, then rows) and their tracked credentials. */
   async deleteEmployee(organizationId: string, id: string): Promise<void> {
     await this.employee(organizationId, id);
-    for (const d of await this.documents.listForEmployee(organizationId, id)) await this.blobs.delete(d.id);
+    await this.documents.deleteFiles(organizationId, { employeeId: id });
     await this.compliance().forgetEmployee(organizationId, id);
     if (!(await this.employees.delete(organizationId, id))) throw notFound('employee', id);
   }
@@ -223,7 +236,7 @@ export class EmployeeService {
     return { url, expiresAt, deliveryId: delivery.deliveryId };
   }
 
-  /** An upload through a signed link: checked (link, size, type) before anything is written; the blob before its row. */
+  /** An upload through a signed link: the link checked here, then the file (size, type) before anything is written. */
   async uploadWithLink(token: string, upload: { fileName: string; content: Buffer }): Promise<EmployeeDocument> {
     const claims = this.links.verify(token, 'employee_document_upload', this.now());
     const [employeeId, roleId, requirementKey] = claims.r.split(':');
@@ -233,56 +246,25 @@ export class EmployeeService {
     const { requirement } = await this.requirementOf(employee, roleId, requirementKey).catch(() => {
       throw new DomainError('gone', 'link_expired', 'This link is no longer valid');
     });
-    if (upload.content.length > this.options.maxBytes) {
-      throw new DomainError('too_large', 'document_too_large', `The document is larger than ${this.options.maxBytes} bytes`);
-    }
-    const mediaType = sniffDocumentType(upload.content);
-    if (!mediaType)
-      throw new DomainError('unsupported_media_type', 'unsupported_document_type', 'The document must be a PDF, PNG or JPEG file (read from its content)');
-    const document: EmployeeDocument = {
-      id: newId('edoc'),
-      organizationId: employee.organizationId,
-      employeeId: employee.id,
-      roleId,
-      requirementKey: requirement.key,
-      credentialType: requirement.credential_type,
-      fileName: upload.fileName,
-      mediaType,
-      sizeBytes: upload.content.length,
-      sha256: createHash('sha256').update(upload.content).digest('hex'),
-      status: 'pending_review',
-      expiresAt: null,
-      rejectionReason: null,
-      reviewedBy: null,
-      reviewedAt: null,
-      createdAt: this.now(),
-    };
-    await this.blobs.put(document.id, upload.content);
-    await this.documents.insert(document);
-    return document;
+    return this.documents.receive(employee.organizationId, { employeeId: employee.id, roleId }, requirement, upload);
   }
 
   async documentsOf(organizationId: string, employeeId: string): Promise<EmployeeDocument[]> {
     await this.employee(organizationId, employeeId);
-    return this.documents.listForEmployee(organizationId, employeeId);
+    return this.documents.list(organizationId, { employeeId });
   }
 
-  async document(organizationId: string, employeeId: string, id: string): Promise<EmployeeDocument> {
-    const document = await this.documents.get(organizationId, employeeId, id);
-    if (!document) throw notFound('employee document', id);
-    return document;
+  document(organizationId: string, employeeId: string, id: string): Promise<EmployeeDocument> {
+    return this.documents.get(organizationId, id, { employeeId });
   }
 
-  async documentContent(organizationId: string, employeeId: string, id: string): Promise<{ document: EmployeeDocument; content: Buffer }> {
-    const document = await this.document(organizationId, employeeId, id);
-    const content = await this.blobs.get(document.id);
-    if (!content) throw notFound('employee document', id);
-    return { document, content };
+  documentContent(organizationId: string, employeeId: string, id: string): Promise<{ document: EmployeeDocument; content: Buffer }> {
+    return this.documents.content(organizationId, id, { employeeId });
   }
 
   /** Approved with the expiry read on it: from now on compliance tracks it for the employee and role (reminders go to the employee). */
   async approve(organizationId: string, employeeId: string, id: string, expiresAt: Date, reviewedBy: string): Promise<EmployeeDocument> {
-    const approved = await this.decide(organizationId, employeeId, id, { decision: 'approve', expiresAt, reviewedBy, at: this.now() });
+    const approved = await this.documents.approve(organizationId, id, expiresAt, reviewedBy, { employeeId });
     const employee = await this.employee(organizationId, employeeId);
     await this.compliance().record({
       organizationId,
@@ -300,20 +282,7 @@ export class EmployeeService {
   }
 
   reject(organizationId: string, employeeId: string, id: string, reason: string, reviewedBy: string): Promise<EmployeeDocument> {
-    return this.decide(organizationId, employeeId, id, { decision: 'reject', reason, reviewedBy, at: this.now() });
-  }
-
-  private async decide(
-    organizationId: string,
-    employeeId: string,
-    id: string,
-    decision: Parameters<EmployeeDocumentRepository['decide']>[2],
-  ): Promise<EmployeeDocument> {
-    const current = await this.document(organizationId, employeeId, id);
-    if (current.status !== 'pending_review') throw alreadyReviewed(current);
-    const decided = await this.documents.decide(organizationId, id, decision);
-    if (!decided) throw alreadyReviewed(await this.document(organizationId, employeeId, id));
-    return decided;
+    return this.documents.reject(organizationId, id, reason, reviewedBy, { employeeId });
   }
 
   private async requireRoles(organizationId: string, roleIds: string[]): Promise<void> {
@@ -330,6 +299,3 @@ export class EmployeeService {
     return { role, requirement };
   }
 }
-
-const alreadyReviewed = (document: EmployeeDocument) =>
-  conflict('document_already_reviewed', `The document was already ${document.status}; upload a new one for a new review`, { status: document.status });

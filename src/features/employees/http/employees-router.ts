@@ -7,6 +7,7 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { listOf } from '../../../platform/http/common-schemas';
 import type { EmployeeService } from '../domain/employee-service';
+import { DOCUMENT_MEDIA_TYPES, sendDocumentFile } from '../../credential-documents/http/reviewed-document-schemas';
 import {
   approveBody,
   createEmployeeBody,
@@ -27,7 +28,6 @@ import {
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 const reviewer = (principal: Principal) => (principal.kind === 'organization' ? (principal.keyPrefix ?? 'api_key') : 'unknown');
-const EXTENSIONS: Record<string, string> = { 'application/pdf': '.pdf', 'image/png': '.png', 'image/jpeg': '.jpg' };
 
 export function employeeRoutes(service: EmployeeService): RouteDefinition<any, any, any>[] {
   return [
@@ -183,17 +183,11 @@ export function employeeRoutes(service: EmployeeService): RouteDefinition<any, a
       tags: ['credentials'],
       auth: ['organization'],
       params: employeeDocumentParams,
-      produces: ['application/pdf', 'image/png', 'image/jpeg'],
+      produces: DOCUMENT_MEDIA_TYPES,
       audit: 'read',
       handler: async ({ principal, params, res }) => {
         const { document, content } = await service.documentContent(orgId(principal), params.employee_id, params.document_id);
-        res.setHeader('Content-Type', document.mediaType);
-        res.setHeader('Content-Disposition', `attachment; filename="${document.id}${EXTENSIONS[document.mediaType] ?? ''}"`);
-        res.setHeader('Cache-Control', 'no-store');
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-        res.status(200).send(content);
-        return undefined;
+        return sendDocumentFile(res, document, content);
       },
     }),
     defineRoute({
