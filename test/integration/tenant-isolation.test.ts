@@ -554,6 +554,8 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
     if (operation.path.endsWith('/shifts/{shift_id}')) return { notes: 'cross-tenant' };
     if (operation.path.endsWith('/{employee_id}/upload-links')) return { role_id: b.roleId, requirement: 'rn_license' };
+    if (operation.path.endsWith('/{employee_id}/credentials'))
+      return { role_id: b.roleId, requirement: 'rn_license', credential: { format: 'vc+jwt', credential: 'eyJhbGciOiJFZERTQSJ9.e30.AA' } };
     return {};
   }
 

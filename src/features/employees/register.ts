@@ -23,6 +23,7 @@ import { EMPLOYEE_REPOSITORY } from './domain/employee';
 import { EMPLOYEE_DOCUMENT_REPOSITORY, type EmployeeSubject } from './domain/employee-document';
 import { EmployeeService } from './domain/employee-service';
 import { ROLE_REPOSITORY } from './domain/role';
+import { ROLE_CREDENTIAL_CHECKER, type RoleCredentialChecker } from './domain/role-credential-check';
 import { employeeRoutes } from './http/employees-router';
 import { employeeUploadRoutes, LINK_UPLOAD_OPERATION } from './http/employee-uploads-router';
 import { roleRoutes } from './http/roles-router';
@@ -63,6 +64,7 @@ export const employeesModule: PluginModule = {
             () => c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
             { baseUrl: config.baseUrl, maxBytes: config.credentialDocuments.maxBytes },
             () => c.resolve<Clock>(CLOCK).now(),
+            () => c.resolve<RoleCredentialChecker>(ROLE_CREDENTIAL_CHECKER),
           ),
       ),
     });

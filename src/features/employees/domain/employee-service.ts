@@ -2,13 +2,15 @@
  * Roles, employees and their credentials. An employee's requirements are those of their
  * roles; what they hold is tracked by compliance like a candidate's (subject `employee`:
  * the held credential names the employee and the role), so reminders, credential.expiring /
- * credential.expired and GET /v1/compliance cover them. Employees have no account: they upload
- * a document through a signed link emailed to them, and a reviewer approves it with the expiry
- * read on it.
+ * credential.expired and GET /v1/compliance cover them. Employees have no account: through a
+ * signed link emailed to them they upload a document, which a reviewer approves with the expiry
+ * read on it, or present a verifiable credential, held at once when its proof, issuer, validity
+ * and status check out (and verified again on schedule, as a candidate's).
  */
 import { DomainError, conflict, invalid, notFound } from '../../../kernel/errors';
 import { newId } from '../../../kernel/ids';
 import type { CredentialRequirement } from '../../listings/domain/credential-requirements';
+import type { RequirementOutcome } from '../../credential-checks/domain/match-requirements';
 import type { BlobStore } from '../../credential-documents/domain/blob-store';
 import { DocumentReview } from '../../credential-documents/domain/document-review';
 import { COMPLIANCE_TRACKING, type ComplianceService } from '../../compliance/domain/compliance-service';
@@ -19,6 +21,7 @@ import type { Employee, EmployeeChanges, EmployeeRepository } from './employee';
 import type { EmployeeDocument, EmployeeDocumentRepository, EmployeeSubject } from './employee-document';
 import type { Role, RoleRepository } from './role';
 import { standingOf, type RequirementStanding } from './requirement-standing';
+import type { PresentedVerifiableCredential, RoleCredentialChecker } from './role-credential-check';
 
 /** An upload link is good for two weeks: long enough to find the card, short enough not to linger in inboxes. */
 export const UPLOAD_LINK_TTL_MS = 14 * 86_400_000;
@@ -26,6 +29,15 @@ export const UPLOAD_LINK_TTL_MS = 14 * 86_400_000;
 export interface EmployeeServiceOptions {
   baseUrl: string;
   maxBytes: number;
+}
+
+/** What a presented credential did for the employee's requirement: `held` when compliance tracks it from now on. */
+export interface EmployeeCredentialPresentation {
+  employeeId: string;
+  roleId: string;
+  outcome: RequirementOutcome;
+  held: boolean;
+  expiresAt: Date | null;
 }
 
 export interface NewEmployee {
@@ -51,6 +63,8 @@ export class EmployeeService {
     private readonly email: () => NotificationConnector,
     private readonly options: EmployeeServiceOptions,
     private readonly now: () => Date,
+    /** Examines a verifiable credential an employee presents (the credential-checks feature). */
+    private readonly credentials: () => RoleCredentialChecker,
   ) {
     this.documents = new DocumentReview(
       documents,
@@ -231,6 +245,9 @@ export class EmployeeService {
         `Please upload a scan or photo (PDF, PNG or JPEG) of your ${requirement.label} for your records with us.`,
         `Send it with a POST of {"file_name", "content_base64"} to this link, valid until ${expiresAt.toISOString().slice(0, 10)}:`,
         url,
+        '',
+        'If you hold it as a verifiable credential (a VC-JWT or one with a Data Integrity proof, such as an Open Badge), present it instead',
+        `with a POST of {"credential": {"format", "credential"}} to ${url.replace('/v1/employee-uploads?', '/v1/employee-uploads/credentials?')}`,
       ].join('\n'),
     });
     return { url, expiresAt, deliveryId: delivery.deliveryId };
@@ -238,6 +255,12 @@ export class EmployeeService {
 
   /** An upload through a signed link: the link checked here, then the file (size, type) before anything is written. */
   async uploadWithLink(token: string, upload: { fileName: string; content: Buffer }): Promise<EmployeeDocument> {
+    const { employee, roleId, requirement } = await this.linkTarget(token);
+    return this.documents.receive(employee.organizationId, { employeeId: employee.id, roleId }, requirement, upload);
+  }
+
+  /** The employee, role and requirement a signed link names (410 link_expired once the employee or role is gone). */
+  private async linkTarget(token: string): Promise<{ employee: Employee; roleId: string; requirement: CredentialRequirement }> {
     const claims = this.links.verify(token, 'employee_document_upload', this.now());
     const [employeeId, roleId, requirementKey] = claims.r.split(':');
     const employee = await this.employees.get(claims.o, employeeId ?? '');
@@ -246,7 +269,59 @@ export class EmployeeService {
     const { requirement } = await this.requirementOf(employee, roleId, requirementKey).catch(() => {
       throw new DomainError('gone', 'link_expired', 'This link is no longer valid');
     });
-    return this.documents.receive(employee.organizationId, { employeeId: employee.id, roleId }, requirement, upload);
+    return { employee, roleId, requirement };
+  }
+
+  /** A verifiable credential presented through the signed link, for the requirement the link names. */
+  async presentWithLink(token: string, credential: PresentedVerifiableCredential): Promise<EmployeeCredentialPresentation> {
+    const { employee, roleId, requirement } = await this.linkTarget(token);
+    return this.present(employee, roleId, requirement, credential);
+  }
+
+  /** The same through the API (the host presents a credential its HRIS holds for the employee). */
+  async presentCredential(
+    organizationId: string,
+    employeeId: string,
+    target: { roleId: string; requirementKey: string },
+    credential: PresentedVerifiableCredential,
+  ): Promise<EmployeeCredentialPresentation> {
+    // Another organization's id is a 404 whatever the license.
+    const employee = await this.employee(organizationId, employeeId);
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    const { requirement } = await this.requirementOf(employee, target.roleId, target.requirementKey);
+    return this.present(employee, target.roleId, requirement, credential);
+  }
+
+  /**
+   * Examined as a candidate's; when it meets the requirement it is held from now on, with its
+   * expiry (reminders, credential.expiring/expired, re-verification on schedule). One that
+   * does not meet it is answered with the reason and changes nothing.
+   */
+  private async present(
+    employee: Employee,
+    roleId: string,
+    requirement: CredentialRequirement,
+    credential: PresentedVerifiableCredential,
+  ): Promise<EmployeeCredentialPresentation> {
+    const { outcome, held } = await this.credentials().check(employee.organizationId, requirement, credential);
+    if (outcome.status === 'met' && !held) {
+      throw invalid(
+        'credential_without_expiry',
+        'The credential has no validUntil: only a credential with an expiry can be held (or upload a document for review)',
+        'credential',
+      );
+    }
+    if (!held || outcome.status !== 'met') return { employeeId: employee.id, roleId, outcome, expiresAt: null, held: false };
+    await this.compliance().record({
+      ...held,
+      organizationId: employee.organizationId,
+      subject: 'employee',
+      profileUserId: employee.id,
+      listingId: roleId,
+      requirementKey: requirement.key,
+      holder: { name: employee.name, email: employee.email },
+    });
+    return { employeeId: employee.id, roleId, outcome, expiresAt: held.expiresAt, held: true };
   }
 
   async documentsOf(organizationId: string, employeeId: string): Promise<EmployeeDocument[]> {

@@ -5,6 +5,9 @@ import type { Employee } from '../domain/employee';
 import type { EmployeeDocument } from '../domain/employee-document';
 import { documentFileFields, reviewedDocumentFields, reviewedDocumentFieldsView } from '../../credential-documents/http/reviewed-document-schemas';
 import type { Role } from '../domain/role';
+import type { EmployeeCredentialPresentation } from '../domain/employee-service';
+import { verifiableCredentialInputSchema } from '../../credential-checks/domain/presented-input-schema';
+import { requirementOutcomeSchema } from '../../credential-checks/http/credential-check-schemas';
 import type { RequirementStanding } from '../domain/requirement-standing';
 
 export const roleParams = z.object({ role_id: z.string().max(100) });
@@ -181,3 +184,35 @@ export const roleComplianceSchema = z
 
 const WORST = ['missing', 'expired', 'expiring', 'met'] as const;
 export const worstOf = (standings: RequirementStanding[]) => WORST.find((w) => standings.some((s) => s.status === w)) ?? 'met';
+
+const presentedCredential = verifiableCredentialInputSchema.meta({
+  description: 'A VC-JWT or a VC secured with a Data Integrity proof (eddsa-rdfc-2022), Open Badges 3.0 included: examined as a candidate’s',
+});
+
+/** Through the signed link: the link names the role and requirement. */
+export const linkPresentBody = z.object({ credential: presentedCredential }).strict();
+
+/** Through the API: the host names them. */
+export const presentCredentialBody = z
+  .object({ role_id: z.string().min(1).max(100), requirement: z.string().min(1).max(63).meta({ example: 'rn_license' }), credential: presentedCredential })
+  .strict();
+
+export const credentialPresentationSchema = z
+  .object({
+    object: z.literal('employee_credential_presentation'),
+    employee_id: z.string(),
+    role_id: z.string(),
+    ...requirementOutcomeSchema.shape,
+    held: z.boolean().meta({ description: 'Met, and held from now on: tracked until it expires and verified again on schedule' }),
+    expires_at: isoDateTime.nullable().meta({ description: "The credential's validUntil when held" }),
+  })
+  .meta({ id: 'EmployeeCredentialPresentation' });
+
+export const credentialPresentationView = (p: EmployeeCredentialPresentation): z.output<typeof credentialPresentationSchema> => ({
+  object: 'employee_credential_presentation',
+  employee_id: p.employeeId,
+  role_id: p.roleId,
+  ...p.outcome,
+  held: p.held,
+  expires_at: p.expiresAt?.toISOString() ?? null,
+});

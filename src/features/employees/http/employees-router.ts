@@ -8,8 +8,12 @@ import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/h
 import { listOf } from '../../../platform/http/common-schemas';
 import type { EmployeeService } from '../domain/employee-service';
 import { DOCUMENT_MEDIA_TYPES, sendDocumentFile } from '../../credential-documents/http/reviewed-document-schemas';
+import type { PresentedVerifiableCredential } from '../domain/role-credential-check';
 import {
   approveBody,
+  credentialPresentationSchema,
+  credentialPresentationView,
+  presentCredentialBody,
   createEmployeeBody,
   employeeDocumentParams,
   employeeDocumentSchema,
@@ -158,6 +162,28 @@ export function employeeRoutes(service: EmployeeService): RouteDefinition<any, a
         );
         return reply(201, { object: 'employee_upload_link' as const, url: link.url, expires_at: link.expiresAt.toISOString(), delivery_id: link.deliveryId });
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/:employee_id/credentials',
+      operationId: 'presentEmployeeCredential',
+      summary:
+        "Presents a verifiable credential the host holds for the employee, for one requirement of one of their roles: examined as a candidate's (proof, trusted issuer, validity, status list); a met one with an expiry is held from now on",
+      tags: ['credentials'],
+      auth: ['organization'],
+      params: employeeParams,
+      body: presentCredentialBody,
+      response: credentialPresentationSchema,
+      errors: [403],
+      handler: async ({ principal, params, body }) =>
+        credentialPresentationView(
+          await service.presentCredential(
+            orgId(principal),
+            params.employee_id,
+            { roleId: body.role_id, requirementKey: body.requirement },
+            body.credential as PresentedVerifiableCredential,
+          ),
+        ),
     }),
     defineRoute({
       method: 'get',
