@@ -453,6 +453,12 @@ describe('compliance: automatic checks and credentials over time', function () {
       );
       const standing = async (employee: string) => (await at('GET', `/v1/employees/${employee}/compliance`)).body.roles[0].requirements[0];
       assert.equal((await standing(nora)).status, 'met');
+      const shorter = await present({ format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college, { days: 200 })) });
+      assert.deepEqual(
+        [shorter.body.status, shorter.body.held, shorter.body.expires_at],
+        ['met', false, new Date(t0 + 400 * DAY).toISOString()],
+        'one expiring earlier than the one held changes nothing',
+      );
       // The host presents Omar's credential through the API; another organization's key does not find him.
       const credential = { format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college)) };
       const body = { role_id: role.body.id, requirement: 'rn_license', credential };

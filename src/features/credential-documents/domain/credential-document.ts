@@ -4,12 +4,11 @@
  */
 import type { ReviewedDocument, ReviewedDocumentRepository } from './reviewed-document';
 
-export interface ApplicationSubject {
-  [field: string]: string;
+export type ApplicationSubject = {
   applicationId: string;
   listingId: string;
   profileUserId: string;
-}
+};
 
 export type CredentialDocument = ReviewedDocument<ApplicationSubject>;
 

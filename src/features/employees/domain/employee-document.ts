@@ -4,11 +4,10 @@
  */
 import type { ReviewedDocument, ReviewedDocumentRepository } from '../../credential-documents/domain/reviewed-document';
 
-export interface EmployeeSubject {
-  [field: string]: string;
+export type EmployeeSubject = {
   employeeId: string;
   roleId: string;
-}
+};
 
 export type EmployeeDocument = ReviewedDocument<EmployeeSubject>;
 

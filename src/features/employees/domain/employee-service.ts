@@ -31,7 +31,7 @@ export interface EmployeeServiceOptions {
   maxBytes: number;
 }
 
-/** What a presented credential did for the employee's requirement: `held` when compliance tracks it from now on. */
+/** What a presented credential did for the employee's requirement: `held` when compliance tracks it from now on; `expiresAt` that of the one held. */
 export interface EmployeeCredentialPresentation {
   employeeId: string;
   roleId: string;
@@ -312,7 +312,7 @@ export class EmployeeService {
       );
     }
     if (!held || outcome.status !== 'met') return { employeeId: employee.id, roleId, outcome, expiresAt: null, held: false };
-    await this.compliance().record({
+    const stored = await this.compliance().record({
       ...held,
       organizationId: employee.organizationId,
       subject: 'employee',
@@ -321,7 +321,8 @@ export class EmployeeService {
       requirementKey: requirement.key,
       holder: { name: employee.name, email: employee.email },
     });
-    return { employeeId: employee.id, roleId, outcome, expiresAt: held.expiresAt, held: true };
+    // One expiring earlier than the one already held changes nothing (compliance keeps the later one).
+    return { employeeId: employee.id, roleId, outcome, expiresAt: stored.expiresAt, held: stored.sourceId === held.sourceId };
   }
 
   async documentsOf(organizationId: string, employeeId: string): Promise<EmployeeDocument[]> {

@@ -203,8 +203,10 @@ export const credentialPresentationSchema = z
     employee_id: z.string(),
     role_id: z.string(),
     ...requirementOutcomeSchema.shape,
-    held: z.boolean().meta({ description: 'Met, and held from now on: tracked until it expires and verified again on schedule' }),
-    expires_at: isoDateTime.nullable().meta({ description: "The credential's validUntil when held" }),
+    held: z.boolean().meta({
+      description: 'Met, and held from now on: tracked until it expires and verified again on schedule (false when met but one expiring later is already held)',
+    }),
+    expires_at: isoDateTime.nullable().meta({ description: 'The expiry of the credential held for the requirement once this one met it; null when not met' }),
   })
   .meta({ id: 'EmployeeCredentialPresentation' });
 
