@@ -442,6 +442,8 @@ describe('compliance: automatic checks and credentials over time', function () {
         false,
       ]);
       assert.equal((await present({ format: 'self_reported', title: 'RN', issuer: 'me' })).status, 400, 'a title proves nothing');
+      const unbounded = openBadge(board.issuer, { achievementType: 'License', name: 'Registered Nurse', validFrom: new Date(t0 - DAY) });
+      assert.equal((await present({ format: 'vc+jwt', credential: await signVcJwt(board.issuer, unbounded) })).body.error.code, 'credential_without_expiry');
       assert.deepEqual((await present({ format: 'vc+jwt', credential: jwt }, `${token.slice(0, -2)}xx`)).body.error.code, 'link_invalid');
       assert.deepEqual((await at('GET', `/v1/compliance?employee_id=${nora}`)).body.data, [], 'nothing held for a refused credential');
 
