@@ -9,7 +9,7 @@ import { deriveKey } from '../../platform/security/key-derivation';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { buildRouter } from '../../platform/http/route';
-import { jsonBody } from '../../platform/http/body';
+import { withDocumentUploadBody } from './http/document-upload-policy';
 import { ApplicationReader } from '../applications/domain/application-reader';
 import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
 import { registerCandidateData } from '../privacy/register';
@@ -86,14 +86,11 @@ export const credentialDocumentsModule: PluginModule = {
       name: 'credential-documents',
       create: (container, kit) => {
         const maxBytes = container.resolve<number>(DOCUMENT_MAX_BYTES);
-        // The upload carries a base64 file: its own body limit (4/3 of the largest file, plus the JSON around it), not the API's 64 KiB.
-        const uploadBody = jsonBody(Math.ceil(maxBytes / 3) * 4 + 4096);
-        const policy = {
-          ...kit.policy,
-          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
-            route.operationId === UPLOAD_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...uploadBody] : kit.policy.guards(route),
-        };
-        return buildRouter('credential-documents', credentialDocumentRoutes(container.resolve(CredentialDocumentService), maxBytes), policy);
+        return buildRouter(
+          'credential-documents',
+          credentialDocumentRoutes(container.resolve(CredentialDocumentService), maxBytes),
+          withDocumentUploadBody(kit.policy, UPLOAD_OPERATION, maxBytes),
+        );
       },
     },
   ],

@@ -9,7 +9,7 @@ import { CLOCK, type Clock } from '../../kernel/clock';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { buildRouter } from '../../platform/http/route';
-import { jsonBody } from '../../platform/http/body';
+import { withDocumentUploadBody } from '../credential-documents/http/document-upload-policy';
 import { deriveKey } from '../../platform/security/key-derivation';
 import { MESSAGE_LINK_KEY, SignedLinks } from '../messages/domain/signed-links';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
@@ -76,14 +76,11 @@ export const employeesModule: PluginModule = {
       name: 'employee-uploads',
       create: (container, kit) => {
         const maxBytes = container.resolve<number>(UPLOAD_MAX_BYTES);
-        // The upload carries a base64 file: its own body limit (4/3 of the largest file, plus the JSON around it), not the API's 64 KiB.
-        const uploadBody = jsonBody(Math.ceil(maxBytes / 3) * 4 + 4096);
-        const policy = {
-          ...kit.policy,
-          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
-            route.operationId === LINK_UPLOAD_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...uploadBody] : kit.policy.guards(route),
-        };
-        return buildRouter('employee-uploads', employeeUploadRoutes(container.resolve(EmployeeService), maxBytes), policy);
+        return buildRouter(
+          'employee-uploads',
+          employeeUploadRoutes(container.resolve(EmployeeService), maxBytes),
+          withDocumentUploadBody(kit.policy, LINK_UPLOAD_OPERATION, maxBytes),
+        );
       },
     },
   ],
