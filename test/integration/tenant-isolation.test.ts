@@ -571,6 +571,8 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/hours/{hours_id}')) return { minutes: 30, reason: 'cross-tenant' };
     if (operation.path.endsWith('/hours/{hours_id}/void')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{employee_id}/upload-links')) return { role_id: b.roleId, requirement: 'rn_license' };
+    if (operation.path.endsWith('/{employee_id}/credentials'))
+      return { role_id: b.roleId, requirement: 'rn_license', credential: { format: 'vc+jwt', credential: 'eyJhbGciOiJFZERTQSJ9.e30.AA' } };
     return {};
   }
 

@@ -33,6 +33,8 @@ import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlement
 import { AutomaticApplicationChecks } from './domain/automatic-application-checks';
 import { REQUIREMENTS_WITH_TRUST, type RequirementsWithTrust } from './domain/requirements-with-trust';
 import { KnexRequirementsWithTrust } from './storage/knex-requirements-with-trust';
+import { ROLE_CREDENTIAL_CHECKER, type RoleCredentialChecker } from '../employees/domain/role-credential-check';
+import { RoleCredentialChecks } from './domain/role-credential-checks';
 
 export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
 /** The VC-JWT and Data Integrity examiners, shared by the checks and the compliance sweep's re-verification. */
@@ -80,6 +82,10 @@ export const credentialChecksModule: PluginModule = {
           () => c.resolve<Clock>(CLOCK).now(),
         );
       }),
+    });
+    // Employees present verifiable credentials for their roles' requirements: the same examiners and trust lists.
+    container.register<RoleCredentialChecker>(ROLE_CREDENTIAL_CHECKER, {
+      useFactory: instanceCachingFactory((c) => new RoleCredentialChecks(c.resolve(CredentialCheckService))),
     });
     container.register<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST, {
       useFactory: instanceCachingFactory((c) => new KnexRequirementsWithTrust(c.resolve<Database>(DATABASE))),
