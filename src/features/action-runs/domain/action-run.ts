@@ -107,6 +107,11 @@ export interface ActionRunRepository {
   unfinished(before: Date, limit: number): Promise<ActionRun[]>;
   /** Undoes `reopen` when the step could not be queued again: `retrying` (no new attempt yet) → `failed`. */
   restoreFailed(organizationId: string, id: string, at: Date): Promise<void>;
+  /**
+   * Deletes up to `limit` completed runs: succeeded before `succeededBefore`, failed before
+   * `failedBefore`, none referenced by a record still open. Answers how many went.
+   */
+  pruneCompleted(succeededBefore: Date, failedBefore: Date, limit: number): Promise<number>;
 }
 
 export const ACTION_RUN_REPOSITORY = Symbol('ActionRunRepository');
