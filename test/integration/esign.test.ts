@@ -3,7 +3,8 @@
  * on save, an offer.created hook making the envelope and emailing the link over SMTP (the
  * `smtp-server` package), the signer's page (tampered link, consent, typed and drawn
  * signature), the sealed PDF verified by Debian's `pdfsig` (and a byte-modified copy
- * refused), its audit-trail page read by `pdftotext`, an agreement declined, expiry on the
+ * refused) and its CMS read by `openssl` (PAdES-B-B: ETSI.CAdES.detached, signing-certificate-v2
+ * naming the signer certificate's hash, no signing-time), its audit-trail page read by `pdftotext`, an agreement declined, expiry on the
  * test clock, an uploaded PKCS#12, and the license gate.
  */
 import { strict as assert } from 'node:assert';
@@ -51,6 +52,22 @@ function drawnPng(width = 60, height = 20): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 const DRAWN = drawnPng();
+
+/** The CMS in a signed PDF's /Contents and the bytes its /ByteRange covers. */
+function signatureOf(pdf: Buffer): { cms: Buffer; signedBytes: Buffer } {
+  const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\s*\]/.exec(pdf.toString('latin1'));
+  assert.ok(range, 'a /ByteRange');
+  const [start, length, secondStart, secondLength] = range.slice(1).map(Number) as [number, number, number, number];
+  const hex = pdf.subarray(start + length + 1, secondStart - 1).toString('latin1');
+  const cms = Buffer.from(hex, 'hex');
+  // The /Contents is zero-padded after the DER: its outer SEQUENCE's length says where it ends (long form, 2 length bytes here).
+  assert.equal(cms[0], 0x30);
+  assert.equal(cms[1], 0x82);
+  return {
+    cms: cms.subarray(0, 4 + cms.readUInt16BE(2)),
+    signedBytes: Buffer.concat([pdf.subarray(start, start + length), pdf.subarray(secondStart, secondStart + secondLength)]),
+  };
+}
 
 describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), decline and expiry', function () {
   this.timeout(90_000);
@@ -210,6 +227,42 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     assert.match(check.stdout, /Signature Validation: Signature is Valid\./);
     assert.match(check.stdout, /Total document signed/);
     assert.match(check.stdout, /Acme Hiring Signing e-signature/);
+    assert.match(check.stdout, /Signature Type: ETSI\.CAdES\.detached/);
+
+    // PAdES-B-B, read by OpenSSL (not by the code that wrote it): the CMS verifies over the byte range, its signed
+    // attributes are content-type, message-digest and signing-certificate-v2 (no signing-time: the time is the /M),
+    // and signing-certificate-v2 carries the SHA-256 of the uploaded certificate.
+    const { cms, signedBytes } = signatureOf(sealed);
+    writeFileSync(path.join(dir, 'signature.der'), cms);
+    writeFileSync(path.join(dir, 'signed-bytes.bin'), signedBytes);
+    const openssl = (args: string[], env: Record<string, string> = {}, input?: Buffer) =>
+      spawnSync('openssl', args, { cwd: dir, env: { ...process.env, ...env }, input, maxBuffer: 8 << 20 });
+    const verified = openssl([
+      'cms',
+      '-verify',
+      '-binary',
+      '-inform',
+      'DER',
+      '-in',
+      'signature.der',
+      '-content',
+      'signed-bytes.bin',
+      '-noverify',
+      '-out',
+      '/dev/null',
+    ]);
+    assert.equal(verified.status, 0, verified.stderr.toString());
+    const printed = openssl(['cms', '-cmsout', '-print', '-inform', 'DER', '-in', 'signature.der']).stdout.toString();
+    const attributes = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('signatureAlgorithm:', printed.indexOf('signedAttrs:')));
+    assert.deepEqual(
+      [...attributes.matchAll(/object: (\S+) \(/g)].map((m) => m[1]),
+      ['contentType', 'messageDigest', 'id-smime-aa-signingCertificateV2'],
+    );
+    const certHash = /id-smime-aa-signingCertificateV2[\s\S]*?OCTET STRING\s+\[HEX DUMP\]:([0-9A-F]{64})/.exec(attributes)?.[1];
+    const certificatePem = openssl(['pkcs12', '-in', '-', '-nokeys', '-clcerts', '-passin', 'env:P12_PASSPHRASE'], { P12_PASSPHRASE: own.passphrase }, own.p12);
+    assert.equal(certificatePem.status, 0, certificatePem.stderr.toString());
+    const certificateDer = openssl(['x509', '-outform', 'DER'], {}, certificatePem.stdout).stdout;
+    assert.equal(certHash?.toLowerCase(), createHash('sha256').update(certificateDer).digest('hex'));
 
     // One byte inside the signed range changed (the page's width 595.28 → 595.29: still a well-formed PDF): the digest no longer matches.
     const changed = Buffer.from(sealed);
@@ -221,6 +274,22 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     const broken = spawnSync('pdfsig', [changedFile], { encoding: 'utf8' });
     assert.match(broken.stdout, /Signature Validation: Digest Mismatch/, broken.stdout);
     assert.doesNotMatch(broken.stdout, /Signature is Valid/);
+    writeFileSync(path.join(dir, 'changed-bytes.bin'), signatureOf(changed).signedBytes);
+    const refused = openssl([
+      'cms',
+      '-verify',
+      '-binary',
+      '-inform',
+      'DER',
+      '-in',
+      'signature.der',
+      '-content',
+      'changed-bytes.bin',
+      '-noverify',
+      '-out',
+      '/dev/null',
+    ]);
+    assert.notEqual(refused.status, 0, 'OpenSSL refuses the changed bytes too');
 
     const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
     assert.equal(text.status, 0, text.stderr);

@@ -126,6 +126,6 @@ export class PdfEnvelopeDocuments implements EnvelopeDocuments {
       signingTime: trail.signedAt,
     });
     doc.end();
-    return signPdf(await done, credential, trail.signedAt);
+    return signPdf(await done, credential);
   }
 }
