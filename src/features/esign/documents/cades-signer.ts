@@ -25,6 +25,7 @@ const OIDS = {
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
   sha256: '2.16.840.1.101.3.4.2.1',
   sha256WithRSAEncryption: '1.2.840.113549.1.1.11',
 };
@@ -45,6 +46,20 @@ const setOf = (items: Asn1[]) =>
       .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
       .map(({ item }) => item),
   );
+/** A DER TLV of `parts` (tag byte, definite length). */
+function tlv(tag: number, ...parts: Buffer[]): Buffer {
+  const content = Buffer.concat(parts);
+  const n = content.length;
+  const length =
+    n < 0x80
+      ? Buffer.from([n])
+      : n < 0x100
+        ? Buffer.from([0x81, n])
+        : n < 0x10000
+          ? Buffer.from([0x82, n >> 8, n & 0xff])
+          : Buffer.from([0x83, n >> 16, (n >> 8) & 0xff, n & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), length, content]);
+}
 const attribute = (type: string, value: Asn1) => sequence(oid(type), setOf([value]));
 /** SHA-256 with its parameters absent (RFC 5754 §2). */
 const sha256Algorithm = () => sequence(oid(OIDS.sha256));
@@ -66,11 +81,17 @@ function signingCertificateV2(certificateDer: Buffer, certificate: forge.pki.Cer
   return sequence(sequence(essCertIdV2));
 }
 
-/** Signs with the organization's PKCS#12 (the key, its certificate, and the chain it holds, all embedded). */
+/**
+ * Signs with the organization's PKCS#12 (the key, its certificate, and the chain it holds, all
+ * embedded). With `timestamp` (PAdES-B-T) the signature value is time-stamped and the token
+ * added as the unsigned signature-time-stamp attribute (id-aa-signatureTimeStampToken).
+ */
 export class CadesSigner extends Signer {
   constructor(
     private readonly p12: Buffer,
     private readonly passphrase: string,
+    /** An RFC 3161 token (DER) over the SHA-256 of the signature value. */
+    private readonly timestamp?: (signatureSha256: Buffer) => Promise<Buffer>,
   ) {
     super();
   }
@@ -90,15 +111,27 @@ export class CadesSigner extends Signer {
     const privateKey = createPrivateKey(forge.pki.privateKeyToPem(key));
     const signature = sign('sha256', der(signedSet), privateKey);
     const { issuer, serial } = issuerAndSerial(certificate);
-    const signerInfo = sequence(
+    const signerInfoFields = [
       integer(1),
       sequence(issuer, serial),
       sha256Algorithm(),
       contextTag(0, true, signedSet.value as Asn1[]),
       sequence(oid(OIDS.sha256WithRSAEncryption), universal(asn1.Type.NULL, false, '')),
       octets(signature),
+    ].map(der) as Buffer[];
+    // PAdES-B-T: the token goes in as the TSA wrote it (its signature covers its bytes), hence raw TLVs from here on.
+    if (this.timestamp) {
+      const token = await this.timestamp(createHash('sha256').update(signature).digest());
+      signerInfoFields.push(tlv(0xa1, tlv(0x30, der(oid(OIDS.signatureTimeStampToken)), tlv(0x31, token))));
+    }
+    const signedData = tlv(
+      0x30,
+      der(integer(1)),
+      der(setOf([sha256Algorithm()])),
+      der(sequence(oid(OIDS.data))),
+      der(contextTag(0, true, certificates)),
+      tlv(0x31, tlv(0x30, ...signerInfoFields)),
     );
-    const signedData = sequence(integer(1), setOf([sha256Algorithm()]), sequence(oid(OIDS.data)), contextTag(0, true, certificates), setOf([signerInfo]));
-    return der(sequence(oid(OIDS.signedData), contextTag(0, true, [signedData])));
+    return tlv(0x30, der(oid(OIDS.signedData)), tlv(0xa0, signedData));
   }
 }

@@ -15,8 +15,8 @@ import type PDFDocument from 'pdfkit';
 import type { SigningCredential } from '../domain/ports';
 import { CadesSigner } from './cades-signer';
 
-/** Room for the CMS blob: an RSA-4096 chain of a few certificates fits comfortably. */
-const SIGNATURE_LENGTH = 16_384;
+/** Room for the CMS (hex digits): an RSA-4096 chain of a few certificates and a TSA's token with its own chain fit. */
+const SIGNATURE_LENGTH = 32_768;
 
 interface PdfRef {
   end(): void;
@@ -66,6 +66,7 @@ export function addSignaturePlaceholder(document: InstanceType<typeof PDFDocumen
   widget.end();
 }
 
-export async function signPdf(pdf: Buffer, credential: SigningCredential): Promise<Buffer> {
-  return new SignPdf().sign(pdf, new CadesSigner(credential.p12, credential.passphrase));
+/** PAdES-B-B; B-T when `timestamp` gives an RFC 3161 token over the signature value's SHA-256. */
+export async function signPdf(pdf: Buffer, credential: SigningCredential, timestamp?: (signatureSha256: Buffer) => Promise<Buffer>): Promise<Buffer> {
+  return new SignPdf().sign(pdf, new CadesSigner(credential.p12, credential.passphrase, timestamp));
 }
