@@ -384,7 +384,7 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
       });
       assert.notEqual(other.status, 0);
 
-      // The TSA down: the signer is told to try later (503 timestamp_unavailable) and the envelope stays open.
+      // The TSA down: the signer gets the page again saying to sign later (503 timestamp_unavailable) and the envelope stays open.
       await tsa.close();
       const second = await t.request('POST', '/v1/esign/envelopes', {
         auth: acme.apiKey,
@@ -394,6 +394,8 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
       const down = await post(secondLink, { action: 'sign', typed_name: 'Dorothy Vaughan', consent: 'yes' });
       assert.equal(down.status, 503, down.text);
       assert.equal(down.headers.get('x-error-code'), 'timestamp_unavailable');
+      assert.match(down.text, /time-stamp service did not answer/);
+      assert.match(down.text, /name="typed_name"/, 'the form again, to sign later');
       const still = await t.request('GET', `/v1/esign/envelopes/${second.body.id}`, { auth: acme.apiKey });
       assert.equal(still.body.status, 'sent');
     } finally {
