@@ -118,9 +118,13 @@ export class RunRecordingConnectors
   private async teamMember(base: DeliveryBase, step: (port: PosConnector) => Promise<SyncedTeamMember>): Promise<SyncedTeamMember> {
     const { delivery, answer } = await this.perform('pos', base, async (port) => {
       const member = await step(port);
+      // A file-based POS acknowledges a file, not a member: the run holds the file's checksum, as for payroll files.
+      if (member.file)
+        return { reference: `sha256:${member.file.sha256}`, answer: { teamMemberId: member.teamMemberId, path: member.file.path, sha256: member.file.sha256 } };
       return { reference: member.teamMemberId, answer: { teamMemberId: member.teamMemberId } };
     });
-    return { ...delivery, teamMemberId: String(answer.teamMemberId) };
+    const file = typeof answer.path === 'string' && typeof answer.sha256 === 'string' ? { file: { path: answer.path, sha256: answer.sha256 } } : {};
+    return { ...delivery, teamMemberId: String(answer.teamMemberId), ...file };
   }
 
   /** The onboarding link is single use and short-lived: it passes through from the call, never into the run. */

@@ -241,6 +241,8 @@ export interface PosDeactivation extends DeliveryBase {
 
 export interface SyncedTeamMember extends Delivery {
   teamMemberId: string;
+  /** A file-based POS (pos-csv): the file the change was written to; the run's reference is its checksum. */
+  file?: { path: string; sha256: string };
 }
 
 export interface PosConnector {
