@@ -9,7 +9,6 @@ import { RunRetention } from './domain/run-retention';
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import {
-  ESIGNATURE_CONNECTOR,
   HRIS_CONNECTOR,
   NOTIFICATION_CONNECTOR,
   PAYOUT_CONNECTOR,
@@ -100,7 +99,6 @@ export const actionRunsModule: PluginModule = {
       NOTIFICATION_CONNECTOR,
       SMS_CONNECTOR,
       VIDEO_MEETING_CONNECTOR,
-      ESIGNATURE_CONNECTOR,
       HRIS_CONNECTOR,
       PAYROLL_FILE_CONNECTOR,
       PAYOUT_CONNECTOR,

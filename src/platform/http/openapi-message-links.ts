@@ -291,6 +291,9 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
         '409': html('envelope_not_open: already signed, declined, voided or expired'),
         '410': html('envelope_expired or signing_link_expired'),
         '413': html('The form is larger than 200 KB'),
+        '503': html(
+          'timestamp_unavailable, timestamp_refused or timestamp_invalid (X-Error-Code): the organization’s time-stamp authority (PAdES-B-T) failed; the page again, nothing recorded, sign again later',
+        ),
       },
     },
   },

@@ -43,7 +43,7 @@ export interface ActionRun {
   action: string;
   /** The hook whose handler performs the step (interview.scheduled, …); null when unknown. */
   hook: string | null;
-  /** The connector port the step used: email, sms, video_meetings, esign, hris. */
+  /** The connector port the step used: email, sms, video_meetings, hris, …. */
   step: string;
   /** Which implementation ran it: smtp, host, sandbox, … */
   connector: string;

@@ -11,8 +11,6 @@ import type {
   EmailMessage,
   EmployeeDeactivation,
   EmployeeRecord,
-  Envelope,
-  ESignatureConnector,
   HrisConnector,
   Meeting,
   MeetingRequest,
@@ -27,7 +25,6 @@ import type {
   PosConnector,
   PosDeactivation,
   PosTeamMember,
-  SignatureRequest,
   SmsConnector,
   SmsMessage,
   StreamedFile,
@@ -41,7 +38,7 @@ import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors
-  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector
 {
   constructor(
     private readonly resolver: ConnectorResolver,
@@ -72,14 +69,6 @@ export class RunRecordingConnectors
       return { reference: meeting.meetingId, answer: { meetingId: meeting.meetingId, joinUrl: meeting.joinUrl } };
     });
     return { ...delivery, meetingId: String(answer.meetingId), joinUrl: String(answer.joinUrl), ...(participants ? { participants } : {}) };
-  }
-
-  async sendForSignature(r: SignatureRequest): Promise<Envelope> {
-    const { delivery, answer } = await this.perform('esign', r, async (port) => {
-      const envelope = await port.sendForSignature(r);
-      return { reference: envelope.envelopeId, answer: { envelopeId: envelope.envelopeId } };
-    });
-    return { ...delivery, envelopeId: String(answer.envelopeId) };
   }
 
   async syncEmployee(r: EmployeeRecord): Promise<SyncedEmployee> {
