@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { drainable } from '../../src/standalone/host/draining';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -86,6 +86,25 @@ describe('graceful shutdown: draining keep-alive connections', function () {
   };
 
   it(`${CLIENTS} keep-alive clients under load: all answered, Connection: close while draining, no ECONNRESET`, () => drainUnderLoad());
+
+  it('a client that keeps its side of an idle connection open (as browsers do after our FIN) does not hold the drain', async () => {
+    const server = http.createServer(t.host.app);
+    const draining = drainable(server, 300);
+    server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    // A raw keep-alive client that answers nothing to the server's FIN (half-open allowed).
+    const socket = net.connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const answered = new Promise((resolve) => socket.once('data', resolve));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+    await answered;
+    const ended = new Promise((resolve) => socket.once('end', resolve));
+    const started = Date.now();
+    await draining.drain();
+    await ended; // the server's FIN reached it
+    socket.destroy();
+    assert.ok(Date.now() - started < 5_000, `drained in ${Date.now() - started} ms`);
+  });
 
   it('an event loop stalled as the drain starts (a GC pause, a slow request) cuts off no one whose request had arrived', () =>
     drainUnderLoad(() =>

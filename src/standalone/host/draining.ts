@@ -45,7 +45,10 @@ export function drainable(server: Server, idleMs = DRAIN_IDLE_MS): Draining {
   const endIdleConnections = () =>
     setImmediate(() => {
       const now = Date.now();
-      for (const [socket, state] of connections) if (state.active === 0 && now - state.idleSince >= idleMs) socket.end();
+      // Destroyed, not only ended: a browser keeps its side of an idle keep-alive connection
+      // open after our FIN (Chromium notices only when it next uses it), which held the
+      // shutdown until its timeout. Nothing is in flight on it, so the close is a plain FIN.
+      for (const [socket, state] of connections) if (state.active === 0 && now - state.idleSince >= idleMs) socket.destroy();
     });
   return {
     drain() {
