@@ -136,10 +136,12 @@ export class KnexBillingRepository implements BillingRepository {
       const unpaid = (await trx('hi_invoices').where({ organization_id: organizationId }).whereIn('status', ['open', 'uncollectible']).orderBy('seq')).map(
         invoiceFromRow,
       );
-      const outcome = await step(accountFromRow(row), { holdings: await this.holdings(trx, organizationId), unpaid });
-      await trx('hi_billing_accounts')
-        .where({ organization_id: organizationId })
-        .update(accountToRow(outcome.account, outcome.nextActionAt, now));
+      const current = accountFromRow(row);
+      const outcome = await step(current, { holdings: await this.holdings(trx, organizationId), unpaid });
+      const next = accountToRow(outcome.account, outcome.nextActionAt, now);
+      // A step that changed nothing (a renewal check with nothing due) writes nothing, not even updated_at.
+      if (JSON.stringify(next) !== JSON.stringify(accountToRow(current, date(row.next_action_at), now)))
+        await trx('hi_billing_accounts').where({ organization_id: organizationId }).update(next);
       const created: Invoice[] = [];
       for (const invoice of outcome.created ?? []) {
         const numbered = invoice.status !== 'draft' && !invoice.number ? { ...invoice, number: await this.nextNumber(trx) } : invoice;
