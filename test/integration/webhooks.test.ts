@@ -8,6 +8,8 @@ import { rememberSecret } from '../helpers/log-capture';
 import { licenseProfileApply, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { KnexWebhookDeliveryRepository } from '../../src/features/webhooks/storage/webhook-delivery-repository';
+import { KnexWebhookEndpointRepository } from '../../src/features/webhooks/storage/webhook-endpoint-repository';
+import { TokenCipher } from '../../src/platform/security/token-cipher';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
 describe('webhooks: endpoints and signed deliveries', function () {
@@ -210,7 +212,9 @@ describe('webhooks: endpoints and signed deliveries', function () {
     const row = await t.database.db('hi_webhook_deliveries').where({ id: listed.id }).first();
     assert.ok(row.locked_until, 'claimed by the job sending it');
     // What a sweep does with a snapshot read just before the claim.
-    const repository = new KnexWebhookDeliveryRepository(t.database.db, { nudge: () => undefined });
+    // (The endpoint repository only maps what a claim reads; no claim here, so any key will do.)
+    const endpoints = new KnexWebhookEndpointRepository(t.database.db, new TokenCipher(Buffer.alloc(32)));
+    const repository = new KnexWebhookDeliveryRepository(t.database.db, { nudge: () => undefined }, endpoints);
     assert.equal(await repository.reenqueue(listed.id, row.job_seq, new Date()), false, 'not moved to a new job while claimed');
     // Once the claim has expired (the sending worker died), it is; the new job is due at the sweep's time.
     const at = new Date(new Date(row.locked_until).getTime() + 1);

@@ -21,6 +21,8 @@ import {
 import type { Database } from '../../../platform/database/database';
 import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
+import { WEBHOOK_ENDPOINT_REPOSITORY } from '../domain/webhook-endpoint';
+import type { EndpointRow, KnexWebhookEndpointRepository } from './webhook-endpoint-repository';
 
 interface DeliveryRow {
   id: string;
@@ -72,12 +74,14 @@ interface ClaimRow extends DeliveryRow {
   event_sequence: string | number | null;
   event_data: unknown;
   event_created_at: Date | null;
+  endpoint_row: EndpointRow | null;
 }
 
 interface Claim {
   deliveryId: string;
   jobSeq: number;
   until: Date;
+  now: Date;
 }
 
 interface Success {
@@ -93,7 +97,7 @@ const valuesList = (count: number, row: string) => Array.from({ length: count },
 @injectable()
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   /**
-   * The hot path of every delivery is two statements, claim (with the event) and success;
+   * The hot path of every delivery is two statements, claim (with the event and the endpoint) and success;
    * those of concurrent deliveries are written together (one statement per batch).
    */
   private readonly claims = new GroupCommit<Claim, ClaimedDelivery | undefined>((_, items) => this.claimBatch(items));
@@ -102,6 +106,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   constructor(
     @inject(DATABASE) private readonly db: Database,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
+    @inject(WEBHOOK_ENDPOINT_REPOSITORY) private readonly endpoints: KnexWebhookEndpointRepository,
   ) {}
 
   private select(db: Knex | Knex.Transaction = this.db) {
@@ -131,11 +136,11 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return { data: rows.slice(0, options.limit).map(fromRow), hasMore: rows.length > options.limit };
   }
 
-  claim(deliveryId: string, jobSeq: number, until: Date): Promise<ClaimedDelivery | undefined> {
-    return this.claims.submit('claim', { deliveryId, jobSeq, until });
+  claim(deliveryId: string, jobSeq: number, until: Date, now: Date): Promise<ClaimedDelivery | undefined> {
+    return this.claims.submit('claim', { deliveryId, jobSeq, until, now });
   }
 
-  /** Claims a batch in one statement and answers each pending delivery with its event (undefined: stale or finished). */
+  /** Claims a batch in one statement and answers each pending delivery with its event and endpoint (undefined: stale or finished). */
   private async claimBatch(items: Claim[]): Promise<(ClaimedDelivery | undefined)[]> {
     const { rows } = (await this.db.raw(
       `WITH v(id, job_seq, until) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::timestamptz)')}),
@@ -144,8 +149,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
          WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
          RETURNING d.*
        )
-       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at
-       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id`,
+       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at,
+              to_jsonb(w) AS endpoint_row
+       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id LEFT JOIN hi_webhook_endpoints w ON w.id = c.endpoint_id`,
       items.flatMap((i) => [i.deliveryId, i.jobSeq, i.until]),
     )) as { rows: ClaimRow[] };
     const byId = new Map(rows.map((row) => [row.id, row]));
@@ -163,7 +169,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
               data: fromJson<Record<string, unknown>>(row.event_data),
               createdAt: new Date(row.event_created_at),
             };
-      return { delivery: fromRow(row), event };
+      return { delivery: fromRow(row), event, target: row.endpoint_row ? this.endpoints.deliveryTarget(row.endpoint_row, item.now) : undefined };
     });
   }
 
