@@ -91,8 +91,46 @@ interface Success {
   at: Date;
 }
 
-/** One `(?::type, …)` row per item of a VALUES list. */
-const valuesList = (count: number, row: string) => Array.from({ length: count }, () => row).join(', ');
+/**
+ * The batches bind one array per column (`unnest`), so a statement's text is the same for
+ * every batch size: a named prepared statement, parsed and planned once per connection
+ * instead of once per batch. Columns are named, never `*` (the endpoint comes as one jsonb
+ * value): a prepared statement whose result type changed with a migration would fail.
+ */
+const CLAIM_BATCH = {
+  name: 'hi_webhook_claim_v1',
+  sql: `WITH v AS (SELECT * FROM unnest(?::text[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, until)),
+       claimed AS (
+         UPDATE hi_webhook_deliveries d SET locked_until = v.until FROM v
+         WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
+         RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.status, d.attempts, d.job_seq, d.last_status_code, d.last_error,
+                   d.next_attempt_at, d.window_started_at, d.created_at, d.updated_at, d.completed_at
+       )
+       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at,
+              to_jsonb(w) AS endpoint_row
+       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id LEFT JOIN hi_webhook_endpoints w ON w.id = c.endpoint_id`,
+};
+
+const SUCCESS_BATCH = {
+  name: 'hi_webhook_succeed_v1',
+  sql: `WITH v AS (SELECT * FROM unnest(?::text[], ?::int[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, status_code, at)),
+       delivered AS (
+         UPDATE hi_webhook_deliveries d
+         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = v.status_code, last_error = NULL,
+             next_attempt_at = NULL, locked_until = NULL, completed_at = v.at, updated_at = v.at
+         FROM v WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
+         RETURNING d.id, d.endpoint_id, v.at
+       ),
+       stamped AS (
+         UPDATE hi_webhook_endpoints w SET last_success_at = m.at
+         FROM (SELECT endpoint_id, max(at) AS at FROM delivered GROUP BY endpoint_id) m
+         WHERE w.id = m.endpoint_id AND (w.last_success_at IS NULL OR w.last_success_at < m.at)
+       )
+       SELECT id FROM delivered`,
+};
+
+/** A batch's column as one array binding. */
+const column = <T>(items: readonly T[], pick: (item: T) => unknown) => items.map(pick) as never;
 
 @injectable()
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
@@ -142,18 +180,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   /** Claims a batch in one statement and answers each pending delivery with its event and endpoint (undefined: stale or finished). */
   private async claimBatch(items: Claim[]): Promise<(ClaimedDelivery | undefined)[]> {
-    const { rows } = (await this.db.raw(
-      `WITH v(id, job_seq, until) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::timestamptz)')}),
-       claimed AS (
-         UPDATE hi_webhook_deliveries d SET locked_until = v.until FROM v
-         WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
-         RETURNING d.*
-       )
-       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at,
-              to_jsonb(w) AS endpoint_row
-       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id LEFT JOIN hi_webhook_endpoints w ON w.id = c.endpoint_id`,
-      items.flatMap((i) => [i.deliveryId, i.jobSeq, i.until]),
-    )) as { rows: ClaimRow[] };
+    const { rows } = (await this.db
+      .raw(CLAIM_BATCH.sql, [column(items, (i) => i.deliveryId), column(items, (i) => i.jobSeq), column(items, (i) => i.until.toISOString())])
+      .options({ name: CLAIM_BATCH.name })) as { rows: ClaimRow[] };
     const byId = new Map(rows.map((row) => [row.id, row]));
     return items.map((item) => {
       const row = byId.get(item.deliveryId);
@@ -175,23 +204,14 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   /** Successes of a batch in one statement: the deliveries, and each endpoint's last success. */
   private async succeedBatch(items: Success[]): Promise<boolean[]> {
-    const { rows } = (await this.db.raw(
-      `WITH v(id, job_seq, status_code, at) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::int, ?::timestamptz)')}),
-       delivered AS (
-         UPDATE hi_webhook_deliveries d
-         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = v.status_code, last_error = NULL,
-             next_attempt_at = NULL, locked_until = NULL, completed_at = v.at, updated_at = v.at
-         FROM v WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
-         RETURNING d.id, d.endpoint_id, v.at
-       ),
-       stamped AS (
-         UPDATE hi_webhook_endpoints w SET last_success_at = m.at
-         FROM (SELECT endpoint_id, max(at) AS at FROM delivered GROUP BY endpoint_id) m
-         WHERE w.id = m.endpoint_id AND (w.last_success_at IS NULL OR w.last_success_at < m.at)
-       )
-       SELECT id FROM delivered`,
-      items.flatMap((i) => [i.deliveryId, i.jobSeq, i.statusCode, i.at]),
-    )) as { rows: { id: string }[] };
+    const { rows } = (await this.db
+      .raw(SUCCESS_BATCH.sql, [
+        column(items, (i) => i.deliveryId),
+        column(items, (i) => i.jobSeq),
+        column(items, (i) => i.statusCode),
+        column(items, (i) => i.at.toISOString()),
+      ])
+      .options({ name: SUCCESS_BATCH.name })) as { rows: { id: string }[] };
     const done = new Set(rows.map((row) => row.id));
     return items.map((item) => done.has(item.deliveryId));
   }
