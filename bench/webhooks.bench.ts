@@ -47,6 +47,8 @@ export interface WebhookBenchResult {
   /** Redis commands this process sent per delivery, and the most frequent ones. */
   redisCommandsPerDelivery: number;
   redisCommands: Record<string, number>;
+  /** Row updates of hi_webhook_deliveries while delivering, and how many were heap-only (no index writes). */
+  deliveryRowUpdates: { updates: number; hot: number };
 }
 
 const CONCURRENCY = 20;
@@ -119,6 +121,7 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     await queue.pause();
     await host.plugin.startWorkers({ concurrency: CONCURRENCY });
     await new Promise((resolve) => setTimeout(resolve, WORKER_BOOT_MS));
+    const updatesBefore = await deliveryRowUpdates(db);
     const meter = await startCpuMeter(db);
     const started = process.hrtime.bigint();
     await queue.resume();
@@ -127,6 +130,9 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     db.off('query', countStatement);
     const product = await meter.stop();
     await stopProfile();
+    // The statistics reach pg_stat_user_tables when a backend reports them (at most a second later).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const updatesAfter = await deliveryRowUpdates(db);
     await queue.close();
     onReceived = undefined;
     if (process.env.BENCH_SQL) {
@@ -172,6 +178,7 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
       cpuRatio: perPost / (cpuPerDelivery.processMs + cpuPerDelivery.postgresMs),
       processCpuRatio: perPost / cpuPerDelivery.processMs,
       redisCommandsPerDelivery: redisTotal / total,
+      deliveryRowUpdates: { updates: updatesAfter.updates - updatesBefore.updates, hot: updatesAfter.hot - updatesBefore.hot },
       redisCommands: Object.fromEntries([...product.redisCommands].sort((a, b) => b[1] - a[1]).map(([name, n]) => [name, Number((n / total).toFixed(3))])),
     };
   } finally {
@@ -181,6 +188,13 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
   }
+}
+
+async function deliveryRowUpdates(db: ReturnType<typeof createDatabase>): Promise<{ updates: number; hot: number }> {
+  const { rows } = (await db.raw(`select n_tup_upd as updates, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'hi_webhook_deliveries'`)) as {
+    rows: { updates: string; hot: string }[];
+  };
+  return { updates: Number(rows[0]?.updates ?? 0), hot: Number(rows[0]?.hot ?? 0) };
 }
 
 if (require.main === module) {
