@@ -115,14 +115,14 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     // Statements per delivery (load-independent, unlike the rate): counted from knex's query events.
     const statements = new Map<string, number>();
     const countStatement = (query: { sql: string }) => statements.set(query.sql, (statements.get(query.sql) ?? 0) + 1);
-    db.on('query', countStatement);
-    const stopProfile = await profileWindow('webhooks-product');
     const queue = new Queue('webhook-delivery', { connection: { url: options.redisUrl }, prefix: config.queuePrefix });
     await queue.pause();
     await host.plugin.startWorkers({ concurrency: CONCURRENCY });
     await new Promise((resolve) => setTimeout(resolve, WORKER_BOOT_MS));
     const updatesBefore = await deliveryRowUpdates(db);
+    db.on('query', countStatement);
     const meter = await startCpuMeter(db);
+    const stopProfile = await profileWindow('webhooks-product');
     const started = process.hrtime.bigint();
     await queue.resume();
     await done;
@@ -142,8 +142,8 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     // Baseline: the same bodies, bare fetch, same concurrency, same receiver.
     const payload = JSON.stringify({ id: 'evt_bench', type: 'application.submitted', timestamp: new Date().toISOString(), sequence: 1, data: body });
     let next = 0;
-    const stopBaselineProfile = await profileWindow('webhooks-baseline');
     const baselineMeter = await startCpuMeter(undefined);
+    const stopBaselineProfile = await profileWindow('webhooks-baseline');
     const baselineStart = process.hrtime.bigint();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
