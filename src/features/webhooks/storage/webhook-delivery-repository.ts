@@ -70,7 +70,8 @@ const jobMessage = (deliveryId: string, jobSeq: number, delayMs = 0) => ({
   delayMs,
 });
 
-interface ClaimRow extends DeliveryRow {
+interface StepRow extends DeliveryRow {
+  succeeded_ids: string[];
   event_sequence: string | number | null;
   event_data: unknown;
   event_created_at: Date | null;
@@ -91,42 +92,44 @@ interface Success {
   at: Date;
 }
 
+type Step = { kind: 'claim'; claim: Claim } | { kind: 'success'; success: Success };
+
 /**
- * The batches bind one array per column (`unnest`), so a statement's text is the same for
- * every batch size: a named prepared statement, parsed and planned once per connection
+ * One statement per batch records the successes of finished attempts and claims the
+ * deliveries of starting ones (a delivery is claimed before it can succeed, so one never
+ * appears twice in a batch; a stalled job's copy that does is stale either way). It binds
+ * one array per column (`unnest`), so its text is the same for every batch size: a named prepared statement, parsed and planned once per connection
  * instead of once per batch. Columns are named, never `*` (the endpoint comes as one jsonb
  * value): a prepared statement whose result type changed with a migration would fail.
  */
-const CLAIM_BATCH = {
-  name: 'hi_webhook_claim_v1',
-  sql: `WITH v AS (SELECT * FROM unnest(?::text[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, until)),
+const STEP_BATCH = {
+  name: 'hi_webhook_step_v1',
+  sql: `WITH cv AS (SELECT * FROM unnest(?::text[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, until)),
+       sv AS (SELECT * FROM unnest(?::text[], ?::int[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, status_code, at)),
        claimed AS (
-         UPDATE hi_webhook_deliveries d SET locked_until = v.until FROM v
-         WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
+         UPDATE hi_webhook_deliveries d SET locked_until = cv.until FROM cv
+         WHERE d.id = cv.id AND d.job_seq = cv.job_seq AND d.status = 'pending'
          RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.status, d.attempts, d.job_seq, d.last_status_code, d.last_error,
                    d.next_attempt_at, d.window_started_at, d.created_at, d.updated_at, d.completed_at
-       )
-       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at,
-              to_jsonb(w) AS endpoint_row
-       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id LEFT JOIN hi_webhook_endpoints w ON w.id = c.endpoint_id`,
-};
-
-const SUCCESS_BATCH = {
-  name: 'hi_webhook_succeed_v1',
-  sql: `WITH v AS (SELECT * FROM unnest(?::text[], ?::int[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, status_code, at)),
+       ),
        delivered AS (
          UPDATE hi_webhook_deliveries d
-         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = v.status_code, last_error = NULL,
-             next_attempt_at = NULL, locked_until = NULL, completed_at = v.at, updated_at = v.at
-         FROM v WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
-         RETURNING d.id, d.endpoint_id, v.at
+         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = sv.status_code, last_error = NULL,
+             next_attempt_at = NULL, locked_until = NULL, completed_at = sv.at, updated_at = sv.at
+         FROM sv WHERE d.id = sv.id AND d.job_seq = sv.job_seq AND d.status = 'pending'
+         RETURNING d.id, d.endpoint_id, sv.at
        ),
        stamped AS (
          UPDATE hi_webhook_endpoints w SET last_success_at = m.at
          FROM (SELECT endpoint_id, max(at) AS at FROM delivered GROUP BY endpoint_id) m
          WHERE w.id = m.endpoint_id AND (w.last_success_at IS NULL OR w.last_success_at < m.at)
-       )
-       SELECT id FROM delivered`,
+       ),
+       succeeded AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM delivered)
+       SELECT s.ids AS succeeded_ids, c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data,
+              e.created_at AS event_created_at, to_jsonb(w) AS endpoint_row
+       FROM succeeded s LEFT JOIN (
+         claimed c LEFT JOIN hi_events e ON e.id = c.event_id LEFT JOIN hi_webhook_endpoints w ON w.id = c.endpoint_id
+       ) ON true`,
 };
 
 /** A batch's column as one array binding. */
@@ -135,11 +138,10 @@ const column = <T>(items: readonly T[], pick: (item: T) => unknown) => items.map
 @injectable()
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   /**
-   * The hot path of every delivery is two statements, claim (with the event and the endpoint) and success;
-   * those of concurrent deliveries are written together (one statement per batch).
+   * The hot path of every delivery is a claim (with the event and the endpoint) and a success;
+   * those of concurrent deliveries are written together, claims and successes in one statement per batch.
    */
-  private readonly claims = new GroupCommit<Claim, ClaimedDelivery | undefined>((_, items) => this.claimBatch(items));
-  private readonly successes = new GroupCommit<Success, boolean>((_, items) => this.succeedBatch(items));
+  private readonly steps = new GroupCommit<Step, ClaimedDelivery | undefined | boolean>((_, items) => this.stepBatch(items));
 
   constructor(
     @inject(DATABASE) private readonly db: Database,
@@ -175,49 +177,54 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   claim(deliveryId: string, jobSeq: number, until: Date, now: Date): Promise<ClaimedDelivery | undefined> {
-    return this.claims.submit('claim', { deliveryId, jobSeq, until, now });
+    return this.steps.submit('step', { kind: 'claim', claim: { deliveryId, jobSeq, until, now } }) as Promise<ClaimedDelivery | undefined>;
   }
 
-  /** Claims a batch in one statement and answers each pending delivery with its event and endpoint (undefined: stale or finished). */
-  private async claimBatch(items: Claim[]): Promise<(ClaimedDelivery | undefined)[]> {
+  /**
+   * A batch in one statement: each success answers whether it was recorded, each claim its
+   * delivery with the event and the endpoint (undefined: stale or finished).
+   */
+  private async stepBatch(items: Step[]): Promise<(ClaimedDelivery | undefined | boolean)[]> {
+    const claims = items.flatMap((i) => (i.kind === 'claim' ? [i.claim] : []));
+    const successes = items.flatMap((i) => (i.kind === 'success' ? [i.success] : []));
     const { rows } = (await this.db
-      .raw(CLAIM_BATCH.sql, [column(items, (i) => i.deliveryId), column(items, (i) => i.jobSeq), column(items, (i) => i.until.toISOString())])
-      .options({ name: CLAIM_BATCH.name })) as { rows: ClaimRow[] };
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return items.map((item) => {
-      const row = byId.get(item.deliveryId);
-      if (!row) return undefined;
-      const event: PluginEvent | undefined =
-        row.event_created_at === null
-          ? undefined
-          : {
-              id: row.event_id,
-              organizationId: row.organization_id,
-              sequence: Number(row.event_sequence),
-              type: row.event_type,
-              data: fromJson<Record<string, unknown>>(row.event_data),
-              createdAt: new Date(row.event_created_at),
-            };
-      return { delivery: fromRow(row), event, target: row.endpoint_row ? this.endpoints.deliveryTarget(row.endpoint_row, item.now) : undefined };
-    });
-  }
-
-  /** Successes of a batch in one statement: the deliveries, and each endpoint's last success. */
-  private async succeedBatch(items: Success[]): Promise<boolean[]> {
-    const { rows } = (await this.db
-      .raw(SUCCESS_BATCH.sql, [
-        column(items, (i) => i.deliveryId),
-        column(items, (i) => i.jobSeq),
-        column(items, (i) => i.statusCode),
-        column(items, (i) => i.at.toISOString()),
+      .raw(STEP_BATCH.sql, [
+        column(claims, (c) => c.deliveryId),
+        column(claims, (c) => c.jobSeq),
+        column(claims, (c) => c.until.toISOString()),
+        column(successes, (s) => s.deliveryId),
+        column(successes, (s) => s.jobSeq),
+        column(successes, (s) => s.statusCode),
+        column(successes, (s) => s.at.toISOString()),
       ])
-      .options({ name: SUCCESS_BATCH.name })) as { rows: { id: string }[] };
-    const done = new Set(rows.map((row) => row.id));
-    return items.map((item) => done.has(item.deliveryId));
+      .options({ name: STEP_BATCH.name })) as { rows: StepRow[] };
+    // At least one row (the successes' ids); one per claimed delivery.
+    const succeeded = new Set(rows[0]?.succeeded_ids ?? []);
+    const claimed = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row]));
+    return items.map((item) =>
+      item.kind === 'success' ? succeeded.has(item.success.deliveryId) : this.claimed(claimed.get(item.claim.deliveryId), item.claim),
+    );
+  }
+
+  private claimed(row: StepRow | undefined, claim: Claim): ClaimedDelivery | undefined {
+    if (!row) return undefined;
+    const event: PluginEvent | undefined =
+      row.event_created_at === null
+        ? undefined
+        : {
+            id: row.event_id,
+            organizationId: row.organization_id,
+            sequence: Number(row.event_sequence),
+            type: row.event_type,
+            data: fromJson<Record<string, unknown>>(row.event_data),
+            createdAt: new Date(row.event_created_at),
+          };
+    return { delivery: fromRow(row), event, target: row.endpoint_row ? this.endpoints.deliveryTarget(row.endpoint_row, claim.now) : undefined };
   }
 
   async recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean> {
-    if (outcome.kind === 'succeeded') return this.successes.submit('succeeded', { deliveryId, jobSeq, statusCode: outcome.statusCode, at });
+    if (outcome.kind === 'succeeded')
+      return this.steps.submit('step', { kind: 'success', success: { deliveryId, jobSeq, statusCode: outcome.statusCode, at } }) as Promise<boolean>;
     const done = await this.db.transaction(async (trx) => {
       const base = { updated_at: at, locked_until: null, attempts: trx.raw('attempts + 1') } as Record<string, unknown>;
       let patch: Record<string, unknown>;
