@@ -47,6 +47,11 @@ export interface WebhookBenchResult {
   /** Redis commands this process sent per delivery, and the most frequent ones. */
   redisCommandsPerDelivery: number;
   redisCommands: Record<string, number>;
+  /**
+   * Share of one core this process was busy while measuring, product and baseline: near 1, the
+   * single Node thread is the bottleneck; well below, the rate waits on round trips (latency-bound).
+   */
+  processBusy: { product: number; baseline: number };
   /** Row updates of hi_webhook_deliveries while delivering, and how many were heap-only (no index writes). */
   deliveryRowUpdates: { updates: number; hot: number };
 }
@@ -178,6 +183,7 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
       cpuRatio: perPost / (cpuPerDelivery.processMs + cpuPerDelivery.postgresMs),
       processCpuRatio: perPost / cpuPerDelivery.processMs,
       redisCommandsPerDelivery: redisTotal / total,
+      processBusy: { product: product.processMs / (webhookSeconds * 1000), baseline: baseline.processMs / (fetchSeconds * 1000) },
       deliveryRowUpdates: { updates: updatesAfter.updates - updatesBefore.updates, hot: updatesAfter.hot - updatesBefore.hot },
       redisCommands: Object.fromEntries([...product.redisCommands].sort((a, b) => b[1] - a[1]).map(([name, n]) => [name, Number((n / total).toFixed(3))])),
     };
