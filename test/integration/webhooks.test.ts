@@ -168,6 +168,25 @@ describe('webhooks: endpoints and signed deliveries', function () {
     await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
   });
 
+  it('concurrent deliveries to two endpoints (claims and successes batched in shared statements): each recorded once, each endpoint its last success', async () => {
+    const endpoints = [await createEndpoint(), await createEndpoint()];
+    receiver.secrets = endpoints.map((e) => e.secret);
+    const events = await Promise.all(endpoints.flatMap((e) => Array.from({ length: 8 }, () => sendTest(e.id))));
+    for (const endpoint of endpoints) {
+      await waitFor(async () => ((await deliveries(endpoint.id)).filter((d) => d.status === 'succeeded').length === 8 ? true : undefined), 'every delivery');
+      const rows = await t.database.db('hi_webhook_deliveries').where({ endpoint_id: endpoint.id });
+      assert.ok(
+        rows.every((r) => r.status === 'succeeded' && r.attempts === 1 && r.last_status_code === 200 && r.locked_until === null),
+        JSON.stringify(rows),
+      );
+      const { last_success_at } = await t.database.db('hi_webhook_endpoints').where({ id: endpoint.id }).first();
+      assert.equal(new Date(last_success_at).getTime(), Math.max(...rows.map((r) => new Date(r.completed_at).getTime())));
+    }
+    const delivered = receiver.delivered();
+    for (const event of events) assert.equal(delivered.get(event.id)?.length, 1, `${event.id} delivered once`);
+    for (const endpoint of endpoints) await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
+  });
+
   it('receiver down, then up: every event arrives, each under its own stable webhook-id', async () => {
     const endpoint = await createEndpoint();
     receiver.secrets = [endpoint.secret];
