@@ -199,6 +199,16 @@ async function main(): Promise<void> {
         target: '≥ 70%',
         met: webhooks.ratio >= 0.7,
       });
+      // CPU, which the machine's load moves far less than the rates: baseline's per POST ÷ product's per delivery.
+      const cpu = webhooks.cpuPerDelivery;
+      rows.push({
+        name: 'webhook deliveries: CPU per delivery (this process + PostgreSQL backends; Redis shared, shown apart)',
+        measured: `${fmt(cpu.processMs + cpu.postgresMs, 3)} ms (process ${fmt(cpu.processMs, 3)}, PostgreSQL ${fmt(cpu.postgresMs, 3)}; Redis server ${cpu.redisMs === undefined ? '—' : fmt(cpu.redisMs, 3)}), ${fmt(webhooks.redisCommandsPerDelivery, 2)} Redis commands`,
+        baseline: `${fmt(webhooks.cpuPerPost.processMs, 3)} ms per bare POST (fetch loop + receiver)`,
+        ratio: webhooks.cpuRatio,
+        target: '(reported)',
+        met: undefined,
+      });
     }
 
     if (ONLY.has('reminders')) {

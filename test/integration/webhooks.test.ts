@@ -8,6 +8,8 @@ import { rememberSecret } from '../helpers/log-capture';
 import { licenseProfileApply, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { KnexWebhookDeliveryRepository } from '../../src/features/webhooks/storage/webhook-delivery-repository';
+import { KnexWebhookEndpointRepository } from '../../src/features/webhooks/storage/webhook-endpoint-repository';
+import { TokenCipher } from '../../src/platform/security/token-cipher';
 import { FAST_WEBHOOKS, WebhookReceiver } from '../helpers/webhook-receiver';
 
 describe('webhooks: endpoints and signed deliveries', function () {
@@ -166,6 +168,25 @@ describe('webhooks: endpoints and signed deliveries', function () {
     await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
   });
 
+  it('concurrent deliveries to two endpoints (claims and successes batched in shared statements): each recorded once, each endpoint its last success', async () => {
+    const endpoints = [await createEndpoint(), await createEndpoint()];
+    receiver.secrets = endpoints.map((e) => e.secret);
+    const events = await Promise.all(endpoints.flatMap((e) => Array.from({ length: 8 }, () => sendTest(e.id))));
+    for (const endpoint of endpoints) {
+      await waitFor(async () => ((await deliveries(endpoint.id)).filter((d) => d.status === 'succeeded').length === 8 ? true : undefined), 'every delivery');
+      const rows = await t.database.db('hi_webhook_deliveries').where({ endpoint_id: endpoint.id });
+      assert.ok(
+        rows.every((r) => r.status === 'succeeded' && r.attempts === 1 && r.last_status_code === 200 && r.locked_until === null),
+        JSON.stringify(rows),
+      );
+      const { last_success_at } = await t.database.db('hi_webhook_endpoints').where({ id: endpoint.id }).first();
+      assert.equal(new Date(last_success_at).getTime(), Math.max(...rows.map((r) => new Date(r.completed_at).getTime())));
+    }
+    const delivered = receiver.delivered();
+    for (const event of events) assert.equal(delivered.get(event.id)?.length, 1, `${event.id} delivered once`);
+    for (const endpoint of endpoints) await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { auth: acme.apiKey });
+  });
+
   it('receiver down, then up: every event arrives, each under its own stable webhook-id', async () => {
     const endpoint = await createEndpoint();
     receiver.secrets = [endpoint.secret];
@@ -210,7 +231,9 @@ describe('webhooks: endpoints and signed deliveries', function () {
     const row = await t.database.db('hi_webhook_deliveries').where({ id: listed.id }).first();
     assert.ok(row.locked_until, 'claimed by the job sending it');
     // What a sweep does with a snapshot read just before the claim.
-    const repository = new KnexWebhookDeliveryRepository(t.database.db, { nudge: () => undefined });
+    // (The endpoint repository only maps what a claim reads; no claim here, so any key will do.)
+    const endpoints = new KnexWebhookEndpointRepository(t.database.db, new TokenCipher(Buffer.alloc(32)));
+    const repository = new KnexWebhookDeliveryRepository(t.database.db, { nudge: () => undefined }, endpoints);
     assert.equal(await repository.reenqueue(listed.id, row.job_seq, new Date()), false, 'not moved to a new job while claimed');
     // Once the claim has expired (the sending worker died), it is; the new job is due at the sweep's time.
     const at = new Date(new Date(row.locked_until).getTime() + 1);

@@ -51,11 +51,10 @@ export class WebhookDeliveryService {
   /** Returns what happened, or undefined when the job was stale (nothing to do). */
   async attempt(deliveryId: string, jobSeq: number): Promise<AttemptOutcome | undefined> {
     const started = this.clock.now();
-    // One statement (batched with concurrent deliveries): the job claims its delivery and reads the event.
-    const claimed = await this.deliveries.claim(deliveryId, jobSeq, new Date(started.getTime() + this.settings.timeoutMs + 5_000));
+    // One statement (batched with concurrent deliveries): the job claims its delivery and reads the event and the endpoint.
+    const claimed = await this.deliveries.claim(deliveryId, jobSeq, new Date(started.getTime() + this.settings.timeoutMs + 5_000), started);
     if (!claimed) return undefined;
-    const { delivery, event } = claimed;
-    const target = await this.endpoints.findForDelivery(delivery.endpointId, started);
+    const { delivery, event, target } = claimed;
     const endpoint = target?.endpoint;
     let outcome: AttemptOutcome;
     if (!endpoint || !event) outcome = { kind: 'canceled', error: 'the endpoint or the event no longer exists' };

@@ -1,4 +1,5 @@
 import type { PluginEvent } from '../../events/domain/event';
+import type { SigningSecrets, WebhookEndpoint } from './webhook-endpoint';
 
 /** One event for one endpoint, with the history of its attempts. */
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'canceled';
@@ -37,10 +38,12 @@ export type AttemptOutcome =
   | { kind: 'failed'; statusCode: number | null; error: string; windowExhausted: boolean }
   | { kind: 'canceled'; error: string };
 
-/** A delivery claimed by its job, with the event it carries. */
+/** A delivery claimed by its job, with the event it carries and where it goes. */
 export interface ClaimedDelivery {
   delivery: WebhookDelivery;
   event: PluginEvent | undefined;
+  /** Its endpoint and signing secrets, read by the same statement; undefined once the endpoint is deleted. */
+  target: { endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined;
 }
 
 export interface WebhookDeliveryRepository {
@@ -56,7 +59,7 @@ export interface WebhookDeliveryRepository {
    * its event (undefined when the event is gone); undefined when that job is stale or the
    * delivery is no longer pending.
    */
-  claim(deliveryId: string, jobSeq: number, until: Date): Promise<ClaimedDelivery | undefined>;
+  claim(deliveryId: string, jobSeq: number, until: Date, now: Date): Promise<ClaimedDelivery | undefined>;
   /** Records an attempt's outcome (a success also stamps the endpoint's last_success_at); a retry also bumps the job number and writes the next job's outbox message. Ignored for a stale job. */
   recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean>;
   /** Sends again (replay): pending now, a new job, a new retry window. */

@@ -47,8 +47,6 @@ export interface WebhookEndpointRepository {
   delete(organizationId: string, endpointId: string): Promise<boolean>;
   rotateSecret(organizationId: string, endpointId: string, secret: string, previousExpiresAt: Date, at: Date): Promise<WebhookEndpoint | undefined>;
   secrets(endpointId: string, now: Date): Promise<SigningSecrets | undefined>;
-  /** The endpoint and its signing secrets in one read (each delivery attempt). */
-  findForDelivery(endpointId: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined>;
   markSucceeded(endpointId: string, at: Date): Promise<void>;
 }
 

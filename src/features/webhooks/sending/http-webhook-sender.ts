@@ -11,21 +11,50 @@ import ipaddr from 'ipaddr.js';
 import { WebhookSendError, type OutgoingWebhook, type WebhookResponse, type WebhookSender } from '../domain/ports';
 import { guardedLookup, hostOf, isPublicAddress } from '../../../platform/network/address-policy';
 
+/** What a URL comes to, the same on every delivery to it: parsed and checked once (a few per endpoint). */
+interface Target {
+  client: typeof http | typeof https;
+  options: http.RequestOptions;
+  /** Set for an address literal that is not public (names are checked by the lookup, at each connection). */
+  refused?: string;
+}
+
 export class HttpWebhookSender implements WebhookSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 50 });
+  private readonly targets = new Map<string, Target>();
 
   constructor(private readonly allowedInternalHosts: readonly string[]) {}
 
-  send(webhook: OutgoingWebhook): Promise<WebhookResponse> {
-    const url = new URL(webhook.url);
+  private target(raw: string): Target {
+    let target = this.targets.get(raw);
+    if (target) return target;
+    const url = new URL(raw);
     const host = hostOf(url);
     const allowInternal = this.allowedInternalHosts.includes(host);
-    if (!allowInternal && ipaddr.isValid(host) && !isPublicAddress(host)) {
-      return Promise.reject(new WebhookSendError('destination_refused', `${host} is not a public address`));
-    }
-    const lookup = guardedLookup(allowInternal, (message) => new WebhookSendError('destination_refused', message));
-    const client = url.protocol === 'https:' ? https : http;
+    const secure = url.protocol === 'https:';
+    target = {
+      client: secure ? https : http,
+      options: {
+        protocol: url.protocol,
+        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        agent: secure ? this.httpsAgent : this.httpAgent,
+        lookup: guardedLookup(allowInternal, (message) => new WebhookSendError('destination_refused', message)),
+      },
+      ...(!allowInternal && ipaddr.isValid(host) && !isPublicAddress(host) ? { refused: `${host} is not a public address` } : {}),
+    };
+    // Bounded: URLs change with endpoints, the process lives on.
+    if (this.targets.size > 10_000) this.targets.clear();
+    this.targets.set(raw, target);
+    return target;
+  }
+
+  send(webhook: OutgoingWebhook): Promise<WebhookResponse> {
+    const { client, options, refused } = this.target(webhook.url);
+    if (refused) return Promise.reject(new WebhookSendError('destination_refused', refused));
     return new Promise<WebhookResponse>((resolve, reject) => {
       let settled = false;
       const finish = (error: Error | undefined, response?: WebhookResponse) => {
@@ -35,24 +64,15 @@ export class HttpWebhookSender implements WebhookSender {
         if (error) reject(error);
         else resolve(response!);
       };
-      const request = client.request(
-        url,
-        {
-          method: 'POST',
-          headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) },
-          agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
-          lookup,
-        },
-        (response) => {
-          // Read (and drop) the answer so the connection can be reused; the status is what counts.
-          response.on('data', () => undefined);
-          response.on('end', () => {
-            const retryAfterSeconds = parseRetryAfter(response.headers['retry-after'], Date.now());
-            finish(undefined, { status: response.statusCode ?? 0, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
-          });
-          response.on('error', (error) => finish(new WebhookSendError('network', error.message)));
-        },
-      );
+      const request = client.request({ ...options, headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) } }, (response) => {
+        // Read (and drop) the answer so the connection can be reused; the status is what counts.
+        response.on('data', () => undefined);
+        response.on('end', () => {
+          const retryAfterSeconds = parseRetryAfter(response.headers['retry-after'], Date.now());
+          finish(undefined, { status: response.statusCode ?? 0, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+        });
+        response.on('error', (error) => finish(new WebhookSendError('network', error.message)));
+      });
       const timer = setTimeout(() => {
         finish(new WebhookSendError('timeout', `no answer within ${webhook.timeoutMs} ms`));
         request.destroy();

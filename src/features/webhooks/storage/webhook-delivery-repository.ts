@@ -21,6 +21,8 @@ import {
 import type { Database } from '../../../platform/database/database';
 import { writeOutbox } from '../../events/storage/outbox-writer';
 import { DATABASE } from '../../../platform/database/tokens';
+import { WEBHOOK_ENDPOINT_REPOSITORY } from '../domain/webhook-endpoint';
+import type { EndpointRow, KnexWebhookEndpointRepository } from './webhook-endpoint-repository';
 
 interface DeliveryRow {
   id: string;
@@ -68,16 +70,19 @@ const jobMessage = (deliveryId: string, jobSeq: number, delayMs = 0) => ({
   delayMs,
 });
 
-interface ClaimRow extends DeliveryRow {
+interface StepRow extends DeliveryRow {
+  succeeded_ids: string[];
   event_sequence: string | number | null;
   event_data: unknown;
   event_created_at: Date | null;
+  endpoint_row: EndpointRow | null;
 }
 
 interface Claim {
   deliveryId: string;
   jobSeq: number;
   until: Date;
+  now: Date;
 }
 
 interface Success {
@@ -87,21 +92,61 @@ interface Success {
   at: Date;
 }
 
-/** One `(?::type, …)` row per item of a VALUES list. */
-const valuesList = (count: number, row: string) => Array.from({ length: count }, () => row).join(', ');
+type Step = { kind: 'claim'; claim: Claim } | { kind: 'success'; success: Success };
+
+/**
+ * One statement per batch records the successes of finished attempts and claims the
+ * deliveries of starting ones (a delivery is claimed before it can succeed, so one never
+ * appears twice in a batch; a stalled job's copy that does is stale either way). It binds
+ * one array per column (`unnest`), so its text is the same for every batch size: a named prepared statement, parsed and planned once per connection
+ * instead of once per batch. Columns are named, never `*` (the endpoint comes as one jsonb
+ * value): a prepared statement whose result type changed with a migration would fail.
+ */
+const STEP_BATCH = {
+  name: 'hi_webhook_step_v1',
+  sql: `WITH cv AS (SELECT * FROM unnest(?::text[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, until)),
+       sv AS (SELECT * FROM unnest(?::text[], ?::int[], ?::int[], ?::timestamptz[]) AS v(id, job_seq, status_code, at)),
+       claimed AS (
+         UPDATE hi_webhook_deliveries d SET locked_until = cv.until FROM cv
+         WHERE d.id = cv.id AND d.job_seq = cv.job_seq AND d.status = 'pending'
+         RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.status, d.attempts, d.job_seq, d.last_status_code, d.last_error,
+                   d.next_attempt_at, d.window_started_at, d.created_at, d.updated_at, d.completed_at
+       ),
+       delivered AS (
+         UPDATE hi_webhook_deliveries d
+         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = sv.status_code, last_error = NULL,
+             next_attempt_at = NULL, locked_until = NULL, completed_at = sv.at, updated_at = sv.at
+         FROM sv WHERE d.id = sv.id AND d.job_seq = sv.job_seq AND d.status = 'pending'
+         RETURNING d.id, d.endpoint_id, sv.at
+       ),
+       stamped AS (
+         UPDATE hi_webhook_endpoints w SET last_success_at = m.at
+         FROM (SELECT endpoint_id, max(at) AS at FROM delivered GROUP BY endpoint_id) m
+         WHERE w.id = m.endpoint_id AND (w.last_success_at IS NULL OR w.last_success_at < m.at)
+       ),
+       succeeded AS (SELECT coalesce(array_agg(id), '{}') AS ids FROM delivered)
+       SELECT s.ids AS succeeded_ids, c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data,
+              e.created_at AS event_created_at, to_jsonb(w) AS endpoint_row
+       FROM succeeded s LEFT JOIN (
+         claimed c LEFT JOIN hi_events e ON e.id = c.event_id LEFT JOIN hi_webhook_endpoints w ON w.id = c.endpoint_id
+       ) ON true`,
+};
+
+/** A batch's column as one array binding. */
+const column = <T>(items: readonly T[], pick: (item: T) => unknown) => items.map(pick) as never;
 
 @injectable()
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   /**
-   * The hot path of every delivery is two statements, claim (with the event) and success;
-   * those of concurrent deliveries are written together (one statement per batch).
+   * The hot path of every delivery is a claim (with the event and the endpoint) and a success;
+   * those of concurrent deliveries are written together, claims and successes in one statement per batch.
    */
-  private readonly claims = new GroupCommit<Claim, ClaimedDelivery | undefined>((_, items) => this.claimBatch(items));
-  private readonly successes = new GroupCommit<Success, boolean>((_, items) => this.succeedBatch(items));
+  private readonly steps = new GroupCommit<Step, ClaimedDelivery | undefined | boolean>((_, items) => this.stepBatch(items));
 
   constructor(
     @inject(DATABASE) private readonly db: Database,
     @inject(OUTBOX_NOTIFIER) private readonly outbox: OutboxNotifier,
+    @inject(WEBHOOK_ENDPOINT_REPOSITORY) private readonly endpoints: KnexWebhookEndpointRepository,
   ) {}
 
   private select(db: Knex | Knex.Transaction = this.db) {
@@ -131,67 +176,55 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return { data: rows.slice(0, options.limit).map(fromRow), hasMore: rows.length > options.limit };
   }
 
-  claim(deliveryId: string, jobSeq: number, until: Date): Promise<ClaimedDelivery | undefined> {
-    return this.claims.submit('claim', { deliveryId, jobSeq, until });
+  claim(deliveryId: string, jobSeq: number, until: Date, now: Date): Promise<ClaimedDelivery | undefined> {
+    return this.steps.submit('step', { kind: 'claim', claim: { deliveryId, jobSeq, until, now } }) as Promise<ClaimedDelivery | undefined>;
   }
 
-  /** Claims a batch in one statement and answers each pending delivery with its event (undefined: stale or finished). */
-  private async claimBatch(items: Claim[]): Promise<(ClaimedDelivery | undefined)[]> {
-    const { rows } = (await this.db.raw(
-      `WITH v(id, job_seq, until) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::timestamptz)')}),
-       claimed AS (
-         UPDATE hi_webhook_deliveries d SET locked_until = v.until FROM v
-         WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
-         RETURNING d.*
-       )
-       SELECT c.*, e.type AS event_type, e.sequence AS event_sequence, e.data AS event_data, e.created_at AS event_created_at
-       FROM claimed c LEFT JOIN hi_events e ON e.id = c.event_id`,
-      items.flatMap((i) => [i.deliveryId, i.jobSeq, i.until]),
-    )) as { rows: ClaimRow[] };
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return items.map((item) => {
-      const row = byId.get(item.deliveryId);
-      if (!row) return undefined;
-      const event: PluginEvent | undefined =
-        row.event_created_at === null
-          ? undefined
-          : {
-              id: row.event_id,
-              organizationId: row.organization_id,
-              sequence: Number(row.event_sequence),
-              type: row.event_type,
-              data: fromJson<Record<string, unknown>>(row.event_data),
-              createdAt: new Date(row.event_created_at),
-            };
-      return { delivery: fromRow(row), event };
-    });
+  /**
+   * A batch in one statement: each success answers whether it was recorded, each claim its
+   * delivery with the event and the endpoint (undefined: stale or finished).
+   */
+  private async stepBatch(items: Step[]): Promise<(ClaimedDelivery | undefined | boolean)[]> {
+    const claims = items.flatMap((i) => (i.kind === 'claim' ? [i.claim] : []));
+    const successes = items.flatMap((i) => (i.kind === 'success' ? [i.success] : []));
+    const { rows } = (await this.db
+      .raw(STEP_BATCH.sql, [
+        column(claims, (c) => c.deliveryId),
+        column(claims, (c) => c.jobSeq),
+        column(claims, (c) => c.until.toISOString()),
+        column(successes, (s) => s.deliveryId),
+        column(successes, (s) => s.jobSeq),
+        column(successes, (s) => s.statusCode),
+        column(successes, (s) => s.at.toISOString()),
+      ])
+      .options({ name: STEP_BATCH.name })) as { rows: StepRow[] };
+    // At least one row (the successes' ids); one per claimed delivery.
+    const succeeded = new Set(rows[0]?.succeeded_ids ?? []);
+    const claimed = new Map(rows.filter((row) => row.id !== null).map((row) => [row.id, row]));
+    return items.map((item) =>
+      item.kind === 'success' ? succeeded.has(item.success.deliveryId) : this.claimed(claimed.get(item.claim.deliveryId), item.claim),
+    );
   }
 
-  /** Successes of a batch in one statement: the deliveries, and each endpoint's last success. */
-  private async succeedBatch(items: Success[]): Promise<boolean[]> {
-    const { rows } = (await this.db.raw(
-      `WITH v(id, job_seq, status_code, at) AS (VALUES ${valuesList(items.length, '(?::text, ?::int, ?::int, ?::timestamptz)')}),
-       delivered AS (
-         UPDATE hi_webhook_deliveries d
-         SET status = 'succeeded', attempts = d.attempts + 1, last_status_code = v.status_code, last_error = NULL,
-             next_attempt_at = NULL, locked_until = NULL, completed_at = v.at, updated_at = v.at
-         FROM v WHERE d.id = v.id AND d.job_seq = v.job_seq AND d.status = 'pending'
-         RETURNING d.id, d.endpoint_id, v.at
-       ),
-       stamped AS (
-         UPDATE hi_webhook_endpoints w SET last_success_at = m.at
-         FROM (SELECT endpoint_id, max(at) AS at FROM delivered GROUP BY endpoint_id) m
-         WHERE w.id = m.endpoint_id AND (w.last_success_at IS NULL OR w.last_success_at < m.at)
-       )
-       SELECT id FROM delivered`,
-      items.flatMap((i) => [i.deliveryId, i.jobSeq, i.statusCode, i.at]),
-    )) as { rows: { id: string }[] };
-    const done = new Set(rows.map((row) => row.id));
-    return items.map((item) => done.has(item.deliveryId));
+  private claimed(row: StepRow | undefined, claim: Claim): ClaimedDelivery | undefined {
+    if (!row) return undefined;
+    const event: PluginEvent | undefined =
+      row.event_created_at === null
+        ? undefined
+        : {
+            id: row.event_id,
+            organizationId: row.organization_id,
+            sequence: Number(row.event_sequence),
+            type: row.event_type,
+            data: fromJson<Record<string, unknown>>(row.event_data),
+            createdAt: new Date(row.event_created_at),
+          };
+    return { delivery: fromRow(row), event, target: row.endpoint_row ? this.endpoints.deliveryTarget(row.endpoint_row, claim.now) : undefined };
   }
 
   async recordAttempt(deliveryId: string, jobSeq: number, outcome: AttemptOutcome, at: Date): Promise<boolean> {
-    if (outcome.kind === 'succeeded') return this.successes.submit('succeeded', { deliveryId, jobSeq, statusCode: outcome.statusCode, at });
+    if (outcome.kind === 'succeeded')
+      return this.steps.submit('step', { kind: 'success', success: { deliveryId, jobSeq, statusCode: outcome.statusCode, at } }) as Promise<boolean>;
     const done = await this.db.transaction(async (trx) => {
       const base = { updated_at: at, locked_until: null, attempts: trx.raw('attempts + 1') } as Record<string, unknown>;
       let patch: Record<string, unknown>;

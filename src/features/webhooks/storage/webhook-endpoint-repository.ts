@@ -1,5 +1,4 @@
 /** Webhook endpoints on knex; signing secrets are stored only as AES-256-GCM ciphertexts bound to their endpoint. */
-import { GroupCommit } from '../../../kernel/group-commit';
 import { inject, injectable } from 'tsyringe';
 import type { SigningSecrets, WebhookEndpoint, WebhookEndpointChange, WebhookEndpointRepository } from '../domain/webhook-endpoint';
 import type { TokenCipher } from '../../../platform/security/token-cipher';
@@ -9,7 +8,7 @@ import { DATABASE } from '../../../platform/database/tokens';
 
 export const WEBHOOK_SECRET_CIPHER = Symbol('WebhookSecretCipher');
 
-interface EndpointRow {
+export interface EndpointRow {
   id: string;
   organization_id: string;
   url: string;
@@ -121,21 +120,13 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
     });
   }
 
-  /** Read per delivery attempt: concurrent attempts' reads go together (one query per batch). */
-  findForDelivery(endpointId: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined> {
-    return this.deliveryReads.submit('endpoints', { endpointId, now });
+  /**
+   * The endpoint and its signing secrets from its row as the delivery claim reads it (one
+   * statement with the delivery and the event: no read of its own per attempt).
+   */
+  deliveryTarget(row: EndpointRow, now: Date): { endpoint: WebhookEndpoint; secrets: SigningSecrets } {
+    return { endpoint: fromRow(row), secrets: this.secretsOf(row, now) };
   }
-
-  private readonly deliveryReads = new GroupCommit<{ endpointId: string; now: Date }, { endpoint: WebhookEndpoint; secrets: SigningSecrets } | undefined>(
-    async (_, items) => {
-      const rows = await this.db<EndpointRow>('hi_webhook_endpoints').whereIn('id', [...new Set(items.map((i) => i.endpointId))]);
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return items.map(({ endpointId, now }) => {
-        const row = byId.get(endpointId);
-        return row ? { endpoint: fromRow(row), secrets: this.secretsOf(row, now) } : undefined;
-      });
-    },
-  );
 
   async secrets(endpointId: string, now: Date): Promise<SigningSecrets | undefined> {
     const row = await this.db<EndpointRow>('hi_webhook_endpoints').where({ id: endpointId }).first();
@@ -144,9 +135,27 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
 
   private secretsOf(row: EndpointRow, now: Date): SigningSecrets {
     const endpointId = row.id;
-    const current = this.cipher.decrypt(row.secret_ciphertext, aad(endpointId, 'current'));
+    const current = this.decrypt(row.secret_ciphertext, aad(endpointId, 'current'));
     const overlapping = row.previous_secret_ciphertext && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > now;
-    return overlapping ? { current, previous: this.cipher.decrypt(row.previous_secret_ciphertext!, aad(endpointId, 'previous')) } : { current };
+    return overlapping ? { current, previous: this.decrypt(row.previous_secret_ciphertext!, aad(endpointId, 'previous')) } : { current };
+  }
+
+  /**
+   * Every delivery attempt needs its endpoint's secret: decrypted once per (ciphertext, binding),
+   * not per attempt. A rotation writes a new ciphertext, so a stale entry is never used; the
+   * plaintexts are the ones the signer already keeps (StandardWebhooksSigner), bounded the same way.
+   */
+  private readonly decrypted = new Map<string, string>();
+
+  private decrypt(ciphertext: string, binding: string): string {
+    const key = `${binding}\n${ciphertext}`;
+    let plaintext = this.decrypted.get(key);
+    if (plaintext === undefined) {
+      plaintext = this.cipher.decrypt(ciphertext, binding);
+      if (this.decrypted.size > 1000) this.decrypted.clear();
+      this.decrypted.set(key, plaintext);
+    }
+    return plaintext;
   }
 
   async markSucceeded(endpointId: string, at: Date): Promise<void> {
