@@ -341,7 +341,7 @@ export interface SettingOptions {
   webhookSweepGraceMs?: number;
 
   /**
-   * How long events (GET /v1/events) and their webhook deliveries are kept.
+   * How long events (GET /v1/events) and their webhook deliveries are kept; at least WEBHOOK_RETRY_WINDOW_SECONDS (a delivery still retried is never pruned).
    *
    * `EVENT_RETENTION_DAYS`, default `30`.
    */

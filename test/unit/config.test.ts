@@ -39,6 +39,14 @@ describe('configuration', () => {
     }
   });
 
+  it('keeps events at least as long as their webhook deliveries are retried', () => {
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir(), EVENT_RETENTION_DAYS: '2' }),
+      (e: ConfigError) => e.env === 'EVENT_RETENTION_DAYS' && /3 days/.test(e.message),
+    );
+    assert.equal(loadConfig({ DATA_DIR: dataDir(), EVENT_RETENTION_DAYS: '2', WEBHOOK_RETRY_WINDOW_SECONDS: '172800' }).eventRetentionDays, 2);
+  });
+
   it('names the bad setting', () => {
     assert.throws(
       () => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' }),

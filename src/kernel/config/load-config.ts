@@ -97,6 +97,13 @@ function checkTogether(s: Settings, provider: ProfileProviderConfig | undefined,
   if (s.REDIS_CLUSTER && !/^\{[^{}]+\}$/.test(s.QUEUE_PREFIX)) {
     throw new ConfigError('QUEUE_PREFIX', 'must be a Redis Cluster hash tag such as {hiring-integrations} when REDIS_CLUSTER=true');
   }
+  // Pruning an event deletes its deliveries: one still being retried would vanish mid-window.
+  if (s.EVENT_RETENTION_DAYS * 86_400 < s.WEBHOOK_RETRY_WINDOW_SECONDS) {
+    throw new ConfigError(
+      'EVENT_RETENTION_DAYS',
+      `must keep events at least as long as WEBHOOK_RETRY_WINDOW_SECONDS retries their deliveries (${Math.ceil(s.WEBHOOK_RETRY_WINDOW_SECONDS / 86_400)} days)`,
+    );
+  }
   if (s.NODE_ENV !== 'production') return;
   if (!s.DATABASE_URL && !options.embedding) throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
   if (!s.SECRET_KEY) throw new ConfigError('SECRET_KEY', 'is required in production');

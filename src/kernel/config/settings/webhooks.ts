@@ -50,7 +50,12 @@ export const WEBHOOKS = {
       default: '300000',
       description: 'How long past its due time a pending webhook delivery may wait for its job before the sweep enqueues it again.',
     }),
-    EVENT_RETENTION_DAYS: integer({ default: '30', ...POSITIVE, description: 'How long events (GET /v1/events) and their webhook deliveries are kept.' }),
+    EVENT_RETENTION_DAYS: integer({
+      default: '30',
+      ...POSITIVE,
+      description:
+        'How long events (GET /v1/events) and their webhook deliveries are kept; at least WEBHOOK_RETRY_WINDOW_SECONDS (a delivery still retried is never pruned).',
+    }),
     AUDIT_RETENTION_DAYS: integer({
       default: '400',
       minimum: 1,
