@@ -26,7 +26,7 @@ export async function migrateLatest(db: Database, config: Knex.MigratorConfig = 
 }
 
 interface RawConnections {
-  acquireRawConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<unknown> }>;
+  acquireRawConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> }>;
   destroyRawConnection(connection: unknown): Promise<void>;
 }
 
@@ -37,12 +37,20 @@ interface RawConnections {
  * its own (outside the pool, so a pool of one still migrates) makes them take turns; it is
  * released when the work ends, and by the server if the process dies holding it.
  */
+/** How often a process waiting for another's migrations asks for the lock again. */
+const LOCK_POLL_MS = 200;
+
 async function exclusively<T>(db: Database, key: string, work: () => Promise<T>): Promise<T> {
   if (isEmbedded(db)) return work(); // one process per PGlite folder (the embedded lock)
   const client = db.client as unknown as RawConnections;
   const connection = await client.acquireRawConnection();
   try {
-    await connection.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    // Polled rather than waited for with pg_advisory_lock: a session blocked inside a statement
+    // holds a snapshot, a migration building an index CONCURRENTLY waits for every snapshot,
+    // and the blocked sessions wait for its lock, a deadlock PostgreSQL does not detect.
+    while (!(await connection.query('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [key])).rows[0]?.locked) {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
     return await work();
   } finally {
     await client.destroyRawConnection(connection);
