@@ -19,7 +19,8 @@
  *   nodemailer's pool, the acknowledgment, the settlement, `interview.reminder_sent` and
  *   `action_run.succeeded`).
  * - The baseline: bench/servers/nodemailer-loop.ts, a bare nodemailer pool (the connector's
- *   5 connections) sending N messages of the same text, 20 at a time, in its own process.
+ *   5 connections) sending N copies of the reminder the product renders (subject, text and
+ *   HTML), 20 at a time, in its own process.
  * - CPU per message: the API's and the worker's (from /proc, over the timed window), the
  *   PostgreSQL backends serving the product's database (from /proc; readable when the
  *   server runs on this machine), the Redis server's (its INFO, shared with anything else
@@ -33,6 +34,7 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { reminderEmail, type InterviewReminder } from '../src/features/reminders/domain/interview-reminders';
 import { operatorServices } from '../src/standalone/cli/operator-services';
 import { request } from '../test/helpers/test-host';
 import { cpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
@@ -94,7 +96,7 @@ function nextMessage<T>(proc: BenchProcess, accept: (m: any) => T | undefined): 
 }
 
 const reached = (sink: BenchProcess, n: number) => {
-  const answer = nextMessage(sink, (m) => (m?.reached === n ? true : undefined));
+  const answer = nextMessage(sink, (m) => (m?.reached === n ? (m as { connections: number; bytes: number }) : undefined));
   sink.child.send({ waitFor: n });
   return answer;
 };
@@ -167,7 +169,7 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     };
     // Warm-up (JIT, caches, pooled connections), then the measured window.
     await fire(warmup);
-    await reached(sink, warmup);
+    const warmed = await reached(sink, warmup);
     await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
     const api = product.api!.child.pid;
     const worker = product.worker!.child.pid;
@@ -176,7 +178,7 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     const done = reached(sink, warmup + total);
     await fire(warmup + total);
     if (process.env.BENCH_SQL) console.error(`hooks done after ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s`);
-    await done;
+    const productSmtp = await done;
     const productSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const after = { api: cpuMs(api), worker: cpuMs(worker), sink: cpuMs(sink.child.pid), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
     // Batched statements differ only in their number of placeholders: counted as one shape.
@@ -187,8 +189,13 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
         .replace(/\(\?(, \?)*\)(, \(\?(, \?)*\))+/g, '(…), …')
         .replace(/\?(, \?)+/g, '…');
     const statements = new Map<string, number>();
-    for (const counts of await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]))
-      for (const [sql, n] of Object.entries(counts)) statements.set(shape(sql), (statements.get(shape(sql)) ?? 0) + n);
+    const [apiCounts, workerCounts] = await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
+    for (const [side, counts] of [
+      ['api', apiCounts],
+      ['worker', workerCounts],
+    ] as const)
+      for (const [sql, n] of Object.entries(counts))
+        statements.set(`${side.padEnd(6)} ${shape(sql)}`, (statements.get(`${side.padEnd(6)} ${shape(sql)}`) ?? 0) + n);
     const statementCount = [...statements.values()].reduce((a, b) => a + b, 0);
     if (process.env.BENCH_SQL) {
       for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1])) console.error(`${(n / total).toFixed(2)}  ${sql.slice(0, 160)}`);
@@ -199,13 +206,18 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
       for (const [pid, ms] of after.pg) postgres += ms - (before.pg.get(pid) ?? 0);
     }
 
-    // Baseline: nodemailer's pool in its own process, the same warm-up, concurrency and server.
+    // Baseline: nodemailer's pool in its own process, the same warm-up, concurrency and server, the same message.
+    const rendered = reminderEmail({
+      startsAt: new Date(startsAt),
+      details: { candidate: { name: 'Ada Lovelace', email: 'ada@bench.example' }, title: 'Onsite interview' },
+    } as InterviewReminder);
     const sent = warmup + total;
     const loop = (n: number) => {
       baseline = startNode('nodemailer-loop', path.join(__dirname, 'servers/nodemailer-loop.js'), [], {
         SMTP_PORT: String(port),
         TOTAL: String(n),
         CONCURRENCY: String(CONCURRENCY),
+        MESSAGE: JSON.stringify({ subject: rendered.subject, text: rendered.text, html: rendered.html }),
       });
       return baseline;
     };
@@ -216,11 +228,12 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     await warm.stop();
     const measured = loop(total);
     await waitForMessage(measured);
+    const baselineWarmed = await reached(sink, sent + warmup);
     const sinkBefore = cpuMs(sink.child.pid);
     measured.child.send({ go: true });
     const bare = await nextMessage(measured, (m) => (typeof m?.seconds === 'number' ? (m as { seconds: number; cpuMs: number }) : undefined));
     const sinkAfter = cpuMs(sink.child.pid);
-    await reached(sink, sent + warmup + total);
+    const baselineSmtp = await reached(sink, sent + warmup + total);
     await measured.stop();
 
     const perMessage = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? (b - a) / total : undefined);
@@ -231,8 +244,11 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     const remindersPerSecond = total / productSeconds;
     const nodemailerPerSecond = total / bare.seconds;
     const baselineMs = bare.cpuMs / total;
-    if (process.env.BENCH_SQL)
-      console.error(`smtp-sink CPU per message: product side ${productSink?.toFixed(3)} ms, baseline side ${baselineSink?.toFixed(3)} ms`);
+    if (process.env.BENCH_SQL) {
+      const side = (from: { connections: number; bytes: number }, to: { connections: number; bytes: number }, cpu: number | undefined) =>
+        `${to.connections - from.connections} connections, ${Math.round((to.bytes - from.bytes) / total)} bytes and ${cpu?.toFixed(3)} ms CPU per message`;
+      console.error(`smtp-sink, product: ${side(warmed, productSmtp, productSink)}; baseline: ${side(baselineWarmed, baselineSmtp, baselineSink)}`);
+    }
     return {
       reminders: total,
       remindersPerSecond,

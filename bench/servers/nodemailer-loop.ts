@@ -1,7 +1,8 @@
 /**
  * The reminder benchmark's baseline, in a process of its own: a bare nodemailer pool (the
- * SMTP connector's 5 connections) sending TOTAL messages of a reminder's size to SMTP_PORT
- * on 127.0.0.1, CONCURRENCY at a time. Sends `ready` over IPC, starts on `{go: true}`, and
+ * SMTP connector's 5 connections) sending TOTAL messages to SMTP_PORT on 127.0.0.1,
+ * CONCURRENCY at a time; each is the reminder the product sends (MESSAGE: its subject, text
+ * and HTML as the product renders them, JSON), so both sides build and send the same MIME. Sends `ready` over IPC, starts on `{go: true}`, and
  * answers `{seconds, cpuMs}`: the wall-clock time of the loop and the CPU time (user +
  * system) this process spent in it.
  */
@@ -9,7 +10,7 @@ import { createTransport } from 'nodemailer';
 
 const total = Number(process.env.TOTAL);
 const concurrency = Number(process.env.CONCURRENCY);
-const text = 'Hello Ada, a reminder: "Onsite interview" starts soon.';
+const message = JSON.parse(process.env.MESSAGE!) as { subject: string; text: string; html: string };
 
 async function run(): Promise<void> {
   const transport = createTransport({ host: '127.0.0.1', port: Number(process.env.SMTP_PORT), secure: false, ignoreTLS: true, pool: true, maxConnections: 5 });
@@ -20,7 +21,7 @@ async function run(): Promise<void> {
     Array.from({ length: concurrency }, async () => {
       while (next < total) {
         next += 1;
-        await transport.sendMail({ from: 'jobs@bench.example', to: `ada+${next}@bench.example`, subject: 'Reminder: Onsite interview', text });
+        await transport.sendMail({ from: 'jobs@bench.example', to: `ada+${next}@bench.example`, ...message });
       }
     }),
   );
