@@ -102,7 +102,7 @@ const reached = (sink: BenchProcess, n: number) => {
 };
 
 const statementsOf = (proc: BenchProcess) => {
-  const answer = nextMessage(proc, (m) => m?.statements as Record<string, number> | undefined);
+  const answer = nextMessage(proc, (m) => (m?.statements ? (m as { statements: Record<string, number>; latencyMs: Record<string, number> }) : undefined));
   proc.child.send('bench:statements');
   return answer;
 };
@@ -189,16 +189,22 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
         .replace(/\(\?(, \?)*\)(, \(\?(, \?)*\))+/g, '(…), …')
         .replace(/\?(, \?)+/g, '…');
     const statements = new Map<string, number>();
+    const latency = new Map<string, number>();
     const [apiCounts, workerCounts] = await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
     for (const [side, counts] of [
       ['api', apiCounts],
       ['worker', workerCounts],
     ] as const)
-      for (const [sql, n] of Object.entries(counts))
-        statements.set(`${side.padEnd(6)} ${shape(sql)}`, (statements.get(`${side.padEnd(6)} ${shape(sql)}`) ?? 0) + n);
+      for (const [sql, n] of Object.entries(counts.statements)) {
+        const key = `${side.padEnd(6)} ${shape(sql)}`;
+        statements.set(key, (statements.get(key) ?? 0) + n);
+        latency.set(key, (latency.get(key) ?? 0) + (counts.latencyMs[sql] ?? 0));
+      }
     const statementCount = [...statements.values()].reduce((a, b) => a + b, 0);
     if (process.env.BENCH_SQL) {
-      for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1])) console.error(`${(n / total).toFixed(2)}  ${sql.slice(0, 160)}`);
+      // Per reminder, then the mean time from the call to the answer (waiting for the connection's turn included).
+      for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1]))
+        console.error(`${(n / total).toFixed(2)} ${((latency.get(sql) ?? 0) / n).toFixed(1).padStart(6)} ms  ${sql.slice(0, 150)}`);
     }
     let postgres: number | undefined;
     if (before.pg.size + after.pg.size > 0) {
