@@ -38,6 +38,8 @@ export class Product {
     readonly database: { url: string; drop(): Promise<void> },
     readonly redisUrl: string,
     readonly queuePrefix: string,
+    /** Prefixes the processes' names (their log and profile files), so that two products can run side by side. */
+    readonly label: string,
   ) {
     this.env = {
       NODE_ENV: 'production',
@@ -58,23 +60,23 @@ export class Product {
     this.db = createDatabase({ databaseUrl: database.url, poolMax: 4 });
   }
 
-  static async create(databaseServerUrl: string, redisUrl: string): Promise<Product> {
+  static async create(databaseServerUrl: string, redisUrl: string, label = ''): Promise<Product> {
     const database = await createBenchDatabase(databaseServerUrl);
     const port = await freePort();
-    const product = new Product(`http://127.0.0.1:${port}`, port, database, redisUrl, `{hi-bench-${randomBytes(4).toString('hex')}}`);
+    const product = new Product(`http://127.0.0.1:${port}`, port, database, redisUrl, `{hi-bench-${randomBytes(4).toString('hex')}}`, label);
     runCli(['migrate'], product.env);
     return product;
   }
 
-  async startApi(): Promise<void> {
+  async startApi(execArgv: string[] = []): Promise<void> {
     // --no-worker: the API process only answers requests, as the baseline server does; jobs run
     // in the separate worker process (startWorker), so neither benchmark counts the other's work.
-    this.api = startNode('api', BIN, ['serve', '--no-worker'], this.env);
+    this.api = startNode(`${this.label}api`, BIN, ['serve', '--no-worker'], this.env, execArgv);
     await waitForHttp(`${this.baseUrl}/readyz`, this.api);
   }
 
-  async startWorker(extraEnv: Record<string, string> = {}): Promise<void> {
-    this.worker = startNode('worker', BIN, ['worker'], { ...this.env, ...extraEnv });
+  async startWorker(extraEnv: Record<string, string> = {}, execArgv: string[] = []): Promise<void> {
+    this.worker = startNode(`${this.label}worker`, BIN, ['worker'], { ...this.env, ...extraEnv }, execArgv);
     // The worker logs "worker started" once its BullMQ workers exist; its HTTP port is off.
     await new Promise<void>((resolve, reject) => {
       const started = Date.now();

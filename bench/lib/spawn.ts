@@ -27,9 +27,10 @@ const running = new Set<BenchProcess>();
  * BENCH_PROFILE=1 every such process (the product's and the baselines') writes a V8 CPU
  * profile to bench-results/profiles/NAME.cpuprofile when it exits.
  */
-export function startNode(name: string, script: string, args: string[], env: Record<string, string | undefined>): BenchProcess {
+export function startNode(name: string, script: string, args: string[], env: Record<string, string | undefined>, extraExecArgv: string[] = []): BenchProcess {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}/profiles`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}/profiles`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const execArgv = [...profile, ...extraExecArgv];
   const logFile = path.join(RESULTS_DIR, `${name}.log`);
   const fd = openSync(logFile, 'w');
   const child = fork(script, args, {

@@ -10,6 +10,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Delivery, EmailMessage, NotificationConnector } from '../../features/hooks/domain/connectors';
 import type { SmtpCredentials, SmtpSettings } from './settings';
 import { smtpFailure } from './smtp-errors';
+import { sendInOneWrite } from './one-write-message';
 
 const TIMEOUT_MS = 15_000;
 
@@ -33,7 +34,7 @@ export function smtpTransport(settings: SmtpSettings, credentials: SmtpCredentia
     socketTimeout: TIMEOUT_MS,
     ...dkim,
   };
-  return pool ? createTransport({ ...base, pool: true, maxConnections: 5 }) : createTransport(base);
+  return sendInOneWrite(pool ? createTransport({ ...base, pool: true, maxConnections: 5 }) : createTransport(base));
 }
 
 const queueId = (response: string | undefined) => /queued as\s+([A-Za-z0-9._-]+)/i.exec(response ?? '')?.[1];

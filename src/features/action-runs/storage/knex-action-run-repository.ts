@@ -82,6 +82,10 @@ const toJson = (a: RunAttempt): AttemptJson => ({
   error_code: a.errorCode,
 });
 
+/** The columns of RunRow, named: a prepared statement's result must not change shape when a migration adds a column. */
+const RUN_COLUMNS =
+  'id, organization_id, idempotency_key, action, hook, step, connector, connection_id, livemode, status, attempts, reference, result, error_code, error_message, created_at, updated_at, completed_at';
+
 type FinishedRun = Pick<ActionRun, 'id' | 'status' | 'attempts' | 'reference' | 'result' | 'errorCode' | 'errorMessage' | 'updatedAt' | 'completedAt'>;
 
 export class KnexActionRunRepository implements ActionRunRepository {
@@ -157,27 +161,29 @@ export class KnexActionRunRepository implements ActionRunRepository {
 
   /** First attempts of concurrent runs in one INSERT; a run that exists already (a retry) answers undefined. */
   private async startBatch(items: { start: RunStart; at: Date }[]): Promise<(ActionRun | undefined)[]> {
-    const rows = (await this.db('hi_action_runs')
-      .insert(
-        items.map(({ start, at }) => ({
-          id: newId('run'),
-          organization_id: start.organizationId,
-          idempotency_key: start.idempotencyKey,
-          action: start.action,
-          hook: start.hook ?? null,
-          step: start.step,
-          connector: start.connector,
-          connection_id: start.connectionId,
-          livemode: start.livemode,
-          status: 'running',
-          attempts: JSON.stringify([toJson({ number: 1, startedAt: at, endedAt: null, outcome: 'pending', errorCode: null })]),
-          created_at: at,
-          updated_at: at,
-        })),
+    // A named prepared statement per batch size (at most GroupCommit's 100), without the query builder: every run starts here.
+    const { rows } = (await this.db
+      .raw(
+        `insert into hi_action_runs (id, organization_id, idempotency_key, action, hook, step, connector, connection_id, livemode, status, attempts, created_at, updated_at)
+         values ${items.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)").join(', ')}
+         on conflict (organization_id, idempotency_key) do nothing
+         returning ${RUN_COLUMNS}`,
+        items.flatMap(({ start, at }) => [
+          newId('run'),
+          start.organizationId,
+          start.idempotencyKey,
+          start.action,
+          start.hook ?? null,
+          start.step,
+          start.connector,
+          start.connectionId,
+          start.livemode,
+          JSON.stringify([toJson({ number: 1, startedAt: at, endedAt: null, outcome: 'pending', errorCode: null })]),
+          at,
+          at,
+        ]),
       )
-      .onConflict(['organization_id', 'idempotency_key'])
-      .ignore()
-      .returning('*')) as RunRow[];
+      .options({ name: `hi_action_run_start_v1_${items.length}` })) as { rows: RunRow[] };
     const byKey = new Map(rows.map((row) => [`${row.organization_id}\u0000${row.idempotency_key}`, row]));
     return items.map(({ start }) => {
       const key = `${start.organizationId}\u0000${start.idempotencyKey}`;
@@ -190,25 +196,28 @@ export class KnexActionRunRepository implements ActionRunRepository {
 
   /** Outcomes of concurrent attempts in one UPDATE … FROM (VALUES …). */
   private async finishBatch(items: FinishedRun[]): Promise<void[]> {
-    await this.db.raw(
-      `UPDATE hi_action_runs r
+    // Named per batch size (at most GroupCommit's 100): parsed and planned once per connection and size.
+    await this.db
+      .raw(
+        `UPDATE hi_action_runs r
        SET status = v.status, attempts = v.attempts, reference = v.reference, result = v.result, error_code = v.error_code,
            error_message = v.error_message, updated_at = v.updated_at, completed_at = v.completed_at
        FROM (VALUES ${items.map(() => '(?::text, ?::text, ?::jsonb, ?::text, ?::jsonb, ?::text, ?::text, ?::timestamptz, ?::timestamptz)').join(', ')})
          AS v(id, status, attempts, reference, result, error_code, error_message, updated_at, completed_at)
        WHERE r.id = v.id`,
-      items.flatMap((run) => [
-        run.id,
-        run.status,
-        JSON.stringify(run.attempts.map(toJson)),
-        run.reference,
-        run.result === null ? null : JSON.stringify(run.result),
-        run.errorCode,
-        run.errorMessage,
-        run.updatedAt,
-        run.completedAt,
-      ]),
-    );
+        items.flatMap((run) => [
+          run.id,
+          run.status,
+          JSON.stringify(run.attempts.map(toJson)),
+          run.reference,
+          run.result === null ? null : JSON.stringify(run.result),
+          run.errorCode,
+          run.errorMessage,
+          run.updatedAt,
+          run.completedAt,
+        ]),
+      )
+      .options({ name: `hi_action_run_finish_v1_${items.length}` });
     return items.map(() => undefined);
   }
 

@@ -55,6 +55,17 @@ export async function recordEvents(
   inputs: NewEvent[],
   now = new Date(),
 ): Promise<{ event: PluginEvent; created: boolean }[]> {
+  return (await recordEventsAndDeliveries(trx, organizationId, inputs, now)).results;
+}
+
+/** recordEvents, also answering how many webhook deliveries (each an outbox message) it wrote. */
+async function recordEventsAndDeliveries(
+  trx: Knex | Knex.Transaction,
+  organizationId: string,
+  inputs: NewEvent[],
+  now: Date,
+): Promise<{ results: { event: PluginEvent; created: boolean }[]; deliveries: number }> {
+  let written = 0;
   const results: ({ event: PluginEvent; created: boolean } | undefined)[] = inputs.map(() => undefined);
   const existingFor = async (keys: string[]) =>
     new Map(
@@ -116,6 +127,7 @@ export async function recordEvents(
           updated_at: now,
         });
     }
+    written = deliveries.length;
     if (deliveries.length > 0) {
       await trx('hi_webhook_deliveries').insert(deliveries);
       await trx('hi_outbox').insert(
@@ -125,7 +137,7 @@ export async function recordEvents(
       );
     }
   }
-  return results.map((r) => r!);
+  return { results: results.map((r) => r!), deliveries: written };
 }
 
 @injectable()
@@ -137,8 +149,10 @@ export class KnexEventLog implements EventLog {
 
   /** Concurrent recorders of one organization share a transaction (see GroupCommit): its counter row is their bottleneck. */
   private readonly batches = new GroupCommit<NewEvent, { event: PluginEvent; created: boolean }>(async (organizationId, inputs) => {
-    const results = await this.db.transaction((trx) => recordEvents(trx, organizationId, inputs));
-    if (results.some((r) => r.created)) this.outbox.nudge();
+    const { results, deliveries } = await this.db.transaction((trx) => recordEventsAndDeliveries(trx, organizationId, inputs, new Date()));
+    // Only outbox messages need the relay: an event no endpoint wants wrote none, and nudging for it
+    // cost a relay pass (BEGIN, SELECT … FOR UPDATE SKIP LOCKED, COMMIT) for nothing.
+    if (deliveries > 0) this.outbox.nudge();
     return results;
   });
 

@@ -10,7 +10,8 @@
  *   failed   the entitlement read or the handler failed unexpectedly, or upstream
  *            (retrying the hook may help; handlers are idempotent)
  *
- * Skips are logged and counted (the gate counts every decision in GateMetrics).
+ * Skips are logged (a missing license at debug, a refused input at info) and counted (the gate
+ * counts every decision in GateMetrics).
  */
 import { isDomainError } from '../../../kernel/errors';
 import type { Logger } from '../../../kernel/logger';
@@ -74,7 +75,9 @@ export class HookDispatcher {
           () => LICENSE_INACTIVE,
         );
         const reason = await refusal;
-        this.logger.info({ hook, handler: binding.name, action: binding.action, organizationId, reason }, 'hook handler skipped');
+        // At debug: an organization holding only some of a hook's actions is the usual case, not news (every
+        // decision is counted by the gate's metrics, and the caller is answered the skip with its reason).
+        this.logger.debug({ hook, handler: binding.name, action: binding.action, organizationId, reason }, 'hook handler skipped');
         record({ ...base, status: 'skipped', reason });
         continue;
       }

@@ -22,6 +22,25 @@ interface Row {
   updated_at: Date | string;
 }
 
+/** The columns read, named (a prepared statement's result must not change shape when a migration adds one). */
+const COLUMNS = 'organization_id, interview_id, channel, status, revision, job_id, starts_at, remind_at, details, reason, delivery_id, updated_at';
+
+const INSERT_COLUMNS = [
+  'organization_id',
+  'interview_id',
+  'channel',
+  'status',
+  'revision',
+  'job_id',
+  'starts_at',
+  'remind_at',
+  'details',
+  'reason',
+  'delivery_id',
+  'created_at',
+  'updated_at',
+] as const;
+
 const rowOf = (r: InterviewReminder) => ({
   organization_id: r.organizationId,
   interview_id: r.interviewId,
@@ -71,8 +90,15 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
   constructor(private readonly db: Database) {}
 
   async find(organizationId: string, interviewId: string, channel: ReminderChannel): Promise<InterviewReminder | undefined> {
-    const row = await this.db<Row>('hi_interview_reminders').where({ organization_id: organizationId, interview_id: interviewId, channel }).first();
-    return row ? toDomain(row) : undefined;
+    // Every reminder job reads its row: a named prepared statement (parsed and planned once per connection, no query builder).
+    const { rows } = (await this.db
+      .raw(`select ${COLUMNS} from hi_interview_reminders where organization_id = ? and interview_id = ? and channel = ? limit 1`, [
+        organizationId,
+        interviewId,
+        channel,
+      ])
+      .options({ name: 'hi_reminder_find_v1' })) as { rows: Row[] };
+    return rows[0] ? toDomain(rows[0]) : undefined;
   }
 
   /**
@@ -82,21 +108,24 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
    */
   async insertNew(r: InterviewReminder, messages: readonly OutboxMessage[]): Promise<boolean> {
     if (!onlyJobMessages(messages) || messages.length === 0) throw new Error('insertNew writes the reminder with its job messages');
-    const insert = this.db('hi_interview_reminders')
-      .insert(rowOf(r))
-      .onConflict(['organization_id', 'interview_id', 'channel'])
-      .ignore()
-      .returning('job_id')
-      .toSQL();
+    const row = rowOf(r);
     const outbox = outboxRows(messages);
-    const { rows } = (await this.db.raw(
-      `WITH reminder AS (${insert.sql})
-       INSERT INTO hi_outbox (queue, name, job_id, data, delay_ms)
-       SELECT v.queue, v.name, v.job_id, v.data::jsonb, v.delay_ms FROM reminder,
-         (VALUES ${outbox.map(() => '(?::text, ?::text, ?::text, ?::text, ?::int)').join(', ')}) AS v(queue, name, job_id, data, delay_ms)
-       RETURNING job_id`,
-      [...insert.bindings, ...outbox.flatMap((o) => [o.queue, o.name, o.job_id, o.data, o.delay_ms])],
-    )) as { rows: unknown[] };
+    // Every hook of a first-seen interview runs this: a named prepared statement, its text fixed
+    // but for the number of job messages (parsed and planned once per connection, no query builder).
+    const { rows } = (await this.db
+      .raw(
+        `WITH reminder AS (
+           INSERT INTO hi_interview_reminders (${INSERT_COLUMNS.join(', ')})
+           VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})
+           ON CONFLICT (organization_id, interview_id, channel) DO NOTHING
+           RETURNING job_id)
+         INSERT INTO hi_outbox (queue, name, job_id, data, delay_ms)
+         SELECT v.queue, v.name, v.job_id, v.data::jsonb, v.delay_ms FROM reminder,
+           (VALUES ${outbox.map(() => '(?::text, ?::text, ?::text, ?::text, ?::int)').join(', ')}) AS v(queue, name, job_id, data, delay_ms)
+         RETURNING job_id`,
+        [...INSERT_COLUMNS.map((c) => row[c]), ...outbox.flatMap((o) => [o.queue, o.name, o.job_id, o.data, o.delay_ms])],
+      )
+      .options({ name: `hi_reminder_insert_new_v1_${outbox.length}` })) as { rows: unknown[] };
     return rows.length > 0;
   }
 
@@ -131,16 +160,19 @@ export class KnexInterviewReminderRepository implements InterviewReminderReposit
 
   /** Settlements of concurrent reminder jobs in one conditional UPDATE … FROM (VALUES …): each row only if still `scheduled` under its job. */
   private async settleBatch(items: Settlement[]): Promise<boolean[]> {
-    const { rows } = (await this.db.raw(
-      `UPDATE hi_interview_reminders r
+    // Named per batch size (at most GroupCommit's 100): parsed and planned once per connection and size.
+    const { rows } = (await this.db
+      .raw(
+        `UPDATE hi_interview_reminders r
        SET status = v.status, reason = v.reason, delivery_id = v.delivery_id, updated_at = v.at
        FROM (VALUES ${items.map(() => '(?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::timestamptz)').join(', ')})
          AS v(organization_id, interview_id, channel, job_id, status, reason, delivery_id, at)
        WHERE r.organization_id = v.organization_id AND r.interview_id = v.interview_id AND r.channel = v.channel
          AND r.job_id = v.job_id AND r.status = 'scheduled'
        RETURNING r.job_id`,
-      items.flatMap((i) => [i.organizationId, i.interviewId, i.channel, i.jobId, i.status, i.reason, i.deliveryId ?? null, i.at]),
-    )) as { rows: { job_id: string }[] };
+        items.flatMap((i) => [i.organizationId, i.interviewId, i.channel, i.jobId, i.status, i.reason, i.deliveryId ?? null, i.at]),
+      )
+      .options({ name: `hi_reminder_settle_v1_${items.length}` })) as { rows: { job_id: string }[] };
     const settled = new Set(rows.map((row) => row.job_id));
     // A job id names one (organization, interview, channel, revision): two items of one job settle it once.
     return items.map((i) => settled.delete(i.jobId));
