@@ -43,7 +43,7 @@ export interface PipelineApplication {
    * none or the organization holds no verification action.
    */
   credentialCheck?: ApplicationCredentialCheck;
-  /** A job board's applicant (no profile provider): how to reach them and their resume (file in base64). */
+  /** How to reach the candidate (a profile application's `contact`, or a job board's applicant with their resume, file in base64); absent when none was given. */
   applicant?: {
     email: string;
     phone: string | null;
