@@ -275,6 +275,24 @@ describe('applications: contact, background checks on submission, board dedupe',
     );
     assert.equal((await application(profile.body.application_id, globex.apiKey)).status, 404);
   });
+
+  it("an export of the candidate with the email the host knows finds every application given with it, the board's too", async () => {
+    const boardApplication = (await t.database.db('hi_board_applications').where({ organization_id: acme.organizationId, email: 'grace@example.com' }).first())
+      .application_id;
+    const created = await t.request('POST', `/v1/candidates/${GRACE.id}/exports`, { auth: acme.apiKey, body: { emails: ['Grace@Example.com'] } });
+    assert.equal(created.status, 202, created.text);
+    const done = await waitFor(async () => {
+      const read = await t.request('GET', `/v1/candidates/${GRACE.id}/exports/${created.body.id}`, { auth: acme.apiKey });
+      return read.body.status === 'succeeded' ? read.body : undefined;
+    }, 'the export');
+    const doc = JSON.parse(await (await fetch(done.download_url)).text());
+    const applications = doc.stores.find((s: { name: string }) => s.name === 'applications').records as { id: string; contact_email: string | null }[];
+    assert.ok(
+      applications.some((a) => a.id === boardApplication && a.contact_email === 'grace@example.com'),
+      JSON.stringify(applications.map((a) => a.id)),
+    );
+    assert.ok(!applications.some((a) => a.id === adaApplication), "nobody else's");
+  });
 });
 
 function made(response: { status: number; text: string; body: { background_check: unknown } }) {
