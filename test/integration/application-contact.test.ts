@@ -268,12 +268,24 @@ describe('applications: contact, background checks on submission, board dedupe',
     assert.equal(profile.status, 201, profile.text);
     const read = (await application(profile.body.application_id)).body;
     assert.deepEqual([read.duplicate_of, read.contact], [first.body.application_id, { email: 'grace@example.com', phone: null }]);
+    await delivered(profile.body.application_id);
+    const submitted = (await events('application.submitted')).find((e) => e.application_id === profile.body.application_id);
+    assert.equal(submitted.duplicate_of, first.body.application_id, 'the receiver can merge them');
     const listed = await t.request('GET', `/v1/opportunities/listings/${third}/applications`, { auth: acme.apiKey });
     assert.deepEqual(
       listed.body.data.map((a: { duplicate_of: string | null }) => a.duplicate_of),
       [first.body.application_id, null],
     );
     assert.equal((await application(profile.body.application_id, globex.apiKey)).status, 404);
+
+    // A board application is an application like any other: the listing's policy orders its check.
+    const fromBoard = await board(checked, 'alan@example.com');
+    assert.equal(fromBoard.status, 201, fromBoard.text);
+    const ordered = await waitFor(
+      async () => (await t.database.db('hi_background_checks').where({ host_check_id: fromBoard.body.application_id }).first()) ?? undefined,
+      "the board application's background check",
+    );
+    assert.deepEqual([ordered.candidate_email, ordered.status], ['alan@example.com', 'pending']);
   });
 
   it("an export of the candidate with the email the host knows finds every application given with it, the board's too", async () => {

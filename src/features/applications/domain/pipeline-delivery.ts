@@ -80,6 +80,7 @@ export class PipelineDelivery {
       ...(application.source ? { source: application.source } : {}),
       submittedAt: application.createdAt,
       ...(credentialCheck ? { credentialCheck } : {}),
+      ...(application.duplicateOf ? { duplicateOf: application.duplicateOf } : {}),
       ...(applicant
         ? {
             applicant: {
