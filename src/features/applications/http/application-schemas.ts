@@ -52,12 +52,9 @@ export const applicationSchema = submittedApplicationSchema
       description:
         'The distribution channel of the tracked apply link the candidate came through (sourcing.distribute_jobs), `sourcing` for an invitation (sourcing.source_candidates); null when none',
     }),
-    contact: z
-      .object({ email: z.string(), phone: z.string().nullable() })
-      .nullable()
-      .meta({
-        description: "How to reach the candidate: the profile application's `contact` (email lower-cased) or a board applicant's; null when none was given",
-      }),
+    contact: z.object({ email: z.string(), phone: z.string().nullable() }).nullable().meta({
+      description: "How to reach the candidate: the profile application's `contact` (email lower-cased) or a board applicant's; null when none was given",
+    }),
     duplicate_of: z.string().nullable().meta({
       description:
         'The earlier application to this listing with the same contact email (the same person applied through a job board and with their profile); null when none',
