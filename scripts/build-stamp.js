@@ -37,8 +37,11 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
+/** What `npm start` and the bin script run, and the widget they serve. */
+const OUTPUTS = [path.join('dist', 'src', 'standalone', 'cli', 'cli.js'), path.join('dist', 'widgets', 'profile-apply.js')];
+
 function built() {
-  return existsSync(path.join(ROOT, 'dist', 'src', 'standalone', 'cli.js')) && existsSync(path.join(ROOT, 'dist', 'widgets', 'profile-apply.js'));
+  return OUTPUTS.every((output) => existsSync(path.join(ROOT, output)));
 }
 
 if (process.argv.includes('--ensure')) {

@@ -64,6 +64,7 @@ import { checkReadiness, MOUNTED_ROUTERS, platformModule } from './composition/p
 import type { ActivateOptions, HookResult, HttpRouter, MountedRouterInfo, OfferedRouter, PluginHost, PluginInstance, PluginRole } from './host/contract';
 import { HookIntake } from './features/hooks/domain/hook-intake';
 import { checkHostRequirements, hostPath } from './composition/host-requirements';
+import { warnAboutRetiredHostFields } from './composition/retired-host-fields';
 import { hostOrganizations } from './features/organizations/host-organizations';
 import { listenToHostHooks } from './features/hooks/host-hook-bus';
 import { authenticate } from './platform/http/authenticate';
@@ -175,6 +176,7 @@ export async function activate(host: PluginHost, options: ActivateOptions = {}):
   const role: PluginRole = options.role ?? 'all';
   checkHostRequirements(host, role);
   const logger = host.logger.child({ plugin: manifest.id });
+  warnAboutRetiredHostFields(host, logger);
   const context: CompositionContext = { config: host.config, logger, host, manifest };
   const container = rootContainer.createChildContainer();
   const resources = new DisposerStack();

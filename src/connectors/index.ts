@@ -4,6 +4,7 @@ import { caldavConnector } from './caldav';
 import { checkrConnector } from './checkr';
 import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
+import { posCsvConnector } from './pos-csv';
 import { scimConnector } from './scim';
 import { sftpConnector } from './sftp';
 import { squareConnector } from './square';
@@ -24,4 +25,5 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   stripeConnectConnector,
   checkrConnector,
   squareConnector,
+  posCsvConnector,
 ];

@@ -355,6 +355,20 @@ export interface SettingOptions {
   auditRetentionDays?: number;
 
   /**
+   * How long a succeeded action run (GET /v1/integrations/runs) is kept after it completed. The daily retention pass deletes older ones in batches; a run still running or retrying, or referenced by a record still open (a pending verification, an unsigned envelope, a payout in transit…), is kept.
+   *
+   * `ACTION_RUN_RETENTION_DAYS`, default `90`.
+   */
+  actionRunRetentionDays?: number;
+
+  /**
+   * How long a failed action run is kept after it failed (longer than a succeeded one: it is what an organization investigates or retries).
+   *
+   * `ACTION_RUN_FAILED_RETENTION_DAYS`, default `180`.
+   */
+  actionRunFailedRetentionDays?: number;
+
+  /**
    * Longest a process keeps a cached answer: license answers for the gate and the apply path, and the per-process caches of API keys, organization settings and listings; changes invalidate them at once (Redis pub/sub or in-process), the TTL bounds staleness if a message is lost.
    *
    * `ENTITLEMENT_CACHE_TTL_SECONDS`, default `60`.

@@ -12,14 +12,7 @@ import type { ListingsManager } from '../features/listings/domain/listing-manage
 import type { Pipeline } from '../features/applications/domain/pipeline';
 import type { Disposer } from '../kernel/disposer';
 import type { Logger } from '../kernel/logger';
-import type {
-  ESignatureConnector,
-  HrisConnector,
-  NotificationConnector,
-  PayrollFileConnector,
-  SmsConnector,
-  VideoMeetingConnector,
-} from '../features/hooks/domain/connectors';
+import type { HrisConnector, NotificationConnector, PayrollFileConnector, SmsConnector, VideoMeetingConnector } from '../features/hooks/domain/connectors';
 
 export type { Listing, ListingQuestion, ListingsCaching, ListingsDirectory, QuestionType } from '../features/listings/domain/listing';
 export type { ListingChange, ListingFields, ListingQueryOptions, ListingsManager, ListingStatus } from '../features/listings/domain/listing-management';
@@ -32,15 +25,12 @@ export type {
   EmailMessage,
   EmployeeDeactivation,
   EmployeeRecord,
-  Envelope,
-  ESignatureConnector,
   HrisConnector,
   Meeting,
   MeetingRequest,
   NotificationConnector,
   PayrollFile,
   PayrollFileConnector,
-  SignatureRequest,
   SmsConnector,
   SmsMessage,
   SyncedEmployee,
@@ -48,8 +38,11 @@ export type {
 } from '../features/hooks/domain/connectors';
 export type { Disposer } from '../kernel/disposer';
 
-/** The version of this contract; a host states which it implements. */
-export const HOST_CONTRACT_VERSION = '1.0.0';
+/**
+ * The version of this contract; a host states which it implements (semver: a minor version
+ * only adds or loosens, so a host on any 1.x activates; docs/embedding.md lists the changes).
+ */
+export const HOST_CONTRACT_VERSION = '1.1.0';
 
 export interface HookEvent<T = Record<string, unknown>> {
   hook: string;
@@ -141,7 +134,12 @@ export interface HostConnectors {
   email?: NotificationConnector;
   sms?: SmsConnector;
   video_meetings?: VideoMeetingConnector;
-  esign?: ESignatureConnector;
+  /**
+   * @deprecated Since contract 1.1.0 nothing calls it: offers and agreements are signed by the
+   * plugin itself (esign.send_offer, esign.send_agreement; docs/esign.md). Still accepted and
+   * ignored, with one warning at activation; the property goes in contract 2.0.0.
+   */
+  esign?: unknown;
   hris?: HrisConnector;
   payroll_files?: PayrollFileConnector;
 }

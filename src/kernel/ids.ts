@@ -76,7 +76,8 @@ export type IdPrefix =
   | 'emp'
   | 'edoc'
   | 'pctr'
-  | 'vhr';
+  | 'vhr'
+  | 'vhc';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -116,6 +116,8 @@ describe('browser: the newcomer’s walk in docs/getting-started.md, as written'
     const packageJson = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'));
     assert.ok(packageJson.scripts.start, 'package.json has the start script the page runs');
     server = await start();
+    // `npm install` built it (prepare); the start finds the build current and does not build again.
+    assert.doesNotMatch(server.output(), /building/, 'npm start after npm install (here: npm test) builds nothing');
     const [banner] = codeBlocks(section('1. Run it'), 'text');
     for (const line of banner!.split('\n').filter((l) => l.trim())) {
       assert.match(server.output(), linePattern(line, port), `npm start prints "${line.trim()}"`);

@@ -7,11 +7,9 @@
  * Keep only the operations a connector uses in `test/fixtures/<vendor>/` and note the
  * source and license there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
-import { appendChildLog } from './log-capture';
+import { startChildServer } from './child-server';
 import { freePort } from './processes';
 
 export interface PrismServer {
@@ -29,38 +27,15 @@ const PRISM = path.join(PACKAGE_ROOT, 'node_modules/.bin/prism');
 export async function startPrism(spec: string, options: { dynamic?: boolean } = {}): Promise<PrismServer> {
   const port = await freePort();
   const args = ['mock', spec, '--host', '127.0.0.1', '--port', String(port), ...(options.dynamic ? ['--dynamic'] : [])];
-  const child: ChildProcess = spawn(PRISM, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startChildServer({
+    name: 'prism',
+    command: PRISM,
+    args,
     // Prism's install-time analytics must not phone home from a test.
     env: { ...process.env, SCARF_ANALYTICS: 'false', NO_COLOR: '1' },
-  });
-  child.stdout!.on('data', (d: Buffer) => appendChildLog(`[prism] ${d.toString()}`));
-  child.stderr!.on('data', (d: Buffer) => appendChildLog(`[prism] ${d.toString()}`));
-  const deadline = Date.now() + 20_000;
-  while (!(await listening(port))) {
-    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode} (spec ${spec})`);
-    if (Date.now() > deadline) throw new Error('prism did not listen within 20 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
     port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
+    readyWithinMs: 20_000,
+    hint: `spec ${spec}`,
   });
+  return { url: `http://127.0.0.1:${port}`, port, stop: server.stop };
 }

@@ -3,12 +3,11 @@
  * current user, with its own config, host key and authorized_keys, on a free port, in the
  * foreground (-D, logs on stderr with -e). Files land in `root/`; `inbound/` is writable.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { appendChildLog } from './log-capture';
+import { startChildServer } from './child-server';
 import { freePort } from './processes';
 
 const SSHD = '/usr/sbin/sshd';
@@ -64,15 +63,14 @@ export async function startSshd(): Promise<TestSshd> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => appendChildLog(`[sshd] ${d.toString()}`));
-  child.stderr!.on('data', (d: Buffer) => appendChildLog(`[sshd] ${d.toString()}`));
-  const deadline = Date.now() + 10_000;
-  while (!(await listening(port))) {
-    if (child.exitCode !== null) throw new Error(`sshd exited with ${child.exitCode} (is openssh-server installed?)`);
-    if (Date.now() > deadline) throw new Error('sshd did not listen within 10 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const server = await startChildServer({
+    name: 'sshd',
+    command: SSHD,
+    args: ['-D', '-e', '-f', config],
+    port,
+    readyWithinMs: 10_000,
+    hint: 'is openssh-server installed?',
+  });
   return {
     port,
     username: userInfo().username,
@@ -80,26 +78,9 @@ export async function startSshd(): Promise<TestSshd> {
     hostKeySha256,
     clientKey,
     strangerKey,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const done = () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        };
-        if (child.exitCode !== null) return done();
-        child.once('exit', done);
-        child.kill('SIGTERM');
-      }),
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

@@ -32,6 +32,7 @@ const OUTSIDE_THE_TRAIL: readonly RegExp[] = [
   /candidate_session/,
   /\/public\//,
   /\/messages\/unsubscribe/,
+  /\/sourcing\/unsubscribe/,
   /\/call_sheets\//,
   /^[A-Z]+ \/v1\/schedule$/,
   /\/timesheet_review/,

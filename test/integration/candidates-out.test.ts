@@ -4,7 +4,9 @@
  * file delivered to Debian's sshd (host key pinned, checksum on the run).
  * sourcing.source_candidates: past applicants who consented (with their application) are
  * found and ranked, the others never; an invitation arrives by email at a real SMTP server
- * (Nodemailer's smtp-server) and the application through its link is attributed, once.
+ * (Nodemailer's smtp-server) and the application through its link is attributed, once; it
+ * carries an RFC 8058 one-click unsubscribe that withdraws the consent. Where an application
+ * has a credential check (issue 25), the check, not the provider's flag, says what is verified.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
@@ -20,7 +22,7 @@ import { KnexExportSchedules } from '../../src/features/candidate-exports/storag
 import { KnexExportSource } from '../../src/features/candidate-exports/storage/knex-export-source';
 import { activateLicense } from '../helpers/hooks';
 import { rememberSecret } from '../helpers/log-capture';
-import { ADA, ALAN, enableProfileApply, GRACE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
+import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { startTestHost, type TestHost } from '../helpers/test-host';
@@ -472,5 +474,102 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     const found = await t.request('GET', '/v1/sourcing/candidates?skills=TypeScript', { auth: acme.apiKey });
     assert.deepEqual(found.body.data, []);
     assert.equal((await t.database.db('hi_sourcing_invitations').where({ organization_id: acme.organizationId, profile_user_id: ADA.id })).length, 0);
+  });
+
+  it("sourcing: credentials count as verified when the application's check says so (a reviewed document), not on the provider's word", async () => {
+    await activateLicense(t, acme.apiKey, 'background_checks.credentialing');
+    const requirements = [{ key: 'rn_license', label: 'RN license', credential_type: 'Registered Nurse License', verified_source_required: true }];
+    const icu = await t.request('POST', '/v1/listings', {
+      auth: acme.apiKey,
+      body: { title: 'ICU nurse', location: 'Boston', questions: QUESTIONS, requirements },
+    });
+    assert.equal(icu.status, 201, icu.text);
+    const run = await runConnect(t, { organizationId: acme.organizationId, listingId: icu.body.id, origin: ORIGIN, button: `Authorize as ${KATHERINE.name}` });
+    assert.equal(run.result?.message.type, 'profile-apply:authorized');
+    const applied = await t.request('POST', `/v1/opportunities/listings/${icu.body.id}/applications/profile`, {
+      auth: acme.apiKey,
+      body: { profile_user_id: KATHERINE.id, answers: ANSWERS, recontact_consent: { consent: true, email: 'katherine@johnson.example', location: 'Boston' } },
+    });
+    assert.equal(applied.status, 201, applied.text);
+    const search = async (query: string) => (await t.request('GET', `/v1/sourcing/candidates?${query}`, { auth: acme.apiKey })).body.data as any[];
+
+    // The provider flags her license verified; her application's check reads it unverified (self-reported): not found.
+    const check = await t.request('GET', `/v1/credential-checks/applications/${applied.body.application_id}`, { auth: acme.apiKey });
+    assert.equal(check.body.requirements[0].status, 'unverified', check.text);
+    assert.deepEqual(await search('credentials=Registered Nurse'), []);
+    // A skill still finds her, and says what her credentials rest on.
+    const bySkill = await search('skills=Critical care');
+    assert.deepEqual([bySkill[0].profile_user_id, bySkill[0].matched_credentials, bySkill[0].credential_basis], [KATHERINE.id, [], 'credential_check']);
+
+    // A reviewer approves her license scan: the check reads met, and the search counts it.
+    const scan = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\nRN LICENSE 777 STATE BOARD\n%%EOF\n');
+    const uploaded = await t.request('POST', '/v1/credential-documents', {
+      auth: acme.apiKey,
+      body: { application_id: applied.body.application_id, requirement: 'rn_license', file_name: 'rn.pdf', content_base64: scan.toString('base64') },
+    });
+    assert.equal(uploaded.status, 201, uploaded.text);
+    const approved = await t.request('POST', `/v1/credential-documents/${uploaded.body.id}/approve`, {
+      auth: acme.apiKey,
+      body: { expires_at: new Date(Date.now() + 365 * 86_400_000).toISOString() },
+    });
+    assert.equal(approved.status, 200, approved.text);
+    const found = await search('credentials=Registered Nurse');
+    assert.deepEqual(
+      found.map((c) => [c.profile_user_id, c.matched_credentials, c.credential_basis]),
+      [[KATHERINE.id, ['Registered Nurse License'], 'credential_check']],
+    );
+    assert.equal(found[0].score, 15 + Math.min(10, Math.floor(found[0].total_years)));
+  });
+
+  it('sourcing: the invitation carries an RFC 8058 one-click unsubscribe; its signed link withdraws the consent once, a GET never does', async () => {
+    const listing = (await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Flight nurse', location: 'Boston', questions: QUESTIONS } }))
+      .body;
+    const invited = await t.request('POST', '/v1/sourcing/invitations', { auth: acme.apiKey, body: { profile_user_id: KATHERINE.id, listing_id: listing.id } });
+    assert.equal(invited.status, 201, invited.text);
+    const mail = await waitFor(async () => smtp.received.find((m) => m.envelope.to.includes('katherine@johnson.example')), 'the invitation email');
+    // The raw header lines (mailparser reshapes List-Unsubscribe into an object).
+    const raw = (key: string) =>
+      mail.parsed.headerLines
+        .find((h) => h.key === key)
+        ?.line.replace(/^[^:]+:\s*/, '')
+        .replace(/\r?\n\s+/g, '');
+    const unsubscribe = /^<(http[^>]+)>$/.exec(raw('list-unsubscribe') ?? '')?.[1];
+    assert.ok(unsubscribe, raw('list-unsubscribe'));
+    assert.match(unsubscribe, /\/v1\/sourcing\/unsubscribe\?token=[\w-]+\.[\w-]+$/);
+    assert.equal(raw('list-unsubscribe-post'), 'List-Unsubscribe=One-Click');
+    assert.ok((mail.parsed.text ?? '').includes(unsubscribe), 'the same link, visible in the text');
+    assert.ok(!unsubscribe.includes('katherine'), 'the link names the invitation, never the address');
+    const path = unsubscribe.slice(unsubscribe.indexOf('/v1/'));
+    const search = async () => ((await t.request('GET', '/v1/sourcing/candidates?skills=Critical care', { auth: acme.apiKey })).body.data as any[]).length;
+
+    // Opening the link (a mail scanner does) changes nothing.
+    const page = await t.request('GET', path);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /Withdraw my consent/);
+    assert.match(page.text, /k\*\*\*@johnson\.example/);
+    assert.equal(await search(), 1);
+    const tampered = await t.request('POST', `${path.slice(0, -3)}xyz`, {
+      rawBody: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(tampered.status, 400);
+    assert.equal(tampered.headers.get('x-error-code'), 'link_invalid');
+    assert.equal(await search(), 1);
+
+    // The mail client's one-click POST withdraws the consent: out of every search, not invitable, the organization told once.
+    const oneClick = () => t.request('POST', path, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const done = await oneClick();
+    assert.equal(done.status, 200, done.text);
+    assert.match(done.text, /will not invite/);
+    assert.equal(await search(), 0);
+    const again = await t.request('POST', '/v1/sourcing/invitations', { auth: acme.apiKey, body: { profile_user_id: KATHERINE.id, listing_id: listing.id } });
+    assert.equal(again.status, 404);
+    assert.equal((await oneClick()).status, 200, 'again: nothing changes');
+    const withdrawn = await t.database.db('hi_events').where({ organization_id: acme.organizationId, type: 'sourcing.consent_withdrawn' });
+    assert.deepEqual(
+      withdrawn.map((e: { data: any }) => [e.data.profile_user_id, e.data.invitation_id, e.data.via]),
+      [[KATHERINE.id, invited.body.id, 'unsubscribe_link']],
+    );
+    assert.match((await t.request('GET', path)).text, /will not invite/);
   });
 });

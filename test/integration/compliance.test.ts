@@ -12,6 +12,8 @@ import { activateLicense } from '../helpers/hooks';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt } from '../helpers/credential-issuer';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
+import { SignedLinks } from '../../src/features/messages/domain/signed-links';
+import { deriveKey } from '../../src/platform/security/key-derivation';
 
 const ORIGIN = 'https://careers.compliance.example';
 const AWS = 'AWS Certified Solutions Architect – Professional';
@@ -316,6 +318,11 @@ describe('compliance: automatic checks and credentials over time', function () {
     const mail = smtp.received.find((m) => m.envelope.to.includes('nora@mercy.example'))!;
     assert.ok(mail, 'the upload link is emailed');
     const token = decodeURIComponent(/token=(\S+)/.exec(mail.parsed.text ?? '')![1]!);
+    assert.match(
+      mail.parsed.text ?? '',
+      /verifiable credential[\s\S]*\/v1\/employee-uploads\/credentials\?token=/,
+      'the link says a credential may be presented instead',
+    );
     const upload = (tok: string, content: Buffer) =>
       t.request('POST', `/v1/employee-uploads?token=${encodeURIComponent(tok)}`, {
         body: { file_name: 'rn.pdf', content_base64: content.toString('base64') },
@@ -372,5 +379,117 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.deepEqual((await at('GET', `/v1/compliance?employee_id=${id}`)).body.data, []);
     assert.equal((await at('DELETE', `/v1/employees/${colleague.body.id}`)).status, 200);
     assert.equal((await at('DELETE', `/v1/roles/${role.body.id}`)).status, 200);
+  });
+  it('employees present verifiable credentials through their link or the API: met and held (tracked, re-verified: revoked, untrusted); tampered, expired, revoked or untrusted ones are refused with their reason', async () => {
+    const board = await new LocalIssuerServer().start();
+    try {
+      const luke = await t.createOrganization('St. Luke Clinic');
+      const at = (method: string, p: string, body?: unknown, auth = luke.apiKey) => t.request(method, p, { auth, body });
+      await activateLicense(t, luke.apiKey, 'background_checks.compliance_tracking');
+      const college = await didKeyIssuer();
+      const stranger = await didKeyIssuer();
+      // The role names no issuers: the organization's trust list for the type applies, as for listings.
+      assert.equal((await at('PUT', '/v1/credential-trust/License', { issuers: [board.issuer.did, college.did] })).status, 200);
+      const role = await at('POST', '/v1/roles', {
+        name: 'Registered nurse',
+        requirements: [{ key: 'rn_license', label: 'RN license', credential_type: 'License', min_validity_days: 30 }],
+      });
+      const hire = async (externalId: string, name: string) =>
+        (await at('POST', '/v1/employees', { external_id: externalId, name, email: `${externalId}@luke.example`, roles: [role.body.id] })).body.id as string;
+      const nora = await hire('n-1', 'Nora Nurse');
+      const omar = await hire('n-2', 'Omar Nurse');
+      // The link the upload email carries (signed as the plugin signs it).
+      const token = new SignedLinks(deriveKey(t.config.secretKey, 'message-links')).sign({
+        p: 'employee_document_upload',
+        o: luke.organizationId,
+        r: `${nora}:${role.body.id}:rn_license`,
+        x: Math.floor(Date.now() / 1000) + 3600,
+      });
+      const t0 = Date.now();
+      const badge = (issuer: typeof college, options: { days?: number; index?: number } = {}) =>
+        openBadge(issuer, {
+          achievementType: 'License',
+          name: 'Registered Nurse',
+          validFrom: new Date(t0 - DAY),
+          validUntil: new Date(t0 + (options.days ?? 400) * DAY),
+          ...(options.index !== undefined ? { status: { index: options.index, url: board.statusListUrl } } : {}),
+        });
+      const present = async (credential: object, tok = token) =>
+        t.request('POST', `/v1/employee-uploads/credentials?token=${encodeURIComponent(tok)}`, { body: { credential } });
+      const outcome = async (credential: object) => {
+        const answered = await present(credential);
+        assert.equal(answered.status, 200, answered.text);
+        return [answered.body.status, answered.body.reason, answered.body.held];
+      };
+      const jwt = await signVcJwt(board.issuer, badge(board.issuer, { index: 3 }));
+      const [header, payload, signature] = jwt.split('.');
+      const forged = Buffer.from(payload!, 'base64url').toString().replace('Registered Nurse', 'Nurse Practitioner');
+      assert.deepEqual(await outcome({ format: 'vc+jwt', credential: `${header}.${Buffer.from(forged).toString('base64url')}.${signature}` }), [
+        'unverified',
+        'signature_invalid',
+        false,
+      ]);
+      assert.deepEqual(await outcome({ format: 'vc+jwt', credential: await signVcJwt(stranger, badge(stranger)) }), ['unverified', 'issuer_untrusted', false]);
+      assert.deepEqual(await outcome({ format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college, { days: 10 })) }), [
+        'expired',
+        'validity_below_minimum',
+        false,
+      ]);
+      board.revoke(4);
+      assert.deepEqual(await outcome({ format: 'vc+jwt', credential: await signVcJwt(board.issuer, badge(board.issuer, { index: 4 })) }), [
+        'unverified',
+        'credential_revoked',
+        false,
+      ]);
+      assert.equal((await present({ format: 'self_reported', title: 'RN', issuer: 'me' })).status, 400, 'a title proves nothing');
+      const unbounded = openBadge(board.issuer, { achievementType: 'License', name: 'Registered Nurse', validFrom: new Date(t0 - DAY) });
+      assert.equal((await present({ format: 'vc+jwt', credential: await signVcJwt(board.issuer, unbounded) })).body.error.code, 'credential_without_expiry');
+      assert.deepEqual((await present({ format: 'vc+jwt', credential: jwt }, `${token.slice(0, -2)}xx`)).body.error.code, 'link_invalid');
+      assert.deepEqual((await at('GET', `/v1/compliance?employee_id=${nora}`)).body.data, [], 'nothing held for a refused credential');
+
+      const met = await present({ format: 'vc+jwt', credential: jwt });
+      assert.deepEqual(
+        [met.status, met.body.status, met.body.held, met.body.expires_at, met.body.evidence.source],
+        [200, 'met', true, new Date(t0 + 400 * DAY).toISOString(), 'vc_jwt'],
+        met.text,
+      );
+      const standing = async (employee: string) => (await at('GET', `/v1/employees/${employee}/compliance`)).body.roles[0].requirements[0];
+      assert.equal((await standing(nora)).status, 'met');
+      const shorter = await present({ format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college, { days: 200 })) });
+      assert.deepEqual(
+        [shorter.body.status, shorter.body.held, shorter.body.expires_at],
+        ['met', false, new Date(t0 + 400 * DAY).toISOString()],
+        'one expiring earlier than the one held changes nothing',
+      );
+      // The host presents Omar's credential through the API; another organization's key does not find him.
+      const credential = { format: 'vc+ld+json', credential: await signDataIntegrity(college, badge(college)) };
+      const body = { role_id: role.body.id, requirement: 'rn_license', credential };
+      assert.equal((await at('POST', `/v1/employees/${omar}/credentials`, body, globex.apiKey)).status, 404);
+      const viaApi = await at('POST', `/v1/employees/${omar}/credentials`, body);
+      assert.deepEqual([viaApi.status, viaApi.body.status, viaApi.body.held, viaApi.body.evidence.source], [200, 'met', true, 'data_integrity'], viaApi.text);
+      assert.equal((await at('POST', `/v1/employees/${omar}/credentials`, { ...body, requirement: 'cpr' })).body.error.code, 'unknown_requirement');
+      const record = async (employee: string) => (await at('GET', `/v1/compliance?employee_id=${employee}`)).body.data[0];
+      assert.deepEqual([(await record(omar)).subject, (await record(omar)).source, (await record(omar)).status], ['employee', 'data_integrity', 'compliant']);
+
+      // Verified again on schedule, as a candidate's: the board revokes Nora's license, then the organization stops trusting the college.
+      const sweep = async (days: number) => {
+        const ran = await t.request('POST', '/v1/compliance/operator/sweep', { auth: t.operatorKey, body: { at: new Date(t0 + days * DAY).toISOString() } });
+        assert.equal(ran.status, 200, ran.text);
+        return [ran.body.revoked, ran.body.untrusted];
+      };
+      board.revoke(3);
+      assert.deepEqual(await sweep(2), [1, 0]);
+      assert.deepEqual([(await standing(nora)).status, (await standing(nora)).reason], ['missing', 'credential_revoked']);
+      await at('PUT', '/v1/credential-trust/License', { issuers: [board.issuer.did] });
+      assert.deepEqual(await sweep(4), [0, 1]);
+      assert.deepEqual([(await standing(omar)).status, (await standing(omar)).reason], ['missing', 'issuer_untrusted']);
+      const events = (await at('GET', '/v1/events?type=credential.revoked,credential.untrusted&limit=10')).body.data;
+      assert.deepEqual(events.map((e: any) => [e.type, e.data.subject, e.data.employee_id]).reverse(), [
+        ['credential.revoked', 'employee', nora],
+        ['credential.untrusted', 'employee', omar],
+      ]);
+    } finally {
+      await board.close();
+    }
   });
 });

@@ -190,7 +190,8 @@ describe('docker compose file and Dockerfile', function () {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     });
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, api);
+    // A first start creates the embedded database (half a minute on a loaded machine).
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, api, 50_000);
     const test = compose.services.api!.healthcheck!.test!;
     assert.equal(runHealthcheck(test, { PORT: String(port) }), true);
     assert.equal((await api.stop('SIGTERM')).code, 0);

@@ -18,6 +18,7 @@ import {
   type HookBus,
   type HookListener,
   type Listing,
+  type Logger,
   type PipelineApplication,
   type PluginInstance,
 } from '../../src/index';
@@ -163,6 +164,37 @@ describe('embedding in process: any mount path, the host’s own listing ids', f
     await refused({ ...base, config: { ...config, redisUrl: undefined }, database: database.db }, { role: 'api' }, 'REDIS_URL');
     await refused({ ...base, config: { ...config, redisUrl: undefined }, database: database.db }, { role: 'worker' }, 'REDIS_URL');
     await refused({ ...base, config }, {}, 'DATABASE_URL');
+  });
+
+  it('a host written for contract 1.0.0 that still passes connectors.esign activates: the port is ignored with one warning naming the replacement', async () => {
+    const warnings: { fields: object; message?: string }[] = [];
+    const capturing: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (fields, message) => void warnings.push({ fields, message }),
+      error: () => undefined,
+      child: () => capturing,
+    };
+    const older = await activate({
+      contractVersion: '1.0.0',
+      config: defineConfig({ baseUrl: hostUrl, secretKey: TEST_SECRET_KEY }),
+      logger: capturing,
+      hooks: { on: () => () => undefined, emit: async () => undefined },
+      listings: { get: async () => undefined },
+      pipeline: { deliver: async () => undefined },
+      http: { mount: () => () => undefined },
+      database: database.db,
+      // What a 1.0.0 host implemented: the port the plugin called before signing was built in.
+      connectors: { esign: { sendForSignature: async () => ({ deliveryId: 'd', reference: 'r', envelopeId: 'e' }) } },
+    });
+    try {
+      const retired = warnings.filter((w) => /connectors\.esign/.test(w.message ?? ''));
+      assert.equal(retired.length, 1, JSON.stringify(warnings));
+      assert.match(retired[0]!.message!, /ignored since host contract 1\.1\.0: offers and agreements are signed by the plugin itself/);
+      assert.deepEqual((await older.readiness()).checks.database, 'ok');
+    } finally {
+      await older.dispose();
+    }
   });
 
   it('refuses a listing id outside the documented limits as unavailable, never an error', async () => {

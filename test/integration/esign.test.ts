@@ -3,8 +3,10 @@
  * on save, an offer.created hook making the envelope and emailing the link over SMTP (the
  * `smtp-server` package), the signer's page (tampered link, consent, typed and drawn
  * signature), the sealed PDF verified by Debian's `pdfsig` (and a byte-modified copy
- * refused), its audit-trail page read by `pdftotext`, an agreement declined, expiry on the
- * test clock, an uploaded PKCS#12, and the license gate.
+ * refused) and its CMS read by `openssl` (PAdES-B-B: ETSI.CAdES.detached, signing-certificate-v2
+ * naming the signer certificate's hash, no signing-time), its audit-trail page read by `pdftotext`, an agreement declined, expiry on the
+ * test clock, an uploaded PKCS#12, PAdES-B-T with a real RFC 3161 time-stamp authority
+ * (`openssl ts -reply` behind HTTP; the token checked by `openssl ts -verify`), and the license gate.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -22,6 +24,7 @@ import { eventsOf } from '../helpers/licensing';
 import { waitFor } from '../helpers/profile-flow';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { startTimestampAuthority } from '../helpers/timestamp-authority';
 
 /** An RGBA PNG with a diagonal stroke, as a canvas would send it (smaller). */
 function drawnPng(width = 60, height = 20): string {
@@ -51,6 +54,39 @@ function drawnPng(width = 60, height = 20): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 const DRAWN = drawnPng();
+
+interface Asn1Line {
+  offset: number;
+  header: number;
+  length: number;
+  text: string;
+}
+/** `openssl asn1parse` of a DER file, line by line (offset, header and content lengths, the rest). */
+function asn1parse(file: string, cwd: string): Asn1Line[] {
+  const out = spawnSync('openssl', ['asn1parse', '-inform', 'DER', '-in', file], { cwd, encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  return out.stdout
+    .split('\n')
+    .map((line) => /^\s*(\d+):d=\s*\d+\s+hl=\s*(\d+) l=\s*(\d+) (.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ offset: Number(m[1]), header: Number(m[2]), length: Number(m[3]), text: m[4]! }));
+}
+
+/** The CMS in a signed PDF's /Contents and the bytes its /ByteRange covers. */
+function signatureOf(pdf: Buffer): { cms: Buffer; signedBytes: Buffer } {
+  const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\s*\]/.exec(pdf.toString('latin1'));
+  assert.ok(range, 'a /ByteRange');
+  const [start, length, secondStart, secondLength] = range.slice(1).map(Number) as [number, number, number, number];
+  const hex = pdf.subarray(start + length + 1, secondStart - 1).toString('latin1');
+  const cms = Buffer.from(hex, 'hex');
+  // The /Contents is zero-padded after the DER: its outer SEQUENCE's length says where it ends (long form, 2 length bytes here).
+  assert.equal(cms[0], 0x30);
+  assert.equal(cms[1], 0x82);
+  return {
+    cms: cms.subarray(0, 4 + cms.readUInt16BE(2)),
+    signedBytes: Buffer.concat([pdf.subarray(start, start + length), pdf.subarray(secondStart, secondStart + secondLength)]),
+  };
+}
 
 describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), decline and expiry', function () {
   this.timeout(90_000);
@@ -84,7 +120,8 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
   };
 
   before(async () => {
-    [smtp, t] = await Promise.all([startSmtpServer(), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } })]);
+    // The time-stamp authority runs on 127.0.0.1: allowed as webhooks and feeds allow it in tests.
+    [smtp, t] = await Promise.all([startSmtpServer(), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1' } })]);
     acme = await t.createOrganization('Acme Hiring');
     globex = await t.createOrganization('Globex');
     await Promise.all([activateLicense(t, acme.apiKey, 'esign.send_offer'), activateLicense(t, acme.apiKey, 'esign.send_agreement')]);
@@ -210,6 +247,42 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     assert.match(check.stdout, /Signature Validation: Signature is Valid\./);
     assert.match(check.stdout, /Total document signed/);
     assert.match(check.stdout, /Acme Hiring Signing e-signature/);
+    assert.match(check.stdout, /Signature Type: ETSI\.CAdES\.detached/);
+
+    // PAdES-B-B, read by OpenSSL (not by the code that wrote it): the CMS verifies over the byte range, its signed
+    // attributes are content-type, message-digest and signing-certificate-v2 (no signing-time: the time is the /M),
+    // and signing-certificate-v2 carries the SHA-256 of the uploaded certificate.
+    const { cms, signedBytes } = signatureOf(sealed);
+    writeFileSync(path.join(dir, 'signature.der'), cms);
+    writeFileSync(path.join(dir, 'signed-bytes.bin'), signedBytes);
+    const openssl = (args: string[], env: Record<string, string> = {}, input?: Buffer) =>
+      spawnSync('openssl', args, { cwd: dir, env: { ...process.env, ...env }, input, maxBuffer: 8 << 20 });
+    const verified = openssl([
+      'cms',
+      '-verify',
+      '-binary',
+      '-inform',
+      'DER',
+      '-in',
+      'signature.der',
+      '-content',
+      'signed-bytes.bin',
+      '-noverify',
+      '-out',
+      '/dev/null',
+    ]);
+    assert.equal(verified.status, 0, verified.stderr.toString());
+    const printed = openssl(['cms', '-cmsout', '-print', '-inform', 'DER', '-in', 'signature.der']).stdout.toString();
+    const attributes = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('signatureAlgorithm:', printed.indexOf('signedAttrs:')));
+    assert.deepEqual(
+      [...attributes.matchAll(/object: (\S+) \(/g)].map((m) => m[1]),
+      ['contentType', 'messageDigest', 'id-smime-aa-signingCertificateV2'],
+    );
+    const certHash = /id-smime-aa-signingCertificateV2[\s\S]*?OCTET STRING\s+\[HEX DUMP\]:([0-9A-F]{64})/.exec(attributes)?.[1];
+    const certificatePem = openssl(['pkcs12', '-in', '-', '-nokeys', '-clcerts', '-passin', 'env:P12_PASSPHRASE'], { P12_PASSPHRASE: own.passphrase }, own.p12);
+    assert.equal(certificatePem.status, 0, certificatePem.stderr.toString());
+    const certificateDer = openssl(['x509', '-outform', 'DER'], {}, certificatePem.stdout).stdout;
+    assert.equal(certHash?.toLowerCase(), createHash('sha256').update(certificateDer).digest('hex'));
 
     // One byte inside the signed range changed (the page's width 595.28 → 595.29: still a well-formed PDF): the digest no longer matches.
     const changed = Buffer.from(sealed);
@@ -221,6 +294,22 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     const broken = spawnSync('pdfsig', [changedFile], { encoding: 'utf8' });
     assert.match(broken.stdout, /Signature Validation: Digest Mismatch/, broken.stdout);
     assert.doesNotMatch(broken.stdout, /Signature is Valid/);
+    writeFileSync(path.join(dir, 'changed-bytes.bin'), signatureOf(changed).signedBytes);
+    const refused = openssl([
+      'cms',
+      '-verify',
+      '-binary',
+      '-inform',
+      'DER',
+      '-in',
+      'signature.der',
+      '-content',
+      'changed-bytes.bin',
+      '-noverify',
+      '-out',
+      '/dev/null',
+    ]);
+    assert.notEqual(refused.status, 0, 'OpenSSL refuses the changed bytes too');
 
     const text = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
     assert.equal(text.status, 0, text.stderr);
@@ -233,6 +322,87 @@ describe('e-signature: templates, the signer’s page, the sealed PDF (pdfsig), 
     const copy = smtp.received.filter((m) => m.envelope.to.includes('ada@example.com')).at(-1)!;
     assert.equal(copy.parsed.attachments[0]?.contentType, 'application/pdf');
     assert.ok(copy.parsed.attachments[0]!.content.equals(sealed), 'the signer gets the same sealed PDF');
+  });
+
+  it('PAdES-B-T: with a time-stamp authority set the signature carries its RFC 3161 token over the signature value (openssl ts -verify); a TSA that answers garbage is refused when saved, one that is down fails the signing with 503 and nothing is recorded', async () => {
+    const tsa = await startTimestampAuthority();
+    try {
+      const before = await t.request('GET', '/v1/esign/settings', { auth: acme.apiKey });
+      assert.equal(before.status, 200, before.text);
+      assert.equal(before.body.signature_level, 'PAdES-B-B');
+      const garbage = await t.request('PATCH', '/v1/esign/settings', { auth: acme.apiKey, body: { timestamp_authority_url: `${tsa.url}/garbage` } });
+      assert.equal(garbage.status, 400, garbage.text);
+      assert.equal(garbage.body.error.code, 'timestamp_invalid');
+      assert.equal(garbage.body.error.param, 'timestamp_authority_url');
+      const notHttp = await t.request('PATCH', '/v1/esign/settings', { auth: acme.apiKey, body: { timestamp_authority_url: 'ftp://tsa.example/' } });
+      assert.equal(notHttp.status, 400);
+      const set = await t.request('PATCH', '/v1/esign/settings', { auth: acme.apiKey, body: { timestamp_authority_url: `${tsa.url}/tsa` } });
+      assert.equal(set.status, 200, set.text);
+      assert.equal(set.body.signature_level, 'PAdES-B-T');
+      const checkedOnSave = tsa.requests;
+
+      const created = await t.request('POST', '/v1/esign/envelopes', {
+        auth: acme.apiKey,
+        body: { kind: 'agreement', reference_id: 'nda_bt', title: 'Contractor agreement', signer: { name: 'Mary Jackson', email: 'mary@example.com' } },
+      });
+      assert.equal(created.status, 201, created.text);
+      const link: string = created.body.url.slice(created.body.url.indexOf('/v1/'));
+      const signed = await post(link, { action: 'sign', typed_name: 'Mary Jackson', consent: 'yes' });
+      assert.equal(signed.status, 200, signed.text);
+      assert.equal(tsa.requests, checkedOnSave + 1, 'one time-stamp per signature');
+      const sealed = await pdf(created.body.id);
+      writeFileSync(path.join(dir, 'bt.pdf'), sealed);
+      const check = spawnSync('pdfsig', [path.join(dir, 'bt.pdf')], { encoding: 'utf8' });
+      assert.equal(check.status, 0, check.stdout + check.stderr);
+      assert.match(check.stdout, /Signature Validation: Signature is Valid\./);
+      assert.match(check.stdout, /Signature Type: ETSI\.CAdES\.detached/);
+
+      // The unsigned attribute id-aa-signatureTimeStampToken holds a token over SHA-256(signature value), which OpenSSL verifies against the TSA's root.
+      const { cms } = signatureOf(sealed);
+      writeFileSync(path.join(dir, 'bt-signature.der'), cms);
+      const lines = asn1parse('bt-signature.der', dir);
+      const at = lines.findIndex((l) => /OBJECT\s+:id-smime-aa-timeStampToken/.test(l.text));
+      assert.ok(at > 0, 'a signature time-stamp attribute');
+      const lastBefore = (end: number, pattern: RegExp) => lines.slice(0, end).reduce((found, l, i) => (pattern.test(l.text) ? i : found), -1);
+      const unsigned = lastBefore(at, /cont \[ 1 \]/);
+      const value = lines[lastBefore(unsigned, /prim: OCTET STRING/)]!;
+      writeFileSync(path.join(dir, 'bt-signature-value.bin'), cms.subarray(value.offset + value.header, value.offset + value.header + value.length));
+      const set1 = lines[at + 1]!;
+      assert.match(set1.text, /cons: SET/);
+      writeFileSync(path.join(dir, 'bt-token.der'), cms.subarray(set1.offset + set1.header, set1.offset + set1.header + set1.length));
+      const verified = spawnSync('openssl', ['ts', '-verify', '-in', 'bt-token.der', '-token_in', '-data', 'bt-signature-value.bin', '-CAfile', tsa.caFile], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+      assert.match(verified.stdout, /Verification: OK/);
+      // The same token does not verify for other data: the check above can fail.
+      writeFileSync(path.join(dir, 'other.bin'), Buffer.from('another signature value'));
+      const other = spawnSync('openssl', ['ts', '-verify', '-in', 'bt-token.der', '-token_in', '-data', 'other.bin', '-CAfile', tsa.caFile], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      assert.notEqual(other.status, 0);
+
+      // The TSA down: the signer gets the page again saying to sign later (503 timestamp_unavailable) and the envelope stays open.
+      await tsa.close();
+      const second = await t.request('POST', '/v1/esign/envelopes', {
+        auth: acme.apiKey,
+        body: { kind: 'agreement', reference_id: 'nda_bt_down', signer: { name: 'Dorothy Vaughan', email: 'dorothy@example.com' } },
+      });
+      const secondLink: string = second.body.url.slice(second.body.url.indexOf('/v1/'));
+      const down = await post(secondLink, { action: 'sign', typed_name: 'Dorothy Vaughan', consent: 'yes' });
+      assert.equal(down.status, 503, down.text);
+      assert.equal(down.headers.get('x-error-code'), 'timestamp_unavailable');
+      assert.match(down.text, /time-stamp service did not answer/);
+      assert.match(down.text, /name="typed_name"/, 'the form again, to sign later');
+      const still = await t.request('GET', `/v1/esign/envelopes/${second.body.id}`, { auth: acme.apiKey });
+      assert.equal(still.body.status, 'sent');
+    } finally {
+      await tsa.close();
+      const cleared = await t.request('PATCH', '/v1/esign/settings', { auth: acme.apiKey, body: { timestamp_authority_url: null } });
+      assert.equal(cleared.body.signature_level, 'PAdES-B-B');
+    }
   });
 
   it('an agreement by API: the signer declines with a reason and agreement.declined is published; the organization cannot void it afterwards', async () => {

@@ -188,6 +188,8 @@ describe('fuzzing every endpoint', function () {
     { method: 'GET', path: '/widgets/profile-apply.js' },
     { method: 'GET', path: '/v1/messages/unsubscribe' },
     { method: 'POST', path: '/v1/messages/unsubscribe', form: true },
+    { method: 'GET', path: '/v1/sourcing/unsubscribe' },
+    { method: 'POST', path: '/v1/sourcing/unsubscribe', form: true },
     { method: 'GET', path: '/v1/call_sheets/confirm' },
     { method: 'POST', path: '/v1/call_sheets/confirm', form: true },
     { method: 'GET', path: '/v1/call_sheets/sheet' },

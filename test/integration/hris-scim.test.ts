@@ -4,9 +4,13 @@
  * one POST), a change is a PATCH of the same user, a termination sets active:false, a
  * cleared volunteer arrives with userType Volunteer; a user name held by someone else, a
  * directory answering garbage or refusing the token end as failed runs with their codes.
+ * Volunteer hours: logged, corrected and voided by the organization with a reason (history
+ * kept, audit-trailed, a stale revision refused); totals and the export follow the corrections.
  */
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import { activateLicense } from '../helpers/hooks';
+import { waitFor } from '../helpers/profile-flow';
 import { rememberSecret } from '../helpers/log-capture';
 import { startScimServer, type TestScimServer } from '../helpers/scim-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
@@ -182,5 +186,59 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
     );
     const exportRun = await run(exported.body.run_id);
     assert.deepEqual([exportRun.status, exportRun.action, exportRun.reference], ['succeeded', 'hris.volunteer_management', `sha256:${exported.body.sha256}`]);
+  });
+  it('hours corrected or voided with a reason: history kept and audit-trailed, totals and the export follow, a stale revision or another organization refused', async () => {
+    const base = { volunteer_id: 'cand_vol_3', volunteer_name: 'Mary Jackson', volunteer_email: 'mary@school.example', school: 'Lincoln Elementary' };
+    const logged = await t.request('POST', '/v1/volunteers/hours', { auth: acme.apiKey, body: { ...base, date: '2026-11-12', minutes: 180 } });
+    const second = await t.request('POST', '/v1/volunteers/hours', { auth: acme.apiKey, body: { ...base, date: '2026-11-13', minutes: 45 } });
+    assert.deepEqual([logged.status, logged.body.status, logged.body.revision], [201, 'logged', 1]);
+    const id = logged.body.id as string;
+    const patch = (body: object, hoursId = id, apiKey = acme.apiKey) => t.request('PATCH', `/v1/volunteers/hours/${hoursId}`, { auth: apiKey, body });
+    const corrected = await patch({ minutes: 120, activity: 'Library reading hour', reason: 'Signed out at 11:30, not 12:30', revision: 1 });
+    assert.equal(corrected.status, 200, corrected.text);
+    assert.deepEqual([corrected.body.minutes, corrected.body.revision, corrected.body.status], [120, 2, 'logged']);
+    assert.deepEqual(
+      corrected.body.changes.map((c: any) => [c.kind, c.revision, c.reason, c.before.minutes, c.after.minutes, c.after.activity]),
+      [['corrected', 2, 'Signed out at 11:30, not 12:30', 180, 120, 'Library reading hour']],
+    );
+    const stale = await patch({ minutes: 100, reason: 'again', revision: 1 });
+    assert.deepEqual([stale.status, stale.body.error?.code], [409, 'volunteer_hours_changed']);
+    const empty = await patch({ minutes: 120, reason: 'same' });
+    assert.deepEqual([empty.status, empty.body.error?.code], [400, 'correction_empty']);
+    const noReason = await patch({ minutes: 90 });
+    assert.deepEqual([noReason.status, noReason.body.error?.param], [400, 'reason']);
+    const future = await patch({ date: '2099-01-01', reason: 'typo' });
+    assert.deepEqual([future.status, future.body.error?.code], [400, 'date_in_future']);
+
+    const voided = await t.request('POST', `/v1/volunteers/hours/${second.body.id}/void`, { auth: acme.apiKey, body: { reason: 'Logged twice' } });
+    assert.equal(voided.status, 200, voided.text);
+    assert.deepEqual([voided.body.status, voided.body.revision, voided.body.changes[0].kind, voided.body.changes[0].after], ['voided', 2, 'voided', null]);
+    const again = await t.request('POST', `/v1/volunteers/hours/${second.body.id}/void`, { auth: acme.apiKey, body: { reason: 'Logged twice' } });
+    assert.deepEqual([again.status, again.body.error?.code], [409, 'volunteer_hours_voided']);
+    assert.deepEqual((await patch({ minutes: 30, reason: 'x' }, second.body.id)).body.error?.code, 'volunteer_hours_voided');
+
+    const listed = (await t.request('GET', '/v1/volunteers/hours?volunteer_id=cand_vol_3', { auth: acme.apiKey })).body;
+    assert.deepEqual([listed.data.map((e: { minutes: number }) => e.minutes), listed.total_minutes], [[120], 120], 'the voided entry counts for nothing');
+    const all = (await t.request('GET', '/v1/volunteers/hours?volunteer_id=cand_vol_3&include_voided=true', { auth: acme.apiKey })).body;
+    assert.deepEqual([all.data.map((e: { status: string }) => e.status), all.total_minutes], [['logged', 'voided'], 120]);
+    const exported = await t.request('POST', '/v1/volunteers/hours_exports', { auth: acme.apiKey, body: { from: '2026-11-12', to: '2026-11-13' } });
+    assert.deepEqual([exported.body.rows, exported.body.total_minutes], [1, 120]);
+    assert.match(exported.body.content, /cand_vol_3,Mary Jackson,2026-11-12,120,Lincoln Elementary,Library reading hour\r\n$/);
+    assert.equal(exported.body.sha256, createHash('sha256').update(exported.body.content).digest('hex'));
+    const history = (await t.request('GET', `/v1/volunteers/hours/${id}`, { auth: acme.apiKey })).body;
+    assert.deepEqual(history.changes.length, 1);
+
+    // The trail is written after the answer: both changes appear, with their operation.
+    await waitFor(async () => {
+      const actions = (await t.database.db('hi_audit_events').where({ organization_id: acme.organizationId }).select('action')).map(
+        (a: { action: string }) => a.action,
+      );
+      return actions.includes('correctVolunteerHours') && actions.includes('voidVolunteerHours') ? true : undefined;
+    }, 'the correction and the void in the audit trail');
+
+    const globex = await t.createOrganization('Globex');
+    await activateLicense(t, globex.apiKey, 'hris.volunteer_management');
+    assert.equal((await patch({ minutes: 1, reason: 'x' }, id, globex.apiKey)).status, 404);
+    assert.equal((await t.request('GET', `/v1/volunteers/hours/${id}`, { auth: globex.apiKey })).status, 404);
   });
 });

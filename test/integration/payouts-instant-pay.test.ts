@@ -8,7 +8,9 @@
  * license and no connection each get their stable code. A timesheet approved by the client's
  * contact pays its worker once (reference timesheet:<id>); one whose worker cannot be paid is
  * a failed run with its code and a timesheet.payout_failed event. A hire (candidate.hired)
- * gets a connected account and the onboarding link by email, once.
+ * gets a connected account and the onboarding link by email, once. An approved timesheet whose
+ * payout job never reached the queue (the approval committed, the enqueue died) is found by
+ * the reconciliation sweep and paid exactly once; a worker who cannot be paid fails once.
  */
 import { strict as assert } from 'node:assert';
 import path from 'node:path';
@@ -67,7 +69,10 @@ describe('payouts: KYC onboarding and instant pay over Stripe Connect (API, webh
   before(async () => {
     rememberSecret(KEY);
     rememberSecret(WHSEC);
-    [prism, t] = await Promise.all([startPrism(SPEC), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } })]);
+    [prism, t] = await Promise.all([
+      startPrism(SPEC),
+      startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', RECONCILE_AFTER_SECONDS: '1', RECONCILE_INTERVAL_SECONDS: '1' } }),
+    ]);
     [acme, globex] = await Promise.all([t.createOrganization('Acme Gigs'), t.createOrganization('Globex')]);
     await activateLicense(t, acme.apiKey, 'payouts.kyc_verification');
     await activateLicense(t, acme.apiKey, 'payouts.instant_pay');
@@ -289,6 +294,56 @@ describe('payouts: KYC onboarding and instant pay over Stripe Connect (API, webh
       1,
       'one payout per approved timesheet, none for the worker who cannot be paid',
     );
+  });
+
+  it('an approved timesheet whose payout job never reached the queue is found by the reconciliation sweep and paid exactly once', async () => {
+    const placement = await t.request('POST', '/v1/timesheets/placements', {
+      auth: acme.apiKey,
+      body: {
+        worker_id: 'cand_1001',
+        worker_name: 'Ada Lovelace',
+        client_company_id: 'cli_78',
+        client_name: 'Pier Freight',
+        client_contact: { name: 'Kim Park', email: 'kim@pier.example' },
+        bill_rate: 4000,
+        pay_rate: 2000,
+        currency: 'USD',
+        timezone: 'UTC',
+      },
+    });
+    assert.equal(placement.status, 201, placement.text);
+    const sheet = await t.request('POST', '/v1/timesheets', {
+      auth: acme.apiKey,
+      body: { placement_id: placement.body.id, period_start: '2026-11-16', entries: [{ start: '2026-11-17T09:00:00Z', end: '2026-11-17T13:00:00Z' }] },
+    });
+    assert.equal(sheet.status, 201, sheet.text);
+    assert.equal((await t.request('POST', `/v1/timesheets/${sheet.body.id}/submit`, { auth: acme.apiKey })).status, 200);
+    // The approval commits and the process dies before its payout job is added: no listener, no job.
+    await t.database.db('hi_timesheets').where({ id: sheet.body.id }).update({ status: 'approved', decided_at: new Date() });
+    const reference = `timesheet:${sheet.body.id}`;
+    const payout = await waitFor(
+      async () => (await t.database.db('hi_payouts').where({ organization_id: acme.organizationId, reference }).first()) ?? undefined,
+      'the swept timesheet payout',
+    );
+    assert.deepEqual([Number(payout.amount), payout.source, payout.worker_id], [8000, 'timesheet', worker.id], '4 h at 20.00');
+    await waitFor(async () => {
+      const p = (await t.request('GET', `/v1/payouts/instant/${payout.id}`, { auth: acme.apiKey })).body;
+      return p.status === 'in_transit' || p.status === 'paid' ? p : undefined;
+    }, 'the transfer and the instant payout');
+    // Several more sweeps (1 s apart) pay nothing again and fail nothing again.
+    const failuresBefore = eventsOf(t, acme.organizationId, 'timesheet.payout_failed').length;
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    assert.equal((await t.database.db('hi_payouts').where({ organization_id: acme.organizationId, reference })).length, 1, 'paid exactly once');
+    const moves = await t.database
+      .db('hi_action_runs')
+      .where({ organization_id: acme.organizationId, action: 'payouts.instant_pay' })
+      .whereIn('idempotency_key', [`payout-transfer-${payout.id}`, `payout-instant-${payout.id}`]);
+    assert.deepEqual(
+      moves.map((r: { status: string }) => r.status),
+      ['succeeded', 'succeeded'],
+      'one transfer run and one payout run',
+    );
+    assert.equal(eventsOf(t, acme.organizationId, 'timesheet.payout_failed').length, failuresBefore, 'a recorded failure is not retried by the sweep');
   });
 
   it('a hire (candidate.hired) gets a connected account and the KYC link by email, once; without a country it is refused', async () => {

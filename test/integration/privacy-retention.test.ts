@@ -5,13 +5,16 @@
  * applicants once every listing they applied to closed more than applications_days ago;
  * never one under a legal hold, never another organization's, never one whose listing is open,
  * never one whose application led to a hire ("unless hired"). The same pass prunes the audit
- * trail past AUDIT_RETENTION_DAYS, and every chain still verifies from its anchor.
+ * trail past AUDIT_RETENTION_DAYS, and every chain still verifies from its anchor, and the
+ * action runs past ACTION_RUN_RETENTION_DAYS / ACTION_RUN_FAILED_RETENTION_DAYS (never one still
+ * running, nor one an open record refers to).
  */
 import { strict as assert } from 'node:assert';
 import { ADA, ALAN, enableProfileApply, GRACE, KATHERINE, QUESTIONS, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 import { verifyChain } from '../../src/features/audit/domain/audit-chain';
 import { KnexAuditRepository } from '../../src/features/audit/storage/audit-repository';
+import { KnexActionRunRepository } from '../../src/features/action-runs/storage/knex-action-run-repository';
 
 const ORIGIN = 'https://jobs.retention.example';
 const DAY = 86_400_000;
@@ -51,7 +54,9 @@ describe('privacy: retention on a test clock', function () {
     waitFor(async () => ((await t.database.db('hi_candidate_erasures').where({ status: 'pending' })).length === 0 ? true : undefined), 'erasures to finish');
 
   before(async () => {
-    t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0', AUDIT_RETENTION_DAYS: '10' } });
+    t = await startTestHost({
+      env: { RATE_LIMIT_PER_MINUTE: '0', AUDIT_RETENTION_DAYS: '10', ACTION_RUN_RETENTION_DAYS: '20', ACTION_RUN_FAILED_RETENTION_DAYS: '40' },
+    });
     org = await t.createOrganization('Retention Org');
     other = await t.createOrganization('Other Org');
     await enableProfileApply(t, org.apiKey, [ORIGIN]);
@@ -172,5 +177,66 @@ describe('privacy: retention on a test clock', function () {
       verifyChain(chain.slice(1), { ...head, anchorSequence: chain[0]!.sequence, anchorHash: chain[0]!.hash }).map((p) => p.problem),
       ['anchor_mismatch'],
     );
+  });
+
+  it('prunes completed action runs past their retention in batches; never a running one, nor one an open record refers to', async () => {
+    const runs = new KnexActionRunRepository(t.database.db);
+    const now = Date.now();
+    // Each run as the runner records it: the attempt, then the counterpart's outcome, `daysAgo` before now.
+    const record = async (key: string, daysAgo: number, status: 'succeeded' | 'failed' | 'running', o = org) => {
+      const at = new Date(now - daysAgo * DAY);
+      const start = { organizationId: o.organizationId, idempotencyKey: key, action: 'notifications.status_update', step: 'send_email' };
+      const run = await runs.startAttempt({ ...start, connector: 'smtp', connectionId: null, livemode: false }, at);
+      if (status === 'running') return run.id;
+      const result = status === 'succeeded' ? { reference: `queue-${key}` } : { errorCode: 'recipient_rejected', errorMessage: '550 no such user' };
+      await runs.finishAttempt(run, { status, outcome: status === 'succeeded' ? 'succeeded' : 'permanent_error', ...result }, at);
+      return run.id;
+    };
+    const ids = {
+      recentSucceeded: await record('recent-ok', 5, 'succeeded'),
+      oldSucceeded: await record('old-ok', 25, 'succeeded'),
+      otherOrgOldSucceeded: await record('old-ok', 25, 'succeeded', other),
+      oldFailed: await record('old-failed', 25, 'failed'),
+      olderFailed: await record('older-failed', 45, 'failed'),
+      stillRunning: await record('running', 60, 'running'),
+      referencedByPending: await record('referenced-pending', 60, 'succeeded'),
+      referencedBySent: await record('referenced-sent', 60, 'succeeded'),
+    };
+    const bulk = await Promise.all(Array.from({ length: 1200 }, (_, i) => record(`bulk-${i}`, 30, 'succeeded')));
+    const statusUpdate = (id: string, runId: string, status: string) => ({
+      id,
+      organization_id: org.organizationId,
+      change_id: id,
+      application_id: 'app_x',
+      recipient_name: 'Ada',
+      recipient_email: 'ada@example.com',
+      language: 'en',
+      stage: 'interview',
+      status,
+      run_id: runId,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    await t.database
+      .db('hi_status_updates')
+      .insert([statusUpdate('su_pending', ids.referencedByPending, 'pending'), statusUpdate('su_sent', ids.referencedBySent, 'sent')]);
+
+    const report = await run(new Date(now));
+    const left = new Set((await t.database.db('hi_action_runs').select('id')).map((r: { id: string }) => r.id));
+    // 1200 in bulk (three batches) + two old succeeded (one per organization) + the failed one past 40 days + the one a settled update refers to.
+    assert.equal(report.operational_records_pruned.action_runs, 1204, JSON.stringify(report));
+    assert.ok(bulk.every((id) => !left.has(id)));
+    for (const gone of [ids.oldSucceeded, ids.otherOrgOldSucceeded, ids.olderFailed, ids.referencedBySent]) assert.ok(!left.has(gone), gone);
+    for (const kept of [ids.recentSucceeded, ids.oldFailed, ids.stillRunning, ids.referencedByPending]) assert.ok(left.has(kept), kept);
+    const gone = await t.request('GET', `/v1/integrations/runs/${ids.oldSucceeded}`, { auth: org.apiKey });
+    assert.equal(gone.status, 404);
+
+    // Once the update is settled, its run ages out like any other; the next pass has nothing more.
+    await t.database.db('hi_status_updates').where({ id: 'su_pending' }).update({ status: 'sent' });
+    assert.equal((await run(new Date(now))).operational_records_pruned.action_runs, 1);
+    assert.equal((await run(new Date(now))).operational_records_pruned.action_runs, 0);
+    // A later pass takes the failed run at 40 days; the running one stays.
+    assert.equal((await run(new Date(now + 20 * DAY))).operational_records_pruned.action_runs, 2, 'the recent succeeded and the failed run');
+    assert.ok(await t.database.db('hi_action_runs').where({ id: ids.stillRunning }).first());
   });
 });

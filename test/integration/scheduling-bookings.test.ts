@@ -16,6 +16,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DateTime } from 'luxon';
 import { ActionRunner } from '../../src/features/action-runs/domain/action-runner';
 import { KnexActionRunRepository } from '../../src/features/action-runs/storage/knex-action-run-repository';
 import { AvailabilitySync, type CalendarOpener } from '../../src/features/availability/domain/availability-sync';
@@ -424,6 +425,41 @@ describe('scheduling: booking slots against xandikos and PostgreSQL', function (
       assert.deepEqual(typeof recorded[1].result === 'string' ? JSON.parse(recorded[1].result) : recorded[1].result, { full: false, changed: 1, removed: 0 });
     });
 
+    it('an all-day event is busy for that day in the calendar’s zone (the connection’s timezone, else UTC); the sync reads it the same', async () => {
+      const compact = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
+      const next = new Date(day.getTime() + 86_400_000);
+      const allDay = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'BEGIN:VEVENT', 'UID:conference', 'DTSTAMP:20261101T000000Z'];
+      const body = [
+        ...allDay,
+        `DTSTART;VALUE=DATE:${compact(day)}`,
+        `DTEND;VALUE=DATE:${compact(next)}`,
+        'SUMMARY:Conference',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ];
+      const response = await fetch(`${calendarUrl}conference.ics`, { method: 'PUT', headers: { 'content-type': 'text/calendar' }, body: body.join('\r\n') });
+      assert.ok(response.status === 201 || response.status === 204, `PUT ${response.status}`);
+      const connector = (timezone?: string) =>
+        new CaldavCalendarConnector(caldavConnector.settings.parse({ server_url: dav.url, calendar_url: calendarUrl, ...(timezone ? { timezone } : {}) }), {});
+      const wide = { start: new Date(day.getTime() - 86_400_000), end: new Date(day.getTime() + 2 * 86_400_000) };
+      const conference = (busy: { uid?: string; start: Date; end: Date }[]) =>
+        busy.filter((b) => b.uid === 'conference').map((b) => [b.start.toISOString(), b.end.toISOString()]);
+      // The zone's midnights (luxon, DST-aware): Berlin in winter from 23:00 UTC the evening before to 23:00 UTC.
+      const dayIn = (zone: string) => {
+        const start = DateTime.fromISO(isoDay, { zone }).startOf('day');
+        return [[start.toUTC().toISO(), start.plus({ days: 1 }).toUTC().toISO()]];
+      };
+      assert.deepEqual(conference(await connector('Europe/Berlin').busy(wide)), dayIn('Europe/Berlin'));
+      assert.deepEqual(conference(await connector('America/New_York').busy(wide)), dayIn('America/New_York'));
+      assert.deepEqual(conference(await connector().busy(wide)), [[dayWindow.start.toISOString(), dayWindow.end.toISOString()]]);
+      assert.throws(() => caldavConnector.settings.parse({ server_url: dav.url, timezone: 'Mars/Olympus' }));
+      // The sync's full read places it the same way.
+      assert.deepEqual(conference((await connector('Europe/Berlin').changes()).changed.flatMap((c) => c.busy)), dayIn('Europe/Berlin'));
+      const removed = await fetch(`${calendarUrl}conference.ics`, { method: 'DELETE' });
+      assert.ok(removed.ok, `DELETE ${removed.status}`);
+    });
+
     it('a deleted event frees its slots after the next (incremental) sync', async () => {
       const response = await fetch(`${calendarUrl}dentist.ics`, { method: 'DELETE' });
       assert.ok(response.status === 204 || response.status === 200, `DELETE ${response.status}`);
@@ -490,7 +526,15 @@ describe('scheduling: booking slots against xandikos and PostgreSQL', function (
       assert.deepEqual(hours(await offeredSlots([followed], dayQuery)), []);
       ics = await (await fetch(url)).text();
       assert.match(ics, /SEQUENCE:1/);
-      assert.match(ics, /DTSTART:\d{8}T230000Z/);
+      // An all-day event, not Berlin's midnights in UTC: dates, DTEND the day after the last (exclusive).
+      const compact = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
+      assert.match(ics, new RegExp(`^DTSTART;VALUE=DATE:${compact(day)}\r?$`, 'm'));
+      assert.match(ics, new RegExp(`^DTEND;VALUE=DATE:${compact(new Date(day.getTime() + 86_400_000))}\r?$`, 'm'));
+      // Read back from the server, it is busy for the day of the calendar's zone (this calendar declares none: UTC).
+      assert.deepEqual(
+        (await (await opener.open(ref())).calendar.busy(dayWindow)).filter((b) => b.uid === uid).map((b) => [b.start.toISOString(), b.end.toISOString()]),
+        [[dayWindow.start.toISOString(), dayWindow.end.toISOString()]],
+      );
 
       const cancelled = await new TimeOffCancelledHandler(timeOff).handle(ORG, { time_off_id: 'pto_1' });
       assert.equal(cancelled.status, 'cancelled');

@@ -46,6 +46,10 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
         return {
           to: envelope.to[0],
           subject: mail.subject,
+          text: mail.text ?? '',
+          html: typeof mail.html === 'string' ? mail.html : '',
+          language: mail.headers.get('content-language'),
+          summary: event.summary,
           method: /^METHOD:(\w+)/m.exec(text)?.[1],
           uid: event.uid,
           sequence: Number(event.sequence),
@@ -103,6 +107,21 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
 
     const [invite] = await waitFor(async () => (invites().length > 0 ? invites() : undefined), 'the invitation');
     assert.deepEqual([invite!.method, invite!.uid, invite!.sequence, invite!.start.toISOString()], ['REQUEST', shift.uid, 0, start.toISOString()]);
+    // What Lucía reads is in her language (es-US: the Spanish strings), subject, text part and the event's SUMMARY.
+    assert.equal(invite!.language, 'es-US');
+    assert.equal(invite!.subject, 'Invitación: Turno de Line cook — Acme Diner, 12 Main St');
+    assert.equal(invite!.summary, 'Turno de Line cook — Acme Diner, 12 Main St');
+    const lines = invite!.text.trim().split('\n');
+    assert.equal(lines[0], 'Turno de Line cook — Acme Diner, 12 Main St');
+    assert.match(lines[1]!, /^Cuándo: .*\d{4}.* \(America\/New_York\)$/);
+    assert.equal(lines[2], 'Dónde: Acme Diner, 12 Main St');
+    assert.match(lines[3]!, /^Detalles y respuesta: http:\/\/127\.0\.0\.1:\d+\/v1\/shifts\/confirm\?token=/);
+    assert.match(lines[4]!, /^Organizador: /);
+    assert.doesNotMatch(invite!.text, /When:|Where:|Organizer:|Details/);
+    // The HTML part has the same words, in her language.
+    assert.match(invite!.html, /<html lang="es-US" dir="ltr">/);
+    assert.match(invite!.html, /<p>Dónde: Acme Diner, 12 Main St<\/p>/);
+    assert.match(invite!.html, /<p>Detalles y respuesta: <a href="http:\/\/127\.0\.0\.1:\d+\/v1\/shifts\/confirm\?token=/);
     const sms = await waitFor(async () => smsc.received[0], 'the SMS');
     assert.equal(sms.to, '14155550123');
     assert.match(sms.text, /^Lucía Pérez, tu turno: .+, Acme Diner, 12 Main St\. Confirma o rechaza: http:\/\/127\.0\.0\.1:\d+\/v1\/shifts\/confirm\?token=/);
@@ -189,6 +208,9 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     assert.deepEqual([second.to, second.uid, second.start.toISOString()], ['lucia.perez@example.com', shift.uid, later.toISOString()]);
     const retracted = invites().find((i) => i.method === 'CANCEL');
     assert.deepEqual([retracted?.to, retracted?.uid, retracted?.sequence], ['lucia@example.com', shift.uid, 1], 'the old address drops the event');
+    assert.match(second.subject ?? '', /^Actualizado: Turno de Line cook/);
+    assert.match(retracted!.subject ?? '', /^Cancelado: /);
+    assert.match(retracted!.text, /Este evento se ha cancelado\./);
     await waitFor(async () => smsc.received[1], 'the SMS about the change');
     assert.match(smsc.received[1]!.text, /tu turno cambió/);
 

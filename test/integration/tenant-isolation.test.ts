@@ -98,6 +98,7 @@ describe('tenant isolation: another organization’s ids', function () {
     sourcingInvitationId: '',
     roleId: '',
     employeeId: '',
+    volunteerHoursId: '',
   };
   const B_ACTION = 'background_checks.license_verification';
   const B_PACKAGE = 'schools';
@@ -483,6 +484,19 @@ describe('tenant isolation: another organization’s ids', function () {
       finished_at: new Date(),
     });
     // B's sourcing invitation (sending one needs the license and a mail server: written directly, as B's own row).
+    // B logged a volunteer's hours (written directly; A holds the volunteer license, so A's lookups reach the 404).
+    await t.request('POST', '/v1/integrations/licenses/hris.volunteer_management/activate', { auth: a.apiKey });
+    b.volunteerHoursId = newId('vhr');
+    await t.database.db('hi_volunteer_hours').insert({
+      id: b.volunteerHoursId,
+      organization_id: b.organizationId,
+      volunteer_id: 'cand_b_vol',
+      volunteer_name: 'B Volunteer',
+      volunteer_email: 'vol@b.example',
+      date: '2026-11-02',
+      minutes: 60,
+      created_at: new Date(),
+    });
     b.sourcingInvitationId = newId('sinv');
     await t.database.db('hi_sourcing_invitations').insert({
       id: b.sourcingInvitationId,
@@ -534,6 +548,7 @@ describe('tenant isolation: another organization’s ids', function () {
       invitation_id: { other: b.sourcingInvitationId, missing: newId('sinv') },
       role_id: { other: b.roleId, missing: newId('role') },
       employee_id: { other: b.employeeId, missing: newId('emp') },
+      hours_id: { other: b.volunteerHoursId, missing: newId('vhr') },
       // An API key's prefix (DELETE /v1/organization/api_keys/{prefix}).
       prefix: { other: (await t.database.db('hi_api_keys').where({ organization_id: b.organizationId }).first()).prefix, missing: 'hik_missingprfx' },
     };
@@ -559,7 +574,11 @@ describe('tenant isolation: another organization’s ids', function () {
     if (operation.path.endsWith('/{document_id}/reject')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{timesheet_id}/entries')) return { entries: [] };
     if (operation.path.endsWith('/shifts/{shift_id}')) return { notes: 'cross-tenant' };
+    if (operation.path.endsWith('/hours/{hours_id}')) return { minutes: 30, reason: 'cross-tenant' };
+    if (operation.path.endsWith('/hours/{hours_id}/void')) return { reason: 'cross-tenant' };
     if (operation.path.endsWith('/{employee_id}/upload-links')) return { role_id: b.roleId, requirement: 'rn_license' };
+    if (operation.path.endsWith('/{employee_id}/credentials'))
+      return { role_id: b.roleId, requirement: 'rn_license', credential: { format: 'vc+jwt', credential: 'eyJhbGciOiJFZERTQSJ9.e30.AA' } };
     return {};
   }
 
@@ -599,6 +618,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.sourcingInvitationId,
     b.roleId,
     b.employeeId,
+    b.volunteerHoursId,
   ];
 
   function fill(operation: Operation, pick: 'other' | 'missing'): string {

@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { exportChunks } from '../../src/features/candidate-exports/domain/export-stream';
 import type { ExportRecord } from '../../src/features/candidate-exports/domain/export-record';
 import { nextRunAfter } from '../../src/features/candidate-exports/domain/export-schedule';
-import { rankCandidates, type PoolCandidate } from '../../src/features/sourcing/domain/candidate-ranking';
+import { checkedCredentialNames, rankCandidates, type PoolCandidate } from '../../src/features/sourcing/domain/candidate-ranking';
 import { InvitationTokens } from '../../src/features/sourcing/domain/invitation-tokens';
 
 const candidate = (id: string, extra: Partial<PoolCandidate> = {}): PoolCandidate => ({
@@ -92,6 +92,39 @@ describe('sourcing: ranking', () => {
       ['usr_new', 'usr_old'],
     );
     assert.equal(rankCandidates([older, newer], { skills: [], credentials: [], limit: 1 }).length, 1);
+  });
+
+  it("where the application has a credential check, only what it verified counts: a provider's verified flag does not, a reviewed document does", () => {
+    const evidence = (verification: 'verified' | 'unverified', types: string[]) => ({
+      source: verification === 'verified' ? ('document_review' as const) : ('self_reported' as const),
+      credential_id: null,
+      issuer: 'did:web:rn.board.example',
+      types,
+      valid_from: null,
+      valid_until: null,
+      verification,
+    });
+    const check = {
+      status: 'not_met' as const,
+      checked_at: '2026-11-28T00:00:00.000Z',
+      requirements: [
+        { requirement: 'rn_license', status: 'met' as const, reason: null, evidence: evidence('verified', ['VerifiableCredential', 'License']) },
+        {
+          requirement: 'aws_pro',
+          status: 'unverified' as const,
+          reason: 'self_reported' as const,
+          evidence: evidence('unverified', ['AWS Certified Developer']),
+        },
+        { requirement: 'food_handler', status: 'missing' as const, reason: 'no_matching_credential' as const, evidence: null },
+      ],
+    };
+    assert.deepEqual(checkedCredentialNames(check), ['License', 'rn license']);
+    const awsFlagged = [{ title: 'AWS Certified Developer', issuer: 'AWS', verified: true, issued_at: '2023-01-01' }];
+    const query = { skills: [], credentials: ['aws certified', 'rn license'], limit: 10 };
+    const [checked] = rankCandidates([candidate('usr_a', { credentials: awsFlagged, checkedCredentials: checkedCredentialNames(check) })], query);
+    assert.deepEqual([checked!.matchedCredentials, checked!.credentialBasis], [['rn license'], 'credential_check']);
+    const [flagged] = rankCandidates([candidate('usr_a', { credentials: awsFlagged })], query);
+    assert.deepEqual([flagged!.matchedCredentials, flagged!.credentialBasis], [['AWS Certified Developer'], 'provider_flag']);
   });
 });
 

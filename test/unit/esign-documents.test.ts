@@ -1,11 +1,18 @@
-/** The e-signature template language and the drawn-signature check: pure logic, no host. */
+/**
+ * The e-signature template language, the drawn-signature check, signing certificates, and the
+ * checks on RFC 3161 answers (against OpenSSL's own TSA): no host.
+ */
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { isDomainError } from '../../src/kernel/errors';
 import { inspectP12, selfSignedP12 } from '../../src/features/esign/documents/certificates';
 import { signatureImage } from '../../src/features/esign/domain/signature-image';
 import { signSigningLink, verifySigningLink } from '../../src/features/esign/domain/signing-links';
 import { checkTemplate, documentBlocks, fillTemplate } from '../../src/features/esign/domain/template-language';
+import { TimestampError, timestampRequest, timestampToken } from '../../src/features/esign/documents/rfc3161';
+import { startTimestampAuthority, type TestTimestampAuthority } from '../helpers/timestamp-authority';
 
 const codeOf = (fn: () => unknown) => {
   try {
@@ -158,6 +165,60 @@ describe('esign: signing certificates', function () {
     assert.equal(
       codeOf(() => inspectP12(made.p12, made.passphrase, new Date('2031-01-01T00:00:00Z'))),
       'certificate_expired',
+    );
+  });
+});
+
+describe('esign: RFC 3161 answers (OpenSSL’s TSA, `openssl ts -reply`)', function () {
+  // Two RSA keys for the throwaway TSA, made by openssl.
+  this.timeout(60_000);
+  let tsa: TestTimestampAuthority;
+  const ask = async (query: Buffer) => {
+    const response = await fetch(`${tsa.url}/tsa`, { method: 'POST', headers: { 'content-type': 'application/timestamp-query' }, body: query });
+    assert.equal(response.status, 200);
+    return Buffer.from(await response.arrayBuffer());
+  };
+  const failure = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      assert.ok(error instanceof TimestampError, String(error));
+      return error.code;
+    }
+    assert.fail('expected a TimestampError');
+  };
+  before(async () => {
+    tsa = await startTimestampAuthority();
+  });
+  after(async () => tsa?.close());
+
+  it('takes a granted token for our digest and nonce, with its time; the same answer for another digest or nonce (a replay) is timestamp_invalid', async () => {
+    const digest = createHash('sha256').update('a signature value').digest();
+    const request = timestampRequest(digest);
+    const answer = await ask(request.der);
+    const { token, time } = timestampToken(answer, digest, request);
+    assert.equal(token[0], 0x30);
+    assert.ok(Math.abs(time.getTime() - Date.now()) < 120_000, time.toISOString());
+    assert.equal(
+      failure(() => timestampToken(answer, createHash('sha256').update('another').digest(), request)),
+      'timestamp_invalid',
+    );
+    assert.equal(
+      failure(() => timestampToken(answer, digest, timestampRequest(digest))),
+      'timestamp_invalid',
+    );
+    assert.equal(
+      failure(() => timestampToken(answer.subarray(0, answer.length - 10), digest, request)),
+      'timestamp_invalid',
+    );
+  });
+
+  it('a refusal (a digest this TSA does not accept: SHA-1) is timestamp_refused', async () => {
+    const query = execFileSync('openssl', ['ts', '-query', '-digest', 'a'.repeat(40), '-sha1', '-no_nonce'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const answer = await ask(query);
+    assert.equal(
+      failure(() => timestampToken(answer, Buffer.alloc(32), timestampRequest(Buffer.alloc(32)))),
+      'timestamp_refused',
     );
   });
 });

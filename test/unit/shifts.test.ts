@@ -67,6 +67,6 @@ describe('shifts: messages and the feed', () => {
         [shiftUid(shifts[1]!), 0, '2026-03-30T08:00:00.000Z', 'Calle Mayor 1, Madrid'],
       ],
     );
-    assert.equal(events[0]!.summary, 'Camarera shift — Calle Mayor 1, Madrid');
+    assert.equal(events[0]!.summary, 'Turno de Camarera — Calle Mayor 1, Madrid', 'in the person’s language');
   });
 });

@@ -7,7 +7,7 @@
 import { DAVClient, type DAVCalendar } from 'tsdav';
 import type { BusyInterval, CalendarChanges, CalendarConnector, CalendarEvent, CalendarInfo, TimeRange } from '../../features/scheduling/domain/calendar-port';
 import { toICalendar } from '../../features/scheduling/domain/icalendar';
-import { busyFromEvents, busyFromFreeBusy } from './busy-times';
+import { busyFromEvents, busyFromFreeBusy, calendarZone } from './busy-times';
 import { CaldavCalendarMissing, caldavFailure, CaldavHttpError } from './caldav-errors';
 import type { CaldavCredentials, CaldavSettings } from './settings';
 
@@ -105,7 +105,7 @@ export class CaldavCalendarConnector implements CalendarConnector {
         return busyFromFreeBusy(String(answer.raw ?? ''));
       }
       const objects = await this.client.fetchCalendarObjects({ calendar, timeRange });
-      return objects.flatMap((o) => (typeof o.data === 'string' ? busyFromEvents(o.data, range) : []));
+      return objects.flatMap((o) => (typeof o.data === 'string' ? busyFromEvents(o.data, range, this.zoneOf(calendar)) : []));
     });
   }
 
@@ -148,7 +148,7 @@ export class CaldavCalendarConnector implements CalendarConnector {
         state: encodeState(next),
         full: true,
         horizon: range.end,
-        changed: objects.map((o) => ({ url: o.url, busy: typeof o.data === 'string' ? busyFromEvents(o.data, range) : [] })),
+        changed: objects.map((o) => ({ url: o.url, busy: typeof o.data === 'string' ? busyFromEvents(o.data, range, this.zoneOf(calendar)) : [] })),
         removed: [],
       };
     });
@@ -176,9 +176,14 @@ export class CaldavCalendarConnector implements CalendarConnector {
     const changed = fetched.map((f) => {
       const data = (f.props?.calendarData as { _cdata?: string } | string | undefined) ?? '';
       const text = typeof data === 'string' ? data : (data._cdata ?? '');
-      return { url: new URL(f.href ?? '', base).href, busy: text ? busyFromEvents(text, range) : [] };
+      return { url: new URL(f.href ?? '', base).href, busy: text ? busyFromEvents(text, range, this.zoneOf(calendar)) : [] };
     });
     return { token: token ?? syncToken, full: false, changed, removed };
+  }
+
+  /** Whose days all-day events are: the calendar's own CALDAV:calendar-timezone, else the connection's `timezone`, else UTC. */
+  private zoneOf(calendar: DAVCalendar): string {
+    return calendarZone(calendar.timezone) ?? this.settings.timezone ?? 'UTC';
   }
 
   private urlOf(calendar: DAVCalendar, uid: string): string {

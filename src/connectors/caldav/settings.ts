@@ -1,4 +1,5 @@
 /** The CalDAV connector's settings and credentials. */
+import { IANAZone } from 'luxon';
 import { z } from 'zod';
 
 export const caldavSettings = z
@@ -15,6 +16,15 @@ export const caldavSettings = z
       .max(1000)
       .optional()
       .meta({ description: 'The calendar to read and write; default the first calendar that holds events' }),
+    timezone: z
+      .string()
+      .max(100)
+      .refine((zone) => IANAZone.isValidZone(zone), 'not an IANA time zone')
+      .optional()
+      .meta({
+        description: "IANA zone whose days the calendar's all-day events are, when the calendar declares none (CALDAV:calendar-timezone); default UTC",
+        example: 'Europe/Berlin',
+      }),
     busy_source: z.enum(['events', 'free_busy_query']).default('events').meta({
       description:
         "events: busy times computed from the calendar's events (calendar-query, recurrences expanded); free_busy_query: the server's CALDAV:free-busy-query",

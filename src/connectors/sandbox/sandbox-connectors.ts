@@ -11,14 +11,11 @@ import type {
   DeliveryBase,
   EmailMessage,
   EmployeeRecord,
-  Envelope,
-  ESignatureConnector,
   EmployeeDeactivation,
   HrisConnector,
   Meeting,
   MeetingRequest,
   NotificationConnector,
-  SignatureRequest,
   SmsConnector,
   SmsMessage,
   SyncedEmployee,
@@ -26,7 +23,7 @@ import type {
 } from '../../features/hooks/domain/connectors';
 import type { Database } from '../../platform/database/database';
 
-export type SandboxConnectorName = 'email' | 'sms' | 'video_meetings' | 'esign' | 'hris' | 'background_checks';
+export type SandboxConnectorName = 'email' | 'sms' | 'video_meetings' | 'hris' | 'background_checks';
 
 export interface ConnectorDelivery {
   id: string;
@@ -87,7 +84,7 @@ export class SandboxDeliveryLog {
   }
 }
 
-export class SandboxConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector {
+export class SandboxConnectors implements NotificationConnector, SmsConnector, VideoMeetingConnector, HrisConnector {
   constructor(private readonly log: SandboxDeliveryLog) {}
 
   sendEmail(m: EmailMessage): Promise<Delivery> {
@@ -105,15 +102,6 @@ export class SandboxConnectors implements NotificationConnector, SmsConnector, V
       r,
       { title: r.title, starts_at: r.startsAt.toISOString(), duration_minutes: r.durationMinutes, attendees: r.attendees },
       { meetingId, joinUrl: `https://meet.sandbox.invalid/${meetingId}` },
-    );
-  }
-
-  sendForSignature(r: SignatureRequest): Promise<Envelope> {
-    return this.log.record(
-      'esign',
-      r,
-      { offer_id: r.offerId, title: r.title, signer: r.signer, document_url: r.documentUrl },
-      { envelopeId: `env_${digest(r.idempotencyKey)}` },
     );
   }
 

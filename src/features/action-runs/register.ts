@@ -4,11 +4,11 @@
  * the runs API shows them.
  */
 import { noCandidateData } from '../privacy/domain/candidate-data';
-import { registerCandidateData } from '../privacy/register';
+import { registerCandidateData, registerOperationalPruner } from '../privacy/register';
+import { RunRetention } from './domain/run-retention';
 import { instanceCachingFactory } from 'tsyringe';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import {
-  ESIGNATURE_CONNECTOR,
   HRIS_CONNECTOR,
   NOTIFICATION_CONNECTOR,
   PAYOUT_CONNECTOR,
@@ -39,7 +39,7 @@ import { KnexActionRunRepository } from './storage/knex-action-run-repository';
 
 export const actionRunsModule: PluginModule = {
   name: 'action-runs',
-  register(container) {
+  register(container, { config }) {
     registerCandidateData(
       container,
       // A run keeps no recipient, body or candidate id: the action, connector, status, timings and the counterpart's reference.
@@ -47,6 +47,8 @@ export const actionRunsModule: PluginModule = {
       noCandidateData('hi_action_runs', 'Executions of integration actions: action, connector, status, attempts and the counterpart reference'),
     );
     container.register(ACTION_RUN_REPOSITORY, { useFactory: instanceCachingFactory((c) => new KnexActionRunRepository(c.resolve<Database>(DATABASE))) });
+    // The daily retention pass prunes completed runs past the deployment's retention (domain/run-retention.ts).
+    registerOperationalPruner(container, (c) => new RunRetention(c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY), config.actionRunRetention));
     container.register(ActionRunner, {
       useFactory: instanceCachingFactory(
         (c) =>
@@ -97,7 +99,6 @@ export const actionRunsModule: PluginModule = {
       NOTIFICATION_CONNECTOR,
       SMS_CONNECTOR,
       VIDEO_MEETING_CONNECTOR,
-      ESIGNATURE_CONNECTOR,
       HRIS_CONNECTOR,
       PAYROLL_FILE_CONNECTOR,
       PAYOUT_CONNECTOR,

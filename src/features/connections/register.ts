@@ -28,6 +28,7 @@ import { SMS_INBOUND, type SmsInboundSink } from '../sms/domain/sms-inbound';
 import { connectionRoutes } from './http/connections-router';
 import { checkHost } from '../../platform/network/address-policy';
 import type { DestinationGuard } from './domain/connection-destinations';
+import { currentHostConnectors } from '../../composition/retired-host-fields';
 import { KnexConnectionRepository } from './storage/knex-connection-repository';
 
 export const CONNECTOR_RESOLVER = Symbol('ConnectorResolver');
@@ -71,10 +72,10 @@ export const connectionsModule: PluginModule = {
         const sandbox = log ? new SandboxConnectors(log) : undefined;
         return new ConnectorResolver(c.resolve<ConnectionRepository>(CONNECTION_REPOSITORY), CONNECTORS, {
           production,
-          hostPorts: host.connectors ?? {},
+          hostPorts: currentHostConnectors(host.connectors),
           defaults,
           sandbox: sandbox
-            ? { email: sandbox, sms: sandbox, video_meetings: sandbox, esign: sandbox, hris: sandbox, background_checks: new SandboxBackgroundChecks(log!) }
+            ? { email: sandbox, sms: sandbox, video_meetings: sandbox, hris: sandbox, background_checks: new SandboxBackgroundChecks(log!) }
             : {},
           publicBaseUrl: config.baseUrl,
           smsInbound: () => (c.isRegistered(SMS_INBOUND) ? c.resolve<SmsInboundSink>(SMS_INBOUND) : undefined),

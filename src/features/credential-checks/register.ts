@@ -34,6 +34,8 @@ import { AutomaticApplicationChecks } from './domain/automatic-application-check
 import { REQUIREMENTS_WITH_TRUST, type RequirementsWithTrust } from './domain/requirements-with-trust';
 import { KnexRequirementsWithTrust } from './storage/knex-requirements-with-trust';
 import { VENDOR_CHECK_OUTCOMES, type VendorCheckOutcomes } from './domain/vendor-check-outcomes';
+import { ROLE_CREDENTIAL_CHECKER, type RoleCredentialChecker } from '../employees/domain/role-credential-check';
+import { RoleCredentialChecks } from './domain/role-credential-checks';
 
 export const DOCUMENT_FETCHER = Symbol('CredentialDocumentFetcher');
 /** The VC-JWT and Data Integrity examiners, shared by the checks and the compliance sweep's re-verification. */
@@ -81,6 +83,10 @@ export const credentialChecksModule: PluginModule = {
           () => c.resolve<Clock>(CLOCK).now(),
         );
       }),
+    });
+    // Employees present verifiable credentials for their roles' requirements: the same examiners and trust lists.
+    container.register<RoleCredentialChecker>(ROLE_CREDENTIAL_CHECKER, {
+      useFactory: instanceCachingFactory((c) => new RoleCredentialChecks(c.resolve(CredentialCheckService))),
     });
     container.register<RequirementsWithTrust>(REQUIREMENTS_WITH_TRUST, {
       useFactory: instanceCachingFactory((c) => new KnexRequirementsWithTrust(c.resolve<Database>(DATABASE))),

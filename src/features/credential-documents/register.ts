@@ -9,17 +9,17 @@ import { deriveKey } from '../../platform/security/key-derivation';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { buildRouter } from '../../platform/http/route';
-import { jsonBody } from '../../platform/http/body';
+import { withDocumentUploadBody } from './http/document-upload-policy';
 import { ApplicationReader } from '../applications/domain/application-reader';
 import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
 import { registerCandidateData } from '../privacy/register';
 import { candidateStore } from '../privacy/domain/candidate-data';
 import { BLOB_STORE, type BlobStore } from './domain/blob-store';
-import { CREDENTIAL_DOCUMENT_REPOSITORY, type CredentialDocumentRepository } from './domain/credential-document';
+import { CREDENTIAL_DOCUMENT_REPOSITORY, type ApplicationSubject, type CredentialDocumentRepository } from './domain/credential-document';
 import { CredentialDocumentService, type ApplicationRequirementsLookup } from './domain/credential-document-service';
 import { credentialDocumentRoutes, UPLOAD_OPERATION } from './http/credential-documents-router';
 import { EncryptedDiskBlobStore } from './storage/encrypted-disk-blob-store';
-import { KnexCredentialDocuments } from './storage/knex-credential-documents';
+import { KnexReviewedDocuments } from './storage/knex-reviewed-documents';
 import { credentialDocumentsData } from './storage/documents-candidate-data';
 import { ComplianceService } from '../compliance/domain/compliance-service';
 
@@ -33,7 +33,14 @@ export const credentialDocumentsModule: PluginModule = {
     container.register(DOCUMENT_MAX_BYTES, { useValue: config.credentialDocuments.maxBytes });
     registerCandidateData(container, candidateStore(credentialDocumentsData(container.resolve<Database>(DATABASE), blobs)));
     container.register<CredentialDocumentRepository>(CREDENTIAL_DOCUMENT_REPOSITORY, {
-      useFactory: instanceCachingFactory((c) => new KnexCredentialDocuments(c.resolve<Database>(DATABASE))),
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new KnexReviewedDocuments<ApplicationSubject>(c.resolve<Database>(DATABASE), 'hi_credential_documents', {
+            applicationId: 'application_id',
+            listingId: 'listing_id',
+            profileUserId: 'profile_user_id',
+          }),
+      ),
     });
     container.register(CredentialDocumentService, {
       useFactory: instanceCachingFactory((c) => {
@@ -79,14 +86,11 @@ export const credentialDocumentsModule: PluginModule = {
       name: 'credential-documents',
       create: (container, kit) => {
         const maxBytes = container.resolve<number>(DOCUMENT_MAX_BYTES);
-        // The upload carries a base64 file: its own body limit (4/3 of the largest file, plus the JSON around it), not the API's 64 KiB.
-        const uploadBody = jsonBody(Math.ceil(maxBytes / 3) * 4 + 4096);
-        const policy = {
-          ...kit.policy,
-          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
-            route.operationId === UPLOAD_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...uploadBody] : kit.policy.guards(route),
-        };
-        return buildRouter('credential-documents', credentialDocumentRoutes(container.resolve(CredentialDocumentService), maxBytes), policy);
+        return buildRouter(
+          'credential-documents',
+          credentialDocumentRoutes(container.resolve(CredentialDocumentService), maxBytes),
+          withDocumentUploadBody(kit.policy, UPLOAD_OPERATION, maxBytes),
+        );
       },
     },
   ],

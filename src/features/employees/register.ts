@@ -9,24 +9,25 @@ import { CLOCK, type Clock } from '../../kernel/clock';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import { buildRouter } from '../../platform/http/route';
-import { jsonBody } from '../../platform/http/body';
+import { withDocumentUploadBody } from '../credential-documents/http/document-upload-policy';
 import { deriveKey } from '../../platform/security/key-derivation';
 import { MESSAGE_LINK_KEY, SignedLinks } from '../messages/domain/signed-links';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/domain/connectors';
 import { BLOB_STORE, type BlobStore } from '../credential-documents/domain/blob-store';
+import { KnexReviewedDocuments } from '../credential-documents/storage/knex-reviewed-documents';
 import { ComplianceService } from '../compliance/domain/compliance-service';
 import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { EMPLOYEE_REPOSITORY } from './domain/employee';
-import { EMPLOYEE_DOCUMENT_REPOSITORY } from './domain/employee-document';
+import { EMPLOYEE_DOCUMENT_REPOSITORY, type EmployeeSubject } from './domain/employee-document';
 import { EmployeeService } from './domain/employee-service';
 import { ROLE_REPOSITORY } from './domain/role';
+import { ROLE_CREDENTIAL_CHECKER, type RoleCredentialChecker } from './domain/role-credential-check';
 import { employeeRoutes } from './http/employees-router';
 import { employeeUploadRoutes, LINK_UPLOAD_OPERATION } from './http/employee-uploads-router';
 import { roleRoutes } from './http/roles-router';
 import { employeeDocumentsData, employeesData } from './storage/employees-candidate-data';
-import { KnexEmployeeDocuments } from './storage/knex-employee-documents';
 import { KnexEmployees } from './storage/knex-employees';
 import { KnexRoles } from './storage/knex-roles';
 
@@ -39,7 +40,11 @@ export const employeesModule: PluginModule = {
     if (!container.isRegistered(MESSAGE_LINK_KEY)) container.register(MESSAGE_LINK_KEY, { useValue: deriveKey(config.secretKey, 'message-links') });
     container.register(ROLE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexRoles(db)) });
     container.register(EMPLOYEE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployees(db)) });
-    container.register(EMPLOYEE_DOCUMENT_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployeeDocuments(db)) });
+    container.register(EMPLOYEE_DOCUMENT_REPOSITORY, {
+      useFactory: instanceCachingFactory(
+        () => new KnexReviewedDocuments<EmployeeSubject>(db, 'hi_employee_documents', { employeeId: 'employee_id', roleId: 'role_id' }),
+      ),
+    });
     container.register(UPLOAD_MAX_BYTES, { useValue: config.credentialDocuments.maxBytes });
     // Documents first: an employee's erasure removes their files before the rows that name them.
     registerCandidateData(container, candidateStore(employeeDocumentsData(db, container.resolve<BlobStore>(BLOB_STORE))));
@@ -59,6 +64,7 @@ export const employeesModule: PluginModule = {
             () => c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
             { baseUrl: config.baseUrl, maxBytes: config.credentialDocuments.maxBytes },
             () => c.resolve<Clock>(CLOCK).now(),
+            () => c.resolve<RoleCredentialChecker>(ROLE_CREDENTIAL_CHECKER),
           ),
       ),
     });
@@ -70,14 +76,11 @@ export const employeesModule: PluginModule = {
       name: 'employee-uploads',
       create: (container, kit) => {
         const maxBytes = container.resolve<number>(UPLOAD_MAX_BYTES);
-        // The upload carries a base64 file: its own body limit (4/3 of the largest file, plus the JSON around it), not the API's 64 KiB.
-        const uploadBody = jsonBody(Math.ceil(maxBytes / 3) * 4 + 4096);
-        const policy = {
-          ...kit.policy,
-          guards: (route: Parameters<typeof kit.policy.guards>[0]) =>
-            route.operationId === LINK_UPLOAD_OPERATION ? [...kit.policy.guards({ ...route, method: 'get' }), ...uploadBody] : kit.policy.guards(route),
-        };
-        return buildRouter('employee-uploads', employeeUploadRoutes(container.resolve(EmployeeService), maxBytes), policy);
+        return buildRouter(
+          'employee-uploads',
+          employeeUploadRoutes(container.resolve(EmployeeService), maxBytes),
+          withDocumentUploadBody(kit.policy, LINK_UPLOAD_OPERATION, maxBytes),
+        );
       },
     },
   ],

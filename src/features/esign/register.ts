@@ -5,7 +5,8 @@
  * certificates (sealed with the credentials cipher) and the envelopes as candidate data.
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
-import { BULLMQ_QUEUES } from '../../composition/infrastructure';
+import { BULLMQ_QUEUES, MANIFEST } from '../../composition/infrastructure';
+import type { Manifest } from '../../platform/manifest/manifest';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
 import { LOGGER, type Logger } from '../../kernel/logger';
@@ -23,17 +24,30 @@ import { declarationOf, type GatedHookHandler } from '../hooks/domain/hook-handl
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/domain/ports';
 import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
+import { DESTINATION_POLICY, type DestinationPolicy } from '../webhooks/domain/ports';
 import { PdfEnvelopeDocuments } from './documents/envelope-pdf';
+import { HttpTimestampAuthority } from './documents/timestamp-authority-client';
 import { ENVELOPE_REPOSITORY, SEND_AGREEMENT_ACTION, SEND_OFFER_ACTION, type EnvelopeRepository } from './domain/envelope';
 import { Envelopes } from './domain/envelopes';
 import { ESignAgreementHandler, ESignOfferHandler } from './domain/esign-handlers';
-import { ENVELOPE_DOCUMENTS, SIGNING_CERTIFICATES, type EnvelopeDocuments, type SigningCertificates } from './domain/ports';
+import {
+  ENVELOPE_DOCUMENTS,
+  ESIGN_SETTINGS_REPOSITORY,
+  SIGNING_CERTIFICATES,
+  TIMESTAMP_AUTHORITY,
+  type EnvelopeDocuments,
+  type EsignSettingsRepository,
+  type SigningCertificates,
+  type TimestampAuthority,
+} from './domain/ports';
+import { SignatureSettings } from './domain/signature-settings';
 import { DocumentTemplates, TEMPLATE_REPOSITORY, type TemplateRepository } from './domain/templates';
 import { esignPageRouter } from './http/esign-page-router';
 import { esignRoutes } from './http/esign-router';
 import { EnvelopeExpiryProcessor, scheduleEnvelopeExpiry } from './jobs/envelope-expiry';
 import { envelopeCandidateStore } from './storage/envelope-candidate-store';
 import { KnexEnvelopeRepository } from './storage/knex-envelope-repository';
+import { KnexEsignSettings } from './storage/knex-esign-settings';
 import { KnexSigningCertificates } from './storage/knex-signing-certificates';
 import { KnexTemplateRepository } from './storage/knex-template-repository';
 
@@ -54,11 +68,31 @@ export const esignModule: PluginModule = {
     registerCandidateData(container, candidateStore(envelopeCandidateStore(db)));
     registerCandidateData(container, noCandidateData('hi_esign_templates', "Organizations' document templates (placeholders, no person's data)"));
     registerCandidateData(container, noCandidateData('hi_esign_certificates', "Organizations' signing certificates (sealed PKCS#12)"));
+    registerCandidateData(container, noCandidateData('hi_esign_settings', "Organizations' signature settings (their time-stamp authority URL)"));
     container.register(SIGNING_LINK_KEY, { useValue: deriveKey(config.secretKey, 'esign-links') });
     container.register(TEST_CLOCKS, { useValue: config.env !== 'production' });
     container.register<EnvelopeRepository>(ENVELOPE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEnvelopeRepository(db)) });
     container.register<TemplateRepository>(TEMPLATE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexTemplateRepository(db)) });
-    container.register<EnvelopeDocuments>(ENVELOPE_DOCUMENTS, { useValue: new PdfEnvelopeDocuments() });
+    container.register<TimestampAuthority>(TIMESTAMP_AUTHORITY, {
+      useFactory: instanceCachingFactory(
+        (c) => new HttpTimestampAuthority(c.resolve<DestinationPolicy>(DESTINATION_POLICY), `${c.resolve<Manifest>(MANIFEST).name} e-signature`),
+      ),
+    });
+    container.register<EsignSettingsRepository>(ESIGN_SETTINGS_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEsignSettings(db)) });
+    container.register(SignatureSettings, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new SignatureSettings(
+            c.resolve<EsignSettingsRepository>(ESIGN_SETTINGS_REPOSITORY),
+            c.resolve<DestinationPolicy>(DESTINATION_POLICY),
+            c.resolve<TimestampAuthority>(TIMESTAMP_AUTHORITY),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    container.register<EnvelopeDocuments>(ENVELOPE_DOCUMENTS, {
+      useFactory: instanceCachingFactory((c) => new PdfEnvelopeDocuments(c.resolve<TimestampAuthority>(TIMESTAMP_AUTHORITY))),
+    });
     container.register<SigningCertificates>(SIGNING_CERTIFICATES, {
       useFactory: instanceCachingFactory(
         (c) => new KnexSigningCertificates(db, new TokenCipher(deriveKey(config.secretKey, 'esign-certificate-encryption')), c.resolve<Clock>(CLOCK)),
@@ -84,6 +118,7 @@ export const esignModule: PluginModule = {
             smsAvailable: async (organizationId) => (await resolver.availability(organizationId, 'sms')) !== undefined,
             licensed: async (organizationId, action) => gate.allows(organizationId, action),
             organizationName: async (organizationId) => (await organizations.findById(organizationId))?.name ?? organizationId,
+            timestampAuthorityUrl: async (organizationId) => (await c.resolve(SignatureSettings).get(organizationId)).timestampAuthorityUrl,
           },
           c.resolve<EventPublisher>(EVENT_PUBLISHER),
           c.resolve<Buffer>(SIGNING_LINK_KEY),
@@ -106,6 +141,7 @@ export const esignModule: PluginModule = {
             envelopes: container.resolve(Envelopes),
             templates: container.resolve(DocumentTemplates),
             certificates: container.resolve<SigningCertificates>(SIGNING_CERTIFICATES),
+            settings: container.resolve(SignatureSettings),
             testClocks: container.resolve<boolean>(TEST_CLOCKS),
           }),
         ),

@@ -16,6 +16,7 @@ import { RECONCILERS, type Reconciler } from './domain/reconciler';
 import { ApplicationDeliveryReconciler } from '../applications/storage/pipeline-delivery-reconciler';
 import { InterviewReminderReconciler } from '../reminders/storage/interview-reminder-reconciler';
 import { LicenseReconciler } from '../licensing/storage/provisioning-reconciler';
+import { TimesheetPayoutReconciler } from '../payouts/storage/timesheet-payout-reconciler';
 import { ReconciliationSweep } from './domain/reconciliation-sweep';
 import { RECONCILIATION_QUEUE, ReconciliationSweepProcessor } from './jobs/reconciliation-sweep';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '../../platform/http/idempotency';
@@ -25,7 +26,7 @@ import type { RedisConnection } from '../../platform/queue/redis';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 
 /** Every reconciler; add one file under src/features/<name>/storage/ and list it here. */
-export const RECONCILER_CLASSES = [LicenseReconciler, ApplicationDeliveryReconciler, InterviewReminderReconciler] as const;
+export const RECONCILER_CLASSES = [LicenseReconciler, ApplicationDeliveryReconciler, InterviewReminderReconciler, TimesheetPayoutReconciler] as const;
 
 const SCHEDULER_ID = 'reconciliation-sweep';
 const PRUNE_EVERY_MS = 10 * 60_000;

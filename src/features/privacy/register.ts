@@ -2,7 +2,8 @@
  * The privacy feature: the candidate data registry (every store of candidate data
  * registers under CANDIDATE_DATA), exports, erasure and legal holds, and their job.
  */
-import type { DependencyContainer } from 'tsyringe';
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { OPERATIONAL_RECORD_PRUNERS, OPERATIONAL_RETENTION, type OperationalRecordPruner } from './domain/operational-retention';
 import type { Config } from '../../kernel/config';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 import { BULLMQ_QUEUES, CONFIG, QUEUE_DEFINITIONS } from '../../composition/infrastructure';
@@ -45,6 +46,11 @@ import { PROFILE_PROVIDER, type ProfileProvider } from '../profiles/domain/profi
 import { LOGGER, type Logger } from '../../kernel/logger';
 
 /** The one line a feature adds to its register() for each store of candidate data (or table free of it). */
+/** A feature's pruner of operational records, run by the daily retention pass (domain/operational-retention.ts). */
+export function registerOperationalPruner(container: DependencyContainer, pruner: (c: DependencyContainer) => OperationalRecordPruner): void {
+  container.register(OPERATIONAL_RECORD_PRUNERS, { useFactory: instanceCachingFactory(pruner) });
+}
+
 export function registerCandidateData(container: DependencyContainer, ...registrations: CandidateDataRegistration[]): void {
   for (const registration of registrations) container.register(CANDIDATE_DATA, { useValue: registration });
 }
@@ -89,6 +95,9 @@ export const privacyModule: PluginModule = {
         let metrics: RetentionMetrics | undefined;
         return (c: DependencyContainer) => (metrics ??= prometheusRetentionMetrics(c.resolve<PluginMetrics>(METRICS).registry));
       })(),
+    });
+    container.register(OPERATIONAL_RETENTION, {
+      useValue: () => (container.isRegistered(OPERATIONAL_RECORD_PRUNERS) ? container.resolveAll<OperationalRecordPruner>(OPERATIONAL_RECORD_PRUNERS) : []),
     });
     container.registerSingleton(RetentionSweep);
     container.registerSingleton(CandidateExportService);

@@ -16,6 +16,7 @@ import { DATABASE } from '../../platform/database/tokens';
 import { deriveKey } from '../../platform/security/key-derivation';
 import { APPLICATION_SOURCING, type ApplicationSourcing } from '../applications/domain/application-sourcing';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from '../applications/domain/ports';
+import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from '../applications/domain/application-credential-check';
 import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/domain/connectors';
 import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../listings/domain/listing';
@@ -26,6 +27,8 @@ import { tableStore } from '../privacy/storage/table-store';
 import { InvitationTokens } from './domain/invitation-tokens';
 import { SOURCE_CANDIDATES, SourcingService } from './domain/sourcing-service';
 import { sourcingRoutes } from './http/sourcing-router';
+import { sourcingUnsubscribeRouter } from './http/unsubscribe-router';
+import { MESSAGE_LINK_KEY, SignedLinks } from '../messages/domain/signed-links';
 import { KnexInvitations } from './storage/knex-invitations';
 import { KnexTalentPool } from './storage/knex-talent-pool';
 
@@ -54,6 +57,7 @@ export const sourcingModule: PluginModule = {
         }),
       ),
     );
+    if (!container.isRegistered(MESSAGE_LINK_KEY)) container.register(MESSAGE_LINK_KEY, { useValue: deriveKey(config.secretKey, 'message-links') });
     const tokens = new InvitationTokens(deriveKey(config.secretKey, 'sourcing-invitations'));
     container.register(SourcingService, {
       useFactory: instanceCachingFactory(
@@ -63,6 +67,7 @@ export const sourcingModule: PluginModule = {
             invitations: new KnexInvitations(db),
             tokens,
             applications: c.resolve<ApplicationRepository>(APPLICATION_REPOSITORY),
+            credentialChecks: c.resolve<ApplicationCredentialChecker>(APPLICATION_CREDENTIAL_CHECKER),
             listings: c.resolve<ListingsDirectory>(LISTINGS_DIRECTORY),
             organizationName: async (id) => (await c.resolve<OrganizationRepository>(ORGANIZATION_REPOSITORY).findById(id))?.name ?? 'The organization',
             email: c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
@@ -71,12 +76,18 @@ export const sourcingModule: PluginModule = {
             logger: c.resolve<Logger>(LOGGER),
             now: () => c.resolve<Clock>(CLOCK).now(),
             listingUrlTemplate: c.resolve<Config>(CONFIG).jobFeedsListingUrl,
+            links: new SignedLinks(c.resolve<Buffer>(MESSAGE_LINK_KEY)),
+            baseUrl: config.baseUrl,
           }),
       ),
     });
     container.register<ApplicationSourcing>(APPLICATION_SOURCING, { useFactory: (c) => c.resolve(SourcingService) });
   },
   routers: [
+    {
+      name: 'sourcing-unsubscribe',
+      create: (container, kit) => sourcingUnsubscribeRouter(container.resolve(SourcingService), kit),
+    },
     {
       name: 'sourcing',
       create: (container, kit) =>

@@ -1,6 +1,6 @@
 /**
  * Volunteers (hris.volunteer_management, built in besides its SCIM hook handler): hours logged
- * per volunteer and their export. The entries hold the volunteer's name and email: registered
+ * per volunteer, their corrections and voids (with their history), and their export. The entries hold the volunteer's name and email: registered
  * like candidates' data (matched by email).
  */
 import { instanceCachingFactory } from 'tsyringe';
@@ -38,6 +38,24 @@ export const volunteersModule: PluginModule = {
           description: "Hours a volunteer served (day, minutes, school, activity) with the volunteer's name and email, matched by email",
           table: 'hi_volunteer_hours',
           where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('volunteer_email', [...s.emails]),
+        }),
+      ),
+    );
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'volunteer_hour_changes',
+          description: "Corrections and voids of a volunteer's hours (reason, the values before and after), found through the entry's volunteer email",
+          table: 'hi_volunteer_hour_changes',
+          where: (q, s) =>
+            q.where({ organization_id: s.organizationId }).whereIn(
+              'entry_id',
+              db('hi_volunteer_hours')
+                .select('id')
+                .where({ organization_id: s.organizationId })
+                .whereIn('volunteer_email', [...s.emails]),
+            ),
         }),
       ),
     );

@@ -84,6 +84,8 @@ export interface Config {
   webhooks: WebhookConfig;
   eventRetentionDays: number;
   auditRetentionDays: number;
+  /** Days a completed action run is kept, by outcome (the daily retention pass prunes older ones). */
+  actionRunRetention: { succeededDays: number; failedDays: number };
 }
 
 export interface WebhookConfig {

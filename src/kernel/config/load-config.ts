@@ -180,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     eventRetentionDays: s.EVENT_RETENTION_DAYS,
     auditRetentionDays: s.AUDIT_RETENTION_DAYS,
+    actionRunRetention: { succeededDays: s.ACTION_RUN_RETENTION_DAYS, failedDays: s.ACTION_RUN_FAILED_RETENTION_DAYS },
     billingCollection: s.BILLING_COLLECTION,
     billingGraceDays: s.BILLING_GRACE_DAYS,
     billingRenewalIntervalSeconds: s.BILLING_RENEWAL_INTERVAL_SECONDS,

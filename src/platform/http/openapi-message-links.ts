@@ -40,6 +40,31 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       responses: { '200': html('Unsubscribed'), ...linkErrors },
     },
   },
+  '/v1/sourcing/unsubscribe': {
+    get: {
+      operationId: 'showSourcingUnsubscribe',
+      summary: 'The opt-out page of a sourcing invitation: one button; opening it changes nothing (mail scanners open links)',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      responses: { '200': html('The page (or “consent already withdrawn”)'), ...linkErrors },
+    },
+    post: {
+      operationId: 'sourcingUnsubscribe',
+      summary:
+        'Withdraws the candidate’s consent to be contacted again (they leave the talent pool; sourcing.consent_withdrawn): the page’s button or a mail client’s RFC 8058 one-click POST; idempotent',
+      tags: ['message links'],
+      security: [],
+      parameters: tokenQuery,
+      requestBody: {
+        required: false,
+        content: {
+          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } },
+        },
+      },
+      responses: { '200': html('Consent withdrawn'), ...linkErrors },
+    },
+  },
   '/v1/call_sheets/confirm': {
     get: {
       operationId: 'showCallSheetConfirmation',
@@ -266,6 +291,9 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
         '409': html('envelope_not_open: already signed, declined, voided or expired'),
         '410': html('envelope_expired or signing_link_expired'),
         '413': html('The form is larger than 200 KB'),
+        '503': html(
+          'timestamp_unavailable, timestamp_refused or timestamp_invalid (X-Error-Code): the organization’s time-stamp authority (PAdES-B-T) failed; the page again, nothing recorded, sign again later',
+        ),
       },
     },
   },

@@ -109,7 +109,7 @@ const TAGS: { name: string; description: string }[] = [
   {
     name: 'esign',
     description:
-      "Signing built in (esign.send_offer, esign.send_agreement): templates with {{placeholders}}, envelopes whose PDF is made from them, a signed link to the signer (email, SMS), consent and a typed or drawn signature, the sealed PDF with an audit-trail page and a PDF digital signature (CMS) with the organization's certificate.",
+      "Signing built in (esign.send_offer, esign.send_agreement): templates with {{placeholders}}, envelopes whose PDF is made from them, a signed link to the signer (email, SMS), consent and a typed or drawn signature, the sealed PDF with an audit-trail page and a PDF digital signature (PAdES baseline, ETSI.CAdES.detached) with the organization's certificate.",
   },
   { name: 'operations', description: 'Liveness, readiness, Prometheus metrics and this document. Health checks are never rate limited.' },
   {

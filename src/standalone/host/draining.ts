@@ -5,9 +5,11 @@
  * arrives on an open connection with `Connection: close` (the client then opens its next
  * connection elsewhere); and close a socket only between requests, once it has been quiet
  * for a while (longer than clients keep an idle connection before reusing it), so a client
- * is never cut off mid-request. (A client that sends on a connection idle for exactly that
- * long meets the race HTTP/1.1 keep-alive always has; clients' idle timeouts should be
- * shorter than the server's.)
+ * is never cut off mid-request. Two races stay, as with every HTTP/1.1 server: a client that
+ * sends on a connection idle for exactly that long (clients' idle timeouts should be shorter
+ * than the server's), and a connection the kernel completed but the server had not accepted
+ * yet when it stopped listening, which the kernel resets (behind a load balancer, take the
+ * instance out of rotation before SIGTERM, as Kubernetes' preStop delay does).
  */
 import type { Server } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
@@ -50,15 +52,11 @@ export function drainable(server: Server, idleMs = DRAIN_IDLE_MS): Draining {
       draining = true;
       return new Promise<void>((resolve) => {
         const sweep = setInterval(endIdleConnections, Math.min(100, idleMs));
-        // Stop listening one poll phase later: connections the kernel already queued are accepted
-        // (and answered with Connection: close) rather than reset with the listening socket.
-        setImmediate(() =>
-          // net.Server's close: stop listening, and call back once the last connection is gone.
-          NetServer.prototype.close.call(server, () => {
-            clearInterval(sweep);
-            resolve();
-          }),
-        );
+        // net.Server's close: stop listening, and call back once the last connection is gone.
+        NetServer.prototype.close.call(server, () => {
+          clearInterval(sweep);
+          resolve();
+        });
       });
     },
   };

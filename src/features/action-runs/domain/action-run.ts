@@ -43,7 +43,7 @@ export interface ActionRun {
   action: string;
   /** The hook whose handler performs the step (interview.scheduled, …); null when unknown. */
   hook: string | null;
-  /** The connector port the step used: email, sms, video_meetings, esign, hris. */
+  /** The connector port the step used: email, sms, video_meetings, hris, …. */
   step: string;
   /** Which implementation ran it: smtp, host, sandbox, … */
   connector: string;
@@ -107,6 +107,11 @@ export interface ActionRunRepository {
   unfinished(before: Date, limit: number): Promise<ActionRun[]>;
   /** Undoes `reopen` when the step could not be queued again: `retrying` (no new attempt yet) → `failed`. */
   restoreFailed(organizationId: string, id: string, at: Date): Promise<void>;
+  /**
+   * Deletes up to `limit` completed runs: succeeded before `succeededBefore`, failed before
+   * `failedBefore`, none referenced by a record still open. Answers how many went.
+   */
+  pruneCompleted(succeededBefore: Date, failedBefore: Date, limit: number): Promise<number>;
 }
 
 export const ACTION_RUN_REPOSITORY = Symbol('ActionRunRepository');

@@ -11,8 +11,6 @@ import type {
   EmailMessage,
   EmployeeDeactivation,
   EmployeeRecord,
-  Envelope,
-  ESignatureConnector,
   HrisConnector,
   Meeting,
   MeetingRequest,
@@ -27,7 +25,6 @@ import type {
   PosConnector,
   PosDeactivation,
   PosTeamMember,
-  SignatureRequest,
   SmsConnector,
   SmsMessage,
   StreamedFile,
@@ -41,7 +38,7 @@ import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors
-  implements NotificationConnector, SmsConnector, VideoMeetingConnector, ESignatureConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector
 {
   constructor(
     private readonly resolver: ConnectorResolver,
@@ -72,14 +69,6 @@ export class RunRecordingConnectors
       return { reference: meeting.meetingId, answer: { meetingId: meeting.meetingId, joinUrl: meeting.joinUrl } };
     });
     return { ...delivery, meetingId: String(answer.meetingId), joinUrl: String(answer.joinUrl), ...(participants ? { participants } : {}) };
-  }
-
-  async sendForSignature(r: SignatureRequest): Promise<Envelope> {
-    const { delivery, answer } = await this.perform('esign', r, async (port) => {
-      const envelope = await port.sendForSignature(r);
-      return { reference: envelope.envelopeId, answer: { envelopeId: envelope.envelopeId } };
-    });
-    return { ...delivery, envelopeId: String(answer.envelopeId) };
   }
 
   async syncEmployee(r: EmployeeRecord): Promise<SyncedEmployee> {
@@ -129,9 +118,13 @@ export class RunRecordingConnectors
   private async teamMember(base: DeliveryBase, step: (port: PosConnector) => Promise<SyncedTeamMember>): Promise<SyncedTeamMember> {
     const { delivery, answer } = await this.perform('pos', base, async (port) => {
       const member = await step(port);
+      // A file-based POS acknowledges a file, not a member: the run holds the file's checksum, as for payroll files.
+      if (member.file)
+        return { reference: `sha256:${member.file.sha256}`, answer: { teamMemberId: member.teamMemberId, path: member.file.path, sha256: member.file.sha256 } };
       return { reference: member.teamMemberId, answer: { teamMemberId: member.teamMemberId } };
     });
-    return { ...delivery, teamMemberId: String(answer.teamMemberId) };
+    const file = typeof answer.path === 'string' && typeof answer.sha256 === 'string' ? { file: { path: answer.path, sha256: answer.sha256 } } : {};
+    return { ...delivery, teamMemberId: String(answer.teamMemberId), ...file };
   }
 
   /** The onboarding link is single use and short-lived: it passes through from the call, never into the run. */

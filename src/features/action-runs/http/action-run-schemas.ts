@@ -10,7 +10,7 @@ export const actionRunSchema = z
     object: z.literal('action_run'),
     action: z.string().meta({ example: 'notifications.interview_reminder' }),
     hook: z.string().nullable().meta({ description: 'The hook whose handler performed the step', example: 'interview.scheduled' }),
-    step: z.string().meta({ description: 'The port used: email, sms, video_meetings, esign, hris', example: 'email' }),
+    step: z.string().meta({ description: 'The port used: email, sms, video_meetings, hris, …', example: 'email' }),
     connector: z.string().meta({ description: 'What performed it: smtp, host, sandbox, none (nothing could)', example: 'smtp' }),
     connection_id: z.string().nullable(),
     livemode: z.boolean().meta({ description: 'false: a test-mode sandbox answered, nothing left the machine' }),

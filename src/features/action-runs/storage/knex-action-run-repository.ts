@@ -1,7 +1,8 @@
 /** Action runs on knex: one row per (organization, idempotency key), attempts as a jsonb array. */
 import { GroupCommit } from '../../../kernel/group-commit';
+import { LIVE_RUN_REFERENCES } from './live-run-references';
 import { newId } from '../../../kernel/ids';
-import type { Database } from '../../../platform/database/database';
+import { deletedRows, type Database } from '../../../platform/database/database';
 import { fromJson } from '../../../platform/database/json-column';
 import { scrubContactDetails } from '../../privacy/domain/contact-scrubber';
 import {
@@ -237,6 +238,25 @@ export class KnexActionRunRepository implements ActionRunRepository {
     await this.db('hi_action_runs')
       .where({ organization_id: organizationId, id, status: 'retrying' })
       .update({ status: 'failed', completed_at: at, updated_at: at });
+  }
+
+  async pruneCompleted(succeededBefore: Date, failedBefore: Date, limit: number): Promise<number> {
+    const stillOpen = LIVE_RUN_REFERENCES.flatMap(({ table, columns, open }) =>
+      columns.map((column) => `and not exists (select 1 from ${table} ref where ref.${column} = r.id and ${open})`),
+    ).join('\n        ');
+    // One bounded statement: the due rows (hi_action_runs_completed) not open elsewhere, skipping any a run is updating.
+    const result = await this.db.raw(
+      `delete from hi_action_runs where id in (
+        select r.id from hi_action_runs r
+        where r.status in ('succeeded', 'failed') and r.completed_at < ?
+          and (r.status = 'failed' or r.completed_at < ?)
+          and (r.status = 'succeeded' or r.completed_at < ?)
+        ${stillOpen}
+        order by r.completed_at
+        limit ? for update of r skip locked)`,
+      [succeededBefore > failedBefore ? succeededBefore : failedBefore, succeededBefore, failedBefore, limit],
+    );
+    return deletedRows(result);
   }
 
   /** Newest first; the cursor is a run id of the previous page. */

@@ -94,8 +94,15 @@ export const payloadDigest = (p: TimeOffPayload): string =>
 export const timeOffUid = (organizationId: string, timeOffId: string): string =>
   `toff-${createHash('sha256').update(`${organizationId}\n${timeOffId}`).digest('hex').slice(0, 32)}@hiring-integrations`;
 
+/** The days of an all-day time off in its zone: the first day and the day after the last (DTEND is exclusive). */
+export const allDayDates = (span: TimeRange & { timezone: string }): { startDate: string; endDate: string } => ({
+  startDate: DateTime.fromJSDate(span.start, { zone: span.timezone }).toISODate()!,
+  endDate: DateTime.fromJSDate(span.end, { zone: span.timezone }).toISODate()!,
+});
+
 /**
- * The event in the person's calendar: "Out of office", opaque. The reason stays with the
+ * The event in the person's calendar: "Out of office", opaque; all-day time off as an all-day
+ * event (dates, not the zone's midnights in UTC: a client elsewhere still shows whole days). The reason stays with the
  * plugin (it may be medical): the calendar may be shared with people who should not read it.
  */
 export const timeOffEvent = (timeOff: TimeOff): CalendarEvent => ({
@@ -105,6 +112,7 @@ export const timeOffEvent = (timeOff: TimeOff): CalendarEvent => ({
   start: timeOff.start,
   end: timeOff.end,
   timezone: timeOff.timezone,
+  ...(timeOff.allDay ? { allDay: allDayDates(timeOff) } : {}),
   organizer: { name: timeOff.name ?? timeOff.email, email: timeOff.email },
   attendees: [],
 });

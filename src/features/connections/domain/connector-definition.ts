@@ -8,7 +8,6 @@ import type { z } from 'zod';
 import type { CalendarConnector } from '../../scheduling/domain/calendar-port';
 import type {
   BackgroundCheckConnector,
-  ESignatureConnector,
   HrisConnector,
   NotificationConnector,
   PayoutConnector,
@@ -25,7 +24,6 @@ export interface PortsByKind {
   email: NotificationConnector;
   sms: SmsConnector;
   video_meetings: VideoMeetingConnector;
-  esign: ESignatureConnector;
   hris: HrisConnector;
   calendar: CalendarConnector;
   payroll_files: PayrollFileConnector;
@@ -39,7 +37,6 @@ export const CONNECTOR_KINDS: readonly ConnectorKind[] = [
   'email',
   'sms',
   'video_meetings',
-  'esign',
   'hris',
   'calendar',
   'payroll_files',

@@ -59,8 +59,8 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
     };
     if (presented.candidate_id && this.hold) {
       const holder = presented.candidate?.email ? { name: presented.candidate.name ?? null, email: presented.candidate.email } : undefined;
-      for (const held of heldFrom(organizationId, presented.listing_id, presented.candidate_id, presented.credentials as PresentedInput[], result)) {
-        await this.hold({ ...held, ...(holder ? { holder } : {}) });
+      for (const held of heldFrom(presented.credentials as PresentedInput[], result)) {
+        await this.hold({ ...held, organizationId, profileUserId: presented.candidate_id, listingId: presented.listing_id, ...(holder ? { holder } : {}) });
       }
     }
     // The hook fired twice records one event per action.
@@ -71,9 +71,12 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
   }
 }
 
+/** What a requirement met by a verifiable credential with an expiry holds from then on: the credential kept for re-verification. */
+export type HeldFromCheck = Pick<NewHeldCredential, 'requirementKey' | 'credentialType' | 'source' | 'sourceId' | 'expiresAt'> & { kept: KeptCredential };
+
 /** The verifiable credentials that met a requirement and have an expiry, as held credentials (the credential kept). */
-function heldFrom(organizationId: string, listingId: string, candidateId: string, inputs: PresentedInput[], result: CheckResult): NewHeldCredential[] {
-  const held: NewHeldCredential[] = [];
+export function heldFrom(inputs: PresentedInput[], result: CheckResult): HeldFromCheck[] {
+  const held: HeldFromCheck[] = [];
   for (const outcome of result.outcomes) {
     const evidence = outcome.evidence;
     if (outcome.status !== 'met' || !evidence?.valid_until || (evidence.source !== 'vc_jwt' && evidence.source !== 'data_integrity')) continue;
@@ -90,9 +93,6 @@ function heldFrom(organizationId: string, listingId: string, candidateId: string
       issuer: evidence.issuer,
     };
     held.push({
-      organizationId,
-      profileUserId: candidateId,
-      listingId,
       requirementKey: outcome.requirement,
       credentialType: evidence.types.at(-1) ?? outcome.requirement,
       source: evidence.source,

@@ -46,6 +46,11 @@ export class CredentialCheckService {
     return this.check(await this.withTrustLists(organizationId, await this.requirements.get(organizationId, listing.id)), inputs, examined);
   }
 
+  /** Requirements that are not a listing's (an employee's role): the organization's trust lists applied the same way. */
+  async checkWithTrustLists(organizationId: string, requirements: CredentialRequirement[], inputs: PresentedInput[]): Promise<CheckResult> {
+    return this.check(await this.withTrustLists(organizationId, requirements), inputs);
+  }
+
   /** A requirement naming no issuers takes the organization's trust list for its type, when there is one. */
   private async withTrustLists(organizationId: string, requirements: CredentialRequirement[]): Promise<CredentialRequirement[]> {
     if (requirements.every((r) => r.issuers.length > 0)) return requirements;

@@ -1,8 +1,8 @@
 /**
  * Verifies a kept verifiable credential again for the compliance sweep: the same examination
  * as when it was presented (proof, validity, the issuer's status list fetched anew), then
- * today's trust list for its requirement (the requirement's issuers, else the organization's
- * list for the type). Its expiry is not judged here: the sweep's expiry notices do that.
+ * today's trust list for its requirement, a listing's or an employee's role's (the requirement's
+ * issuers, else the organization's list for the type). Its expiry is not judged here: the sweep's expiry notices do that.
  */
 import type { HeldCredential, HeldCredentialVerifier, ReverificationOutcome } from '../../compliance/domain/held-credential';
 import type { CredentialExaminer, PresentedInput } from './credential-examiner';
@@ -29,7 +29,12 @@ export class HeldCredentialReverification implements HeldCredentialVerifier {
     if (reason === 'signature_invalid' || reason === 'issuer_mismatch') return { state: 'untrusted', reason: 'signature_invalid' };
     // A list or DID document that did not answer says nothing yet: the next sweep asks again.
     if (status !== 'verified') return { state: 'unavailable', reason: reason ?? 'unverified' };
-    const requirement = (await this.requirements.load(held.organizationId, [held.listingId])).get(held.listingId)?.find((r) => r.key === held.requirementKey);
+    // An employee's credential is for a requirement of their role (listingId names the role).
+    const load =
+      held.subject === 'employee'
+        ? this.requirements.loadRoles(held.organizationId, [held.listingId])
+        : this.requirements.load(held.organizationId, [held.listingId]);
+    const requirement = (await load).get(held.listingId)?.find((r) => r.key === held.requirementKey);
     // A requirement since removed judges nothing; the credential stays as it was.
     if (requirement && requirement.issuers.length > 0 && !requirement.issuers.includes(examined.issuer))
       return { state: 'untrusted', reason: 'issuer_untrusted' };

@@ -8,6 +8,8 @@ import { trustKey } from './trusted-issuers';
 export interface RequirementsWithTrust {
   /** Listings without requirements are absent. */
   load(organizationId: string, listingIds: string[]): Promise<Map<string, CredentialRequirement[]>>;
+  /** The same for employees' roles (by role id). */
+  loadRoles(organizationId: string, roleIds: string[]): Promise<Map<string, CredentialRequirement[]>>;
 }
 
 export const REQUIREMENTS_WITH_TRUST = Symbol('RequirementsWithTrust');

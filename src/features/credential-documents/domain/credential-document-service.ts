@@ -1,16 +1,13 @@
 /**
- * Upload, review and reading of credential documents. An upload is checked before anything
- * is written (the application and requirement exist, the bytes are a PDF, PNG or JPEG within
- * the size bound); the blob is written before its row, so a row never points at nothing.
+ * Upload, review and reading of credential documents: the application and its requirement
+ * are checked here, the file and the decision by the review every reviewed document shares.
  */
-import { createHash } from 'node:crypto';
-import { DomainError, conflict, invalid, notFound } from '../../../kernel/errors';
-import { newId } from '../../../kernel/ids';
+import { invalid, notFound } from '../../../kernel/errors';
 import type { CredentialRequirement } from '../../listings/domain/credential-requirements';
 import type { PresentedCredential } from '../../credential-checks/domain/presented-credential';
 import type { BlobStore } from './blob-store';
-import type { CredentialDocument, CredentialDocumentRepository } from './credential-document';
-import { sniffDocumentType } from './document-type';
+import type { ApplicationSubject, CredentialDocument, CredentialDocumentRepository } from './credential-document';
+import { DocumentReview } from './document-review';
 
 export interface UploadedBy {
   organizationId: string;
@@ -32,15 +29,29 @@ export interface ApplicationRequirementsLookup {
 }
 
 export class CredentialDocumentService {
+  private readonly review: DocumentReview<ApplicationSubject>;
+
   constructor(
-    private readonly documents: CredentialDocumentRepository,
-    private readonly blobs: BlobStore,
+    documents: CredentialDocumentRepository,
+    blobs: BlobStore,
     private readonly applications: ApplicationRequirementsLookup,
-    private readonly maxBytes: number,
-    private readonly now: () => Date,
+    maxBytes: number,
+    now: () => Date,
     /** Hears every approval once it is recorded (compliance tracks the expiry); idempotent. */
     private readonly onApproved: (document: CredentialDocument) => Promise<void> = async () => {},
-  ) {}
+  ) {
+    this.review = new DocumentReview(
+      documents,
+      blobs,
+      {
+        noun: 'credential document',
+        idPrefix: 'cdoc',
+        maxBytes,
+        unsupportedType: (message) => invalid('unsupported_document_type', message, 'content_base64'),
+      },
+      now,
+    );
+  }
 
   async upload(by: UploadedBy, upload: DocumentUpload): Promise<CredentialDocument> {
     const application = await this.applications.find(by.organizationId, upload.applicationId);
@@ -49,61 +60,31 @@ export class CredentialDocumentService {
     }
     const requirement = application.requirements.find((r) => r.key === upload.requirementKey);
     if (!requirement) throw invalid('unknown_requirement', `The listing has no requirement "${upload.requirementKey}"`, 'requirement');
-    if (upload.content.length > this.maxBytes) {
-      throw new DomainError('too_large', 'document_too_large', `The document is larger than ${this.maxBytes} bytes`);
-    }
-    const mediaType = sniffDocumentType(upload.content);
-    if (!mediaType) throw invalid('unsupported_document_type', 'The document must be a PDF, PNG or JPEG file (read from its content)', 'content_base64');
-    const document: CredentialDocument = {
-      id: newId('cdoc'),
-      organizationId: by.organizationId,
-      applicationId: upload.applicationId,
-      listingId: application.listingId,
-      profileUserId: application.profileUserId,
-      requirementKey: requirement.key,
-      credentialType: requirement.credential_type,
-      fileName: upload.fileName,
-      mediaType,
-      sizeBytes: upload.content.length,
-      sha256: createHash('sha256').update(upload.content).digest('hex'),
-      status: 'pending_review',
-      expiresAt: null,
-      rejectionReason: null,
-      reviewedBy: null,
-      reviewedAt: null,
-      createdAt: this.now(),
-    };
-    await this.blobs.put(document.id, upload.content);
-    await this.documents.insert(document);
-    return document;
+    const subject = { applicationId: upload.applicationId, listingId: application.listingId, profileUserId: application.profileUserId };
+    return this.review.receive(by.organizationId, subject, requirement, upload);
   }
 
-  async get(organizationId: string, id: string): Promise<CredentialDocument> {
-    const document = await this.documents.get(organizationId, id);
-    if (!document) throw notFound('credential document', id);
-    return document;
+  get(organizationId: string, id: string): Promise<CredentialDocument> {
+    return this.review.get(organizationId, id);
   }
 
   async listForApplication(organizationId: string, applicationId: string): Promise<CredentialDocument[]> {
     if (!(await this.applications.find(organizationId, applicationId))) throw notFound('application', applicationId);
-    return this.documents.listForApplication(organizationId, applicationId);
+    return this.review.list(organizationId, { applicationId });
   }
 
-  async content(organizationId: string, id: string): Promise<{ document: CredentialDocument; content: Buffer }> {
-    const document = await this.get(organizationId, id);
-    const content = await this.blobs.get(document.id);
-    if (!content) throw notFound('credential document', id);
-    return { document, content };
+  content(organizationId: string, id: string): Promise<{ document: CredentialDocument; content: Buffer }> {
+    return this.review.content(organizationId, id);
   }
 
   async approve(organizationId: string, id: string, expiresAt: Date, reviewedBy: string): Promise<CredentialDocument> {
-    const approved = await this.decide(organizationId, id, { decision: 'approve', expiresAt, reviewedBy, at: this.now() });
+    const approved = await this.review.approve(organizationId, id, expiresAt, reviewedBy);
     await this.onApproved(approved);
     return approved;
   }
 
-  async reject(organizationId: string, id: string, reason: string, reviewedBy: string): Promise<CredentialDocument> {
-    return this.decide(organizationId, id, { decision: 'reject', reason, reviewedBy, at: this.now() });
+  reject(organizationId: string, id: string, reason: string, reviewedBy: string): Promise<CredentialDocument> {
+    return this.review.reject(organizationId, id, reason, reviewedBy);
   }
 
   /** An application's approved documents, as credentials a reviewer verified (the checks match them). */
@@ -114,26 +95,14 @@ export class CredentialDocumentService {
   /** The same for many applications in one read, by application id. */
   async reviewedCredentialsFor(organizationId: string, applicationIds: string[]): Promise<Map<string, PresentedCredential[]>> {
     const byApplication = new Map<string, PresentedCredential[]>();
-    for (const d of await this.documents.listApproved(organizationId, applicationIds)) {
+    for (const d of await this.review.listApproved(organizationId, 'applicationId', applicationIds)) {
       const list = byApplication.get(d.applicationId) ?? [];
       list.push(reviewedCredential(d));
       byApplication.set(d.applicationId, list);
     }
     return byApplication;
   }
-
-  private async decide(organizationId: string, id: string, decision: Parameters<CredentialDocumentRepository['decide']>[2]): Promise<CredentialDocument> {
-    const current = await this.get(organizationId, id);
-    if (current.status !== 'pending_review') throw alreadyReviewed(current);
-    const decided = await this.documents.decide(organizationId, id, decision);
-    // Another reviewer decided between the read and the write: theirs stands.
-    if (!decided) throw alreadyReviewed(await this.get(organizationId, id));
-    return decided;
-  }
 }
-
-const alreadyReviewed = (document: CredentialDocument) =>
-  conflict('document_already_reviewed', `The document was already ${document.status}; upload a new one for a new review`, { status: document.status });
 
 /** A document a reviewer approved, as the checks see it: verified by that person, valid until the expiry they read. */
 export const reviewedCredential = (d: CredentialDocument): PresentedCredential => ({

@@ -1,39 +1,19 @@
 import { z } from '../../../platform/http/route';
 import type { CredentialDocument } from '../domain/credential-document';
+import { documentFileFields, reviewedDocumentFields, reviewedDocumentFieldsView } from './reviewed-document-schemas';
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+export { approveBody, rejectBody } from './reviewed-document-schemas';
 
 export const uploadBody = (maxBytes: number) =>
   z
     .object({
       application_id: z.string().min(1).max(100),
       requirement: z.string().min(1).max(63).meta({ description: "The key of the listing's requirement the document is for", example: 'rn_license' }),
-      file_name: z
-        .string()
-        .trim()
-        .min(1)
-        .max(200)
-        // No path separators or control characters: the name is only ever shown, never used as a path.
-        .refine((name) => !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20), 'a file name without path separators or control characters')
-        .meta({ example: 'rn-license.pdf' }),
-      // Its size is bounded by the route's body limit and the decoded length (413 either way).
-      content_base64: z
-        .string()
-        .min(4)
-        .regex(BASE64, 'standard base64')
-        .meta({ description: `The file, base64-encoded (PDF, PNG or JPEG, read from its content; at most ${maxBytes} bytes)` }),
+      ...documentFileFields(maxBytes),
     })
     .strict();
 
 export const documentParams = z.object({ document_id: z.string().max(100) });
-
-export const approveBody = z
-  .object({
-    expires_at: z.iso.datetime({ offset: true }).meta({ description: 'The expiry date the reviewer read on the document; the requirement is met until then' }),
-  })
-  .strict();
-
-export const rejectBody = z.object({ reason: z.string().trim().min(1).max(1000).meta({ example: 'The license number is unreadable' }) }).strict();
 
 export const documentSchema = z
   .object({
@@ -41,19 +21,7 @@ export const documentSchema = z
     id: z.string(),
     application_id: z.string(),
     listing_id: z.string(),
-    requirement: z.string(),
-    credential_type: z.string(),
-    file_name: z.string(),
-    media_type: z
-      .enum(['application/pdf', 'image/png', 'image/jpeg'])
-      .meta({ description: "Read from the file's magic number, not from what the uploader declared" }),
-    size_bytes: z.number().int(),
-    sha256: z.string(),
-    status: z.enum(['pending_review', 'approved', 'rejected']),
-    expires_at: z.string().nullable(),
-    rejection_reason: z.string().nullable(),
-    reviewed_at: z.string().nullable(),
-    created_at: z.string(),
+    ...reviewedDocumentFields,
   })
   .meta({
     id: 'CredentialDocument',
@@ -81,15 +49,5 @@ export const documentView = (d: CredentialDocument): z.output<typeof documentSch
   id: d.id,
   application_id: d.applicationId,
   listing_id: d.listingId,
-  requirement: d.requirementKey,
-  credential_type: d.credentialType,
-  file_name: d.fileName,
-  media_type: d.mediaType,
-  size_bytes: d.sizeBytes,
-  sha256: d.sha256,
-  status: d.status,
-  expires_at: d.expiresAt?.toISOString() ?? null,
-  rejection_reason: d.rejectionReason,
-  reviewed_at: d.reviewedAt?.toISOString() ?? null,
-  created_at: d.createdAt.toISOString(),
+  ...reviewedDocumentFieldsView(d),
 });

@@ -8,6 +8,7 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { CredentialDocumentService, UploadedBy } from '../domain/credential-document-service';
 import { approveBody, documentParams, documentSchema, documentView, rejectBody, uploadBody } from './credential-document-schemas';
+import { DOCUMENT_MEDIA_TYPES, sendDocumentFile } from './reviewed-document-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 const reviewer = (principal: Principal) => (principal.kind === 'organization' ? (principal.keyPrefix ?? 'api_key') : 'unknown');
@@ -77,17 +78,11 @@ export function credentialDocumentRoutes(documents: CredentialDocumentService, m
       tags: ['credentials'],
       auth: ['organization'],
       params: documentParams,
-      produces: ['application/pdf', 'image/png', 'image/jpeg'],
+      produces: DOCUMENT_MEDIA_TYPES,
       audit: 'read',
       handler: async ({ principal, params, res }) => {
         const { document, content } = await documents.content(orgId(principal), params.document_id);
-        res.setHeader('Content-Type', document.mediaType);
-        res.setHeader('Content-Disposition', `attachment; filename="${document.id}${extensionOf(document.mediaType)}"`);
-        res.setHeader('Cache-Control', 'no-store');
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-        res.status(200).send(content);
-        return undefined;
+        return sendDocumentFile(res, document, content);
       },
     }),
     defineRoute({
@@ -120,6 +115,3 @@ export function credentialDocumentRoutes(documents: CredentialDocumentService, m
     }),
   ];
 }
-
-// The download's name is the plugin's id, never the uploader's file name (no header injection, no path).
-const extensionOf = (mediaType: string) => ({ 'application/pdf': '.pdf', 'image/png': '.png', 'image/jpeg': '.jpg' })[mediaType] ?? '';

@@ -1,22 +1,27 @@
 /**
- * Credential documents in the candidate data registry: an export carries each document's
- * metadata and its content (base64, decrypted: the candidate's own file); erasure deletes
- * the blobs, then the rows. Retention erases through the same registry.
+ * Reviewed documents in the candidate data registry, for every subject: an export carries each
+ * document's metadata and its content (base64, decrypted: the person's own file); erasure
+ * deletes the blobs, then the rows. Retention erases through the same registry.
  */
 import type { Knex } from 'knex';
-import type { CandidateDataStore } from '../../privacy/domain/candidate-data';
+import type { CandidateDataStore, CandidateSubject } from '../../privacy/domain/candidate-data';
 import { byOrganizationAndCandidate, exportRows } from '../../privacy/storage/table-store';
 import type { BlobStore } from '../domain/blob-store';
 
-const TABLE = 'hi_credential_documents';
+/** One subject's documents: its table, and the rows that belong to the person (a query selecting them). */
+export interface ReviewedDocumentsOf {
+  name: string;
+  description: string;
+  table: string;
+  rowsOf: (db: Knex, subject: CandidateSubject) => Knex.QueryBuilder;
+}
 
-export function credentialDocumentsData(db: Knex, blobs: BlobStore): CandidateDataStore {
-  const rowsOf = (subject: Parameters<CandidateDataStore['export']>[0]) =>
-    byOrganizationAndCandidate(db(TABLE).select('*'), subject) as Promise<Record<string, unknown>[]>;
+export function reviewedDocumentsData(db: Knex, blobs: BlobStore, of: ReviewedDocumentsOf): CandidateDataStore {
+  const rowsOf = async (subject: CandidateSubject) => (await of.rowsOf(db, subject)) as Record<string, unknown>[];
   return {
-    name: 'credential_documents',
-    description: 'Documents uploaded for credential requirements (licenses, cards) with their review decisions; the export includes each file',
-    tables: [TABLE],
+    name: of.name,
+    description: of.description,
+    tables: [of.table],
     async export(subject) {
       return Promise.all(
         exportRows(await rowsOf(subject)).map(async (row) => {
@@ -27,9 +32,24 @@ export function credentialDocumentsData(db: Knex, blobs: BlobStore): CandidateDa
     },
     async erase(subject) {
       const rows = await rowsOf(subject);
+      // The files first: a row never points at nothing, and a resumed erasure deletes what is left.
       for (const row of rows) await blobs.delete(String(row.id));
-      await byOrganizationAndCandidate(db(TABLE), subject).delete();
+      if (rows.length)
+        await db(of.table)
+          .whereIn(
+            'id',
+            rows.map((r) => String(r.id)),
+          )
+          .delete();
       return { erased: rows.length };
     },
   };
 }
+
+export const credentialDocumentsData = (db: Knex, blobs: BlobStore): CandidateDataStore =>
+  reviewedDocumentsData(db, blobs, {
+    name: 'credential_documents',
+    description: 'Documents uploaded for credential requirements (licenses, cards) with their review decisions; the export includes each file',
+    table: 'hi_credential_documents',
+    rowsOf: (knex, subject) => byOrganizationAndCandidate(knex('hi_credential_documents').select('*'), subject),
+  });

@@ -2,24 +2,26 @@
  * Roles, employees and their credentials. An employee's requirements are those of their
  * roles; what they hold is tracked by compliance like a candidate's (subject `employee`:
  * the held credential names the employee and the role), so reminders, credential.expiring /
- * credential.expired and GET /v1/compliance cover them. Employees have no account: they upload
- * a document through a signed link emailed to them, and a reviewer approves it with the expiry
- * read on it.
+ * credential.expired and GET /v1/compliance cover them. Employees have no account: through a
+ * signed link emailed to them they upload a document, which a reviewer approves with the expiry
+ * read on it, or present a verifiable credential, held at once when its proof, issuer, validity
+ * and status check out (and verified again on schedule, as a candidate's).
  */
-import { createHash } from 'node:crypto';
 import { DomainError, conflict, invalid, notFound } from '../../../kernel/errors';
 import { newId } from '../../../kernel/ids';
 import type { CredentialRequirement } from '../../listings/domain/credential-requirements';
+import type { RequirementOutcome } from '../../credential-checks/domain/match-requirements';
 import type { BlobStore } from '../../credential-documents/domain/blob-store';
-import { sniffDocumentType } from '../../credential-documents/domain/document-type';
+import { DocumentReview } from '../../credential-documents/domain/document-review';
 import { COMPLIANCE_TRACKING, type ComplianceService } from '../../compliance/domain/compliance-service';
 import type { NotificationConnector } from '../../hooks/domain/connectors';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import type { SignedLinks } from '../../messages/domain/signed-links';
 import type { Employee, EmployeeChanges, EmployeeRepository } from './employee';
-import type { EmployeeDocument, EmployeeDocumentRepository } from './employee-document';
+import type { EmployeeDocument, EmployeeDocumentRepository, EmployeeSubject } from './employee-document';
 import type { Role, RoleRepository } from './role';
 import { standingOf, type RequirementStanding } from './requirement-standing';
+import type { PresentedVerifiableCredential, RoleCredentialChecker } from './role-credential-check';
 
 /** An upload link is good for two weeks: long enough to find the card, short enough not to linger in inboxes. */
 export const UPLOAD_LINK_TTL_MS = 14 * 86_400_000;
@@ -27,6 +29,15 @@ export const UPLOAD_LINK_TTL_MS = 14 * 86_400_000;
 export interface EmployeeServiceOptions {
   baseUrl: string;
   maxBytes: number;
+}
+
+/** What a presented credential did for the employee's requirement: `held` when compliance tracks it from now on; `expiresAt` that of the one held. */
+export interface EmployeeCredentialPresentation {
+  employeeId: string;
+  roleId: string;
+  outcome: RequirementOutcome;
+  held: boolean;
+  expiresAt: Date | null;
 }
 
 export interface NewEmployee {
@@ -39,18 +50,34 @@ export interface NewEmployee {
 }
 
 export class EmployeeService {
+  private readonly documents: DocumentReview<EmployeeSubject>;
+
   constructor(
     private readonly roles: RoleRepository,
     private readonly employees: EmployeeRepository,
-    private readonly documents: EmployeeDocumentRepository,
-    private readonly blobs: BlobStore,
+    documents: EmployeeDocumentRepository,
+    blobs: BlobStore,
     private readonly compliance: () => ComplianceService,
     private readonly entitlements: Entitlements,
     private readonly links: SignedLinks,
     private readonly email: () => NotificationConnector,
     private readonly options: EmployeeServiceOptions,
     private readonly now: () => Date,
-  ) {}
+    /** Examines a verifiable credential an employee presents (the credential-checks feature). */
+    private readonly credentials: () => RoleCredentialChecker,
+  ) {
+    this.documents = new DocumentReview(
+      documents,
+      blobs,
+      {
+        noun: 'employee document',
+        idPrefix: 'edoc',
+        maxBytes: options.maxBytes,
+        unsupportedType: (message) => new DomainError('unsupported_media_type', 'unsupported_document_type', message),
+      },
+      now,
+    );
+  }
 
   // Roles
 
@@ -130,7 +157,7 @@ export class EmployeeService {
   /** Deletes the employee, their documents (files, then rows) and their tracked credentials. */
   async deleteEmployee(organizationId: string, id: string): Promise<void> {
     await this.employee(organizationId, id);
-    for (const d of await this.documents.listForEmployee(organizationId, id)) await this.blobs.delete(d.id);
+    await this.documents.deleteFiles(organizationId, { employeeId: id });
     await this.compliance().forgetEmployee(organizationId, id);
     if (!(await this.employees.delete(organizationId, id))) throw notFound('employee', id);
   }
@@ -218,13 +245,22 @@ export class EmployeeService {
         `Please upload a scan or photo (PDF, PNG or JPEG) of your ${requirement.label} for your records with us.`,
         `Send it with a POST of {"file_name", "content_base64"} to this link, valid until ${expiresAt.toISOString().slice(0, 10)}:`,
         url,
+        '',
+        'If you hold it as a verifiable credential (a VC-JWT or one with a Data Integrity proof, such as an Open Badge), present it instead',
+        `with a POST of {"credential": {"format", "credential"}} to ${url.replace('/v1/employee-uploads?', '/v1/employee-uploads/credentials?')}`,
       ].join('\n'),
     });
     return { url, expiresAt, deliveryId: delivery.deliveryId };
   }
 
-  /** An upload through a signed link: checked (link, size, type) before anything is written; the blob before its row. */
+  /** An upload through a signed link: the link checked here, then the file (size, type) before anything is written. */
   async uploadWithLink(token: string, upload: { fileName: string; content: Buffer }): Promise<EmployeeDocument> {
+    const { employee, roleId, requirement } = await this.linkTarget(token);
+    return this.documents.receive(employee.organizationId, { employeeId: employee.id, roleId }, requirement, upload);
+  }
+
+  /** The employee, role and requirement a signed link names (410 link_expired once the employee or role is gone). */
+  private async linkTarget(token: string): Promise<{ employee: Employee; roleId: string; requirement: CredentialRequirement }> {
     const claims = this.links.verify(token, 'employee_document_upload', this.now());
     const [employeeId, roleId, requirementKey] = claims.r.split(':');
     const employee = await this.employees.get(claims.o, employeeId ?? '');
@@ -233,56 +269,78 @@ export class EmployeeService {
     const { requirement } = await this.requirementOf(employee, roleId, requirementKey).catch(() => {
       throw new DomainError('gone', 'link_expired', 'This link is no longer valid');
     });
-    if (upload.content.length > this.options.maxBytes) {
-      throw new DomainError('too_large', 'document_too_large', `The document is larger than ${this.options.maxBytes} bytes`);
+    return { employee, roleId, requirement };
+  }
+
+  /** A verifiable credential presented through the signed link, for the requirement the link names. */
+  async presentWithLink(token: string, credential: PresentedVerifiableCredential): Promise<EmployeeCredentialPresentation> {
+    const { employee, roleId, requirement } = await this.linkTarget(token);
+    return this.present(employee, roleId, requirement, credential);
+  }
+
+  /** The same through the API (the host presents a credential its HRIS holds for the employee). */
+  async presentCredential(
+    organizationId: string,
+    employeeId: string,
+    target: { roleId: string; requirementKey: string },
+    credential: PresentedVerifiableCredential,
+  ): Promise<EmployeeCredentialPresentation> {
+    // Another organization's id is a 404 whatever the license.
+    const employee = await this.employee(organizationId, employeeId);
+    await this.entitlements.requireActive(organizationId, COMPLIANCE_TRACKING);
+    const { requirement } = await this.requirementOf(employee, target.roleId, target.requirementKey);
+    return this.present(employee, target.roleId, requirement, credential);
+  }
+
+  /**
+   * Examined as a candidate's; when it meets the requirement it is held from now on, with its
+   * expiry (reminders, credential.expiring/expired, re-verification on schedule). One that
+   * does not meet it is answered with the reason and changes nothing.
+   */
+  private async present(
+    employee: Employee,
+    roleId: string,
+    requirement: CredentialRequirement,
+    credential: PresentedVerifiableCredential,
+  ): Promise<EmployeeCredentialPresentation> {
+    const { outcome, held } = await this.credentials().check(employee.organizationId, requirement, credential);
+    if (outcome.status === 'met' && !held) {
+      throw invalid(
+        'credential_without_expiry',
+        'The credential has no validUntil: only a credential with an expiry can be held (or upload a document for review)',
+        'credential',
+      );
     }
-    const mediaType = sniffDocumentType(upload.content);
-    if (!mediaType)
-      throw new DomainError('unsupported_media_type', 'unsupported_document_type', 'The document must be a PDF, PNG or JPEG file (read from its content)');
-    const document: EmployeeDocument = {
-      id: newId('edoc'),
+    if (!held || outcome.status !== 'met') return { employeeId: employee.id, roleId, outcome, expiresAt: null, held: false };
+    const stored = await this.compliance().record({
+      ...held,
       organizationId: employee.organizationId,
-      employeeId: employee.id,
-      roleId,
+      subject: 'employee',
+      profileUserId: employee.id,
+      listingId: roleId,
       requirementKey: requirement.key,
-      credentialType: requirement.credential_type,
-      fileName: upload.fileName,
-      mediaType,
-      sizeBytes: upload.content.length,
-      sha256: createHash('sha256').update(upload.content).digest('hex'),
-      status: 'pending_review',
-      expiresAt: null,
-      rejectionReason: null,
-      reviewedBy: null,
-      reviewedAt: null,
-      createdAt: this.now(),
-    };
-    await this.blobs.put(document.id, upload.content);
-    await this.documents.insert(document);
-    return document;
+      holder: { name: employee.name, email: employee.email },
+    });
+    // One expiring earlier than the one already held changes nothing (compliance keeps the later one).
+    return { employeeId: employee.id, roleId, outcome, expiresAt: stored.expiresAt, held: stored.sourceId === held.sourceId };
   }
 
   async documentsOf(organizationId: string, employeeId: string): Promise<EmployeeDocument[]> {
     await this.employee(organizationId, employeeId);
-    return this.documents.listForEmployee(organizationId, employeeId);
+    return this.documents.list(organizationId, { employeeId });
   }
 
-  async document(organizationId: string, employeeId: string, id: string): Promise<EmployeeDocument> {
-    const document = await this.documents.get(organizationId, employeeId, id);
-    if (!document) throw notFound('employee document', id);
-    return document;
+  document(organizationId: string, employeeId: string, id: string): Promise<EmployeeDocument> {
+    return this.documents.get(organizationId, id, { employeeId });
   }
 
-  async documentContent(organizationId: string, employeeId: string, id: string): Promise<{ document: EmployeeDocument; content: Buffer }> {
-    const document = await this.document(organizationId, employeeId, id);
-    const content = await this.blobs.get(document.id);
-    if (!content) throw notFound('employee document', id);
-    return { document, content };
+  documentContent(organizationId: string, employeeId: string, id: string): Promise<{ document: EmployeeDocument; content: Buffer }> {
+    return this.documents.content(organizationId, id, { employeeId });
   }
 
   /** Approved with the expiry read on it: from now on compliance tracks it for the employee and role (reminders go to the employee). */
   async approve(organizationId: string, employeeId: string, id: string, expiresAt: Date, reviewedBy: string): Promise<EmployeeDocument> {
-    const approved = await this.decide(organizationId, employeeId, id, { decision: 'approve', expiresAt, reviewedBy, at: this.now() });
+    const approved = await this.documents.approve(organizationId, id, expiresAt, reviewedBy, { employeeId });
     const employee = await this.employee(organizationId, employeeId);
     await this.compliance().record({
       organizationId,
@@ -300,20 +358,7 @@ export class EmployeeService {
   }
 
   reject(organizationId: string, employeeId: string, id: string, reason: string, reviewedBy: string): Promise<EmployeeDocument> {
-    return this.decide(organizationId, employeeId, id, { decision: 'reject', reason, reviewedBy, at: this.now() });
-  }
-
-  private async decide(
-    organizationId: string,
-    employeeId: string,
-    id: string,
-    decision: Parameters<EmployeeDocumentRepository['decide']>[2],
-  ): Promise<EmployeeDocument> {
-    const current = await this.document(organizationId, employeeId, id);
-    if (current.status !== 'pending_review') throw alreadyReviewed(current);
-    const decided = await this.documents.decide(organizationId, id, decision);
-    if (!decided) throw alreadyReviewed(await this.document(organizationId, employeeId, id));
-    return decided;
+    return this.documents.reject(organizationId, id, reason, reviewedBy, { employeeId });
   }
 
   private async requireRoles(organizationId: string, roleIds: string[]): Promise<void> {
@@ -330,6 +375,3 @@ export class EmployeeService {
     return { role, requirement };
   }
 }
-
-const alreadyReviewed = (document: EmployeeDocument) =>
-  conflict('document_already_reviewed', `The document was already ${document.status}; upload a new one for a new review`, { status: document.status });

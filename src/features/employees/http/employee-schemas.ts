@@ -3,7 +3,11 @@ import { isoDateTime } from '../../../platform/http/common-schemas';
 import { credentialRequirementSchema, credentialRequirementsSchema } from '../../listings/domain/credential-requirements';
 import type { Employee } from '../domain/employee';
 import type { EmployeeDocument } from '../domain/employee-document';
+import { documentFileFields, reviewedDocumentFields, reviewedDocumentFieldsView } from '../../credential-documents/http/reviewed-document-schemas';
 import type { Role } from '../domain/role';
+import type { EmployeeCredentialPresentation } from '../domain/employee-service';
+import { verifiableCredentialInputSchema } from '../../credential-checks/domain/presented-input-schema';
+import { requirementOutcomeSchema } from '../../credential-checks/http/credential-check-schemas';
 import type { RequirementStanding } from '../domain/requirement-standing';
 
 export const roleParams = z.object({ role_id: z.string().max(100) });
@@ -101,27 +105,10 @@ export const uploadLinkSchema = z
   .object({ object: z.literal('employee_upload_link'), url: z.string(), expires_at: isoDateTime, delivery_id: z.string() })
   .meta({ id: 'EmployeeUploadLink' });
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-export const linkUploadBody = (maxBytes: number) =>
-  z
-    .object({
-      file_name: z
-        .string()
-        .trim()
-        .min(1)
-        .max(200)
-        .refine((name) => !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20), 'a file name without path separators or control characters'),
-      content_base64: z
-        .string()
-        .min(4)
-        .regex(BASE64, 'standard base64')
-        .meta({ description: `The file, base64-encoded (PDF, PNG or JPEG, read from its content; at most ${maxBytes} bytes)` }),
-    })
-    .strict();
+export const linkUploadBody = (maxBytes: number) => z.object(documentFileFields(maxBytes)).strict();
 export const linkQuery = z.object({ token: z.string().min(1).max(2000) }).strict();
 
-export const approveBody = z.object({ expires_at: z.iso.datetime({ offset: true }) }).strict();
-export const rejectBody = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
+export { approveBody, rejectBody } from '../../credential-documents/http/reviewed-document-schemas';
 
 export const employeeDocumentSchema = z
   .object({
@@ -129,17 +116,7 @@ export const employeeDocumentSchema = z
     id: z.string(),
     employee_id: z.string(),
     role_id: z.string(),
-    requirement: z.string(),
-    credential_type: z.string(),
-    file_name: z.string(),
-    media_type: z.string(),
-    size_bytes: z.number().int(),
-    sha256: z.string(),
-    status: z.enum(['pending_review', 'approved', 'rejected']),
-    expires_at: isoDateTime.nullable(),
-    rejection_reason: z.string().nullable(),
-    reviewed_at: isoDateTime.nullable(),
-    created_at: isoDateTime,
+    ...reviewedDocumentFields,
   })
   .meta({ id: 'EmployeeDocument' });
 
@@ -177,17 +154,7 @@ export const employeeDocumentView = (d: EmployeeDocument): z.output<typeof emplo
   id: d.id,
   employee_id: d.employeeId,
   role_id: d.roleId,
-  requirement: d.requirementKey,
-  credential_type: d.credentialType,
-  file_name: d.fileName,
-  media_type: d.mediaType,
-  size_bytes: d.sizeBytes,
-  sha256: d.sha256,
-  status: d.status,
-  expires_at: d.expiresAt?.toISOString() ?? null,
-  rejection_reason: d.rejectionReason,
-  reviewed_at: d.reviewedAt?.toISOString() ?? null,
-  created_at: d.createdAt.toISOString(),
+  ...reviewedDocumentFieldsView(d),
 });
 
 export const roleComplianceSchema = z
@@ -217,3 +184,37 @@ export const roleComplianceSchema = z
 
 const WORST = ['missing', 'expired', 'expiring', 'met'] as const;
 export const worstOf = (standings: RequirementStanding[]) => WORST.find((w) => standings.some((s) => s.status === w)) ?? 'met';
+
+const presentedCredential = verifiableCredentialInputSchema.meta({
+  description: 'A VC-JWT or a VC secured with a Data Integrity proof (eddsa-rdfc-2022), Open Badges 3.0 included: examined as a candidate’s',
+});
+
+/** Through the signed link: the link names the role and requirement. */
+export const linkPresentBody = z.object({ credential: presentedCredential }).strict();
+
+/** Through the API: the host names them. */
+export const presentCredentialBody = z
+  .object({ role_id: z.string().min(1).max(100), requirement: z.string().min(1).max(63).meta({ example: 'rn_license' }), credential: presentedCredential })
+  .strict();
+
+export const credentialPresentationSchema = z
+  .object({
+    object: z.literal('employee_credential_presentation'),
+    employee_id: z.string(),
+    role_id: z.string(),
+    ...requirementOutcomeSchema.shape,
+    held: z.boolean().meta({
+      description: 'Met, and held from now on: tracked until it expires and verified again on schedule (false when met but one expiring later is already held)',
+    }),
+    expires_at: isoDateTime.nullable().meta({ description: 'The expiry of the credential held for the requirement once this one met it; null when not met' }),
+  })
+  .meta({ id: 'EmployeeCredentialPresentation' });
+
+export const credentialPresentationView = (p: EmployeeCredentialPresentation): z.output<typeof credentialPresentationSchema> => ({
+  object: 'employee_credential_presentation',
+  employee_id: p.employeeId,
+  role_id: p.roleId,
+  ...p.outcome,
+  held: p.held,
+  expires_at: p.expiresAt?.toISOString() ?? null,
+});

@@ -7,8 +7,13 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { listOf } from '../../../platform/http/common-schemas';
 import type { EmployeeService } from '../domain/employee-service';
+import { DOCUMENT_MEDIA_TYPES, sendDocumentFile } from '../../credential-documents/http/reviewed-document-schemas';
+import type { PresentedVerifiableCredential } from '../domain/role-credential-check';
 import {
   approveBody,
+  credentialPresentationSchema,
+  credentialPresentationView,
+  presentCredentialBody,
   createEmployeeBody,
   employeeDocumentParams,
   employeeDocumentSchema,
@@ -27,7 +32,6 @@ import {
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 const reviewer = (principal: Principal) => (principal.kind === 'organization' ? (principal.keyPrefix ?? 'api_key') : 'unknown');
-const EXTENSIONS: Record<string, string> = { 'application/pdf': '.pdf', 'image/png': '.png', 'image/jpeg': '.jpg' };
 
 export function employeeRoutes(service: EmployeeService): RouteDefinition<any, any, any>[] {
   return [
@@ -160,6 +164,28 @@ export function employeeRoutes(service: EmployeeService): RouteDefinition<any, a
       },
     }),
     defineRoute({
+      method: 'post',
+      path: '/:employee_id/credentials',
+      operationId: 'presentEmployeeCredential',
+      summary:
+        "Presents a verifiable credential the host holds for the employee, for one requirement of one of their roles: examined as a candidate's (proof, trusted issuer, validity, status list); a met one with an expiry is held from now on",
+      tags: ['credentials'],
+      auth: ['organization'],
+      params: employeeParams,
+      body: presentCredentialBody,
+      response: credentialPresentationSchema,
+      errors: [403],
+      handler: async ({ principal, params, body }) =>
+        credentialPresentationView(
+          await service.presentCredential(
+            orgId(principal),
+            params.employee_id,
+            { roleId: body.role_id, requirementKey: body.requirement },
+            body.credential as PresentedVerifiableCredential,
+          ),
+        ),
+    }),
+    defineRoute({
       method: 'get',
       path: '/:employee_id/documents',
       operationId: 'listEmployeeDocuments',
@@ -183,17 +209,11 @@ export function employeeRoutes(service: EmployeeService): RouteDefinition<any, a
       tags: ['credentials'],
       auth: ['organization'],
       params: employeeDocumentParams,
-      produces: ['application/pdf', 'image/png', 'image/jpeg'],
+      produces: DOCUMENT_MEDIA_TYPES,
       audit: 'read',
       handler: async ({ principal, params, res }) => {
         const { document, content } = await service.documentContent(orgId(principal), params.employee_id, params.document_id);
-        res.setHeader('Content-Type', document.mediaType);
-        res.setHeader('Content-Disposition', `attachment; filename="${document.id}${EXTENSIONS[document.mediaType] ?? ''}"`);
-        res.setHeader('Cache-Control', 'no-store');
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-        res.status(200).send(content);
-        return undefined;
+        return sendDocumentFile(res, document, content);
       },
     }),
     defineRoute({

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { CandidateDataStore, CandidateSubject } from '../../privacy/domain/candidate-data';
 import { exportRows } from '../../privacy/storage/table-store';
 import type { BlobStore } from '../../credential-documents/domain/blob-store';
+import { reviewedDocumentsData } from '../../credential-documents/storage/documents-candidate-data';
 
 const employeesOf = (db: Knex, s: CandidateSubject) => {
   const emails = s.emails.map((e) => e.toLowerCase());
@@ -32,34 +33,10 @@ export function employeesData(db: Knex): CandidateDataStore {
   };
 }
 
-export function employeeDocumentsData(db: Knex, blobs: BlobStore): CandidateDataStore {
-  const rowsOf = (s: CandidateSubject) =>
-    db('hi_employee_documents').select('*').where({ organization_id: s.organizationId }).whereIn('employee_id', employeesOf(db, s)) as Promise<
-      Record<string, unknown>[]
-    >;
-  return {
+export const employeeDocumentsData = (db: Knex, blobs: BlobStore): CandidateDataStore =>
+  reviewedDocumentsData(db, blobs, {
     name: 'employee_documents',
     description: "Documents employees uploaded through a signed link for their roles' requirements, with the review decisions; the export includes each file",
-    tables: ['hi_employee_documents'],
-    async export(s) {
-      return Promise.all(
-        exportRows(await rowsOf(s)).map(async (row) => {
-          const content = await blobs.get(String(row.id));
-          return { ...row, content_base64: content ? content.toString('base64') : null };
-        }),
-      );
-    },
-    async erase(s) {
-      const rows = await rowsOf(s);
-      for (const row of rows) await blobs.delete(String(row.id));
-      if (rows.length)
-        await db('hi_employee_documents')
-          .whereIn(
-            'id',
-            rows.map((r) => String(r.id)),
-          )
-          .delete();
-      return { erased: rows.length };
-    },
-  };
-}
+    table: 'hi_employee_documents',
+    rowsOf: (knex, s) => knex('hi_employee_documents').select('*').where({ organization_id: s.organizationId }).whereIn('employee_id', employeesOf(knex, s)),
+  });

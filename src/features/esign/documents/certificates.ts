@@ -26,26 +26,38 @@ function details(certificate: forge.pki.Certificate): CertificateDetails {
   };
 }
 
-/** The certificate of an uploaded PKCS#12, or a 400 saying why it cannot sign. */
-export function inspectP12(p12: Buffer, passphrase: string, now: Date): CertificateDetails {
+/** What signs: the PKCS#12's private key, its certificate, and every certificate the file holds (the chain). */
+export interface OpenedP12 {
+  key: forge.pki.rsa.PrivateKey;
+  certificate: forge.pki.Certificate;
+  chain: forge.pki.Certificate[];
+}
+
+/** Opens a PKCS#12 with its passphrase, or a 400 saying why it cannot sign. */
+export function openP12(p12: Buffer, passphrase: string): OpenedP12 {
   let parsed: forge.pkcs12.Pkcs12Pfx;
   try {
     parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))), false, passphrase);
   } catch {
     throw invalid('certificate_invalid', 'The file is not a PKCS#12 (.p12/.pfx) this passphrase opens', 'p12');
   }
-  // The signer (@signpdf/signer-p12) takes the first encrypted (PKCS#8 shrouded) key: the one checked here.
+  // The first encrypted (PKCS#8 shrouded) key is the one that signs.
   const keys = parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? [];
   const certificates = parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
   const key = keys[0]?.key as forge.pki.rsa.PrivateKey | undefined;
   if (!key?.n) throw invalid('certificate_invalid', 'The PKCS#12 holds no encrypted RSA private key (the key that signs)', 'p12');
-  const certificate = certificates
-    .map((bag) => bag.cert)
-    .find((cert): cert is forge.pki.Certificate => {
-      const publicKey = cert?.publicKey as forge.pki.rsa.PublicKey | undefined;
-      return Boolean(publicKey?.n && publicKey.n.compareTo(key.n) === 0);
-    });
+  const chain = certificates.map((bag) => bag.cert).filter((cert): cert is forge.pki.Certificate => Boolean(cert));
+  const certificate = chain.find((cert) => {
+    const publicKey = cert.publicKey as forge.pki.rsa.PublicKey | undefined;
+    return Boolean(publicKey?.n && publicKey.n.compareTo(key.n) === 0 && publicKey.e.compareTo(key.e) === 0);
+  });
   if (!certificate) throw invalid('certificate_invalid', 'The PKCS#12 holds no certificate for its private key', 'p12');
+  return { key, certificate, chain };
+}
+
+/** The certificate of an uploaded PKCS#12, or a 400 saying why it cannot sign. */
+export function inspectP12(p12: Buffer, passphrase: string, now: Date): CertificateDetails {
+  const { certificate } = openP12(p12, passphrase);
   if (certificate.validity.notAfter <= now || certificate.validity.notBefore > now)
     throw invalid('certificate_expired', 'The certificate is not valid now (see its validity dates)', 'p12');
   return details(certificate);

@@ -7,7 +7,7 @@
 import PDFDocument from 'pdfkit';
 import { invoiceFonts } from '../../billing/http/invoice-fonts';
 import type { EnvelopeSignature } from '../domain/envelope';
-import type { AuditTrail, DocumentContent, EnvelopeDocuments, SigningCredential } from '../domain/ports';
+import type { AuditTrail, DocumentContent, EnvelopeDocuments, SigningCredential, TimestampAuthority } from '../domain/ports';
 import { documentBlocks } from '../domain/template-language';
 import { addSignaturePlaceholder, signPdf } from './pdf-signature';
 
@@ -108,6 +108,8 @@ function auditPage(doc: Doc, trail: AuditTrail): void {
 }
 
 export class PdfEnvelopeDocuments implements EnvelopeDocuments {
+  constructor(private readonly timestamps: TimestampAuthority) {}
+
   async render(content: DocumentContent): Promise<Buffer> {
     const { doc, done } = newDocument(content.title, content.organizationName);
     body(doc, content);
@@ -115,7 +117,13 @@ export class PdfEnvelopeDocuments implements EnvelopeDocuments {
     return done;
   }
 
-  async seal(content: DocumentContent, signature: EnvelopeSignature, trail: AuditTrail, credential: SigningCredential): Promise<Buffer> {
+  async seal(
+    content: DocumentContent,
+    signature: EnvelopeSignature,
+    trail: AuditTrail,
+    credential: SigningCredential,
+    timestampAuthorityUrl?: string | null,
+  ): Promise<Buffer> {
     const { doc, done } = newDocument(content.title, content.organizationName);
     body(doc, content);
     signatureBlock(doc, signature, trail.signedAt);
@@ -126,6 +134,7 @@ export class PdfEnvelopeDocuments implements EnvelopeDocuments {
       signingTime: trail.signedAt,
     });
     doc.end();
-    return signPdf(await done, credential, trail.signedAt);
+    const timestamp = timestampAuthorityUrl ? async (digest: Buffer) => (await this.timestamps.timestamp(timestampAuthorityUrl, digest)).token : undefined;
+    return signPdf(await done, credential, timestamp);
   }
 }

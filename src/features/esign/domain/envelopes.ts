@@ -54,6 +54,8 @@ export interface EsignPorts {
   smsAvailable(organizationId: string): Promise<boolean>;
   licensed(organizationId: string, action: string): Promise<boolean>;
   organizationName(organizationId: string): Promise<string>;
+  /** The organization's RFC 3161 time-stamp authority (PAdES-B-T), or null (PAdES-B-B). */
+  timestampAuthorityUrl(organizationId: string): Promise<string | null>;
 }
 
 /** Who is at the other end of the signer's request (the audit trail's IP and user agent). */
@@ -240,8 +242,10 @@ export class Envelopes {
         signature,
         trail,
         credential,
+        await this.ports.timestampAuthorityUrl(envelope.organizationId),
       );
     } catch (error) {
+      // A time-stamp authority that failed (PAdES-B-T) is an `upstream` error: nothing is recorded, the signer may try again.
       if (isDomainError(error)) throw error;
       // The organization's key could not sign (a certificate the signer library refuses): nothing is recorded, the signer may try again.
       this.logger.error(

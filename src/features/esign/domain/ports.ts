@@ -31,10 +31,43 @@ export interface EnvelopeDocuments {
   render(content: DocumentContent): Promise<Buffer>;
   /**
    * The final document: the same pages, the signature placed below the text, the audit-trail
-   * page, and a PDF digital signature (CMS) over the whole file with the organization's key.
+   * page, and a PDF digital signature (PAdES baseline) over the whole file with the organization's key:
+   * level B-B, or B-T with a time-stamp from `timestampAuthorityUrl` (its failure is an `upstream` DomainError).
    */
-  seal(content: DocumentContent, signature: EnvelopeSignature, trail: AuditTrail, credential: SigningCredential): Promise<Buffer>;
+  seal(
+    content: DocumentContent,
+    signature: EnvelopeSignature,
+    trail: AuditTrail,
+    credential: SigningCredential,
+    timestampAuthorityUrl?: string | null,
+  ): Promise<Buffer>;
 }
+
+/** An RFC 3161 time-stamp authority (the organization's TSA URL), for PAdES-B-T. */
+export interface TimestampAuthority {
+  /**
+   * A time-stamp token (DER) over a SHA-256 digest, checked to answer this request; a TSA that
+   * is unreachable, refuses or answers something else is an `upstream` DomainError
+   * (timestamp_unavailable, timestamp_refused, timestamp_invalid).
+   */
+  timestamp(url: string, sha256: Buffer): Promise<{ token: Buffer; time: Date }>;
+}
+
+export const TIMESTAMP_AUTHORITY = Symbol('TimestampAuthority');
+
+/** The organization's e-signature settings. */
+export interface EsignSettings {
+  /** RFC 3161 time-stamp authority: set, signatures are PAdES-B-T; null, B-B. */
+  timestampAuthorityUrl: string | null;
+  updatedAt: Date | null;
+}
+
+export interface EsignSettingsRepository {
+  get(organizationId: string): Promise<EsignSettings>;
+  save(organizationId: string, settings: { timestampAuthorityUrl: string | null }, now: Date): Promise<EsignSettings>;
+}
+
+export const ESIGN_SETTINGS_REPOSITORY = Symbol('EsignSettingsRepository');
 
 export const ENVELOPE_DOCUMENTS = Symbol('EnvelopeDocuments');
 

@@ -32,6 +32,8 @@ export interface SigningStrings {
   expired: string;
   consent_required: string;
   name_required: string;
+  /** The organization's time-stamp authority failed (PAdES-B-T): nothing was recorded. */
+  sign_later: string;
 }
 
 export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
@@ -62,6 +64,8 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
     expired: 'This document can no longer be signed: the time to sign it has passed.',
     consent_required: 'Please agree to sign electronically first.',
     name_required: 'Please type your full name.',
+    sign_later:
+      'Your signature could not be completed just now: the sender’s time-stamp service did not answer. Nothing was recorded; please sign again in a few minutes.',
   },
   es: {
     email_subject: '{organization} le pide que firme: {title}',
@@ -90,6 +94,8 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
     expired: 'Este documento ya no se puede firmar: el plazo ha vencido.',
     consent_required: 'Acepte primero firmar electrónicamente.',
     name_required: 'Escriba su nombre completo.',
+    sign_later:
+      'No se pudo completar su firma en este momento: el servicio de sellado de tiempo del remitente no respondió. No se registró nada; vuelva a firmar en unos minutos.',
   },
   fr: {
     email_subject: '{organization} vous demande de signer : {title}',
@@ -118,6 +124,8 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
     expired: 'Ce document ne peut plus être signé : le délai est dépassé.',
     consent_required: 'Acceptez d’abord de signer électroniquement.',
     name_required: 'Saisissez votre nom complet.',
+    sign_later:
+      'Votre signature n’a pas pu être finalisée pour le moment : le service d’horodatage de l’expéditeur n’a pas répondu. Rien n’a été enregistré ; signez à nouveau dans quelques minutes.',
   },
   de: {
     email_subject: '{organization} bittet Sie um Ihre Unterschrift: {title}',
@@ -146,6 +154,8 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
     expired: 'Dieses Dokument kann nicht mehr unterschrieben werden: die Frist ist abgelaufen.',
     consent_required: 'Bitte stimmen Sie zuerst der elektronischen Unterschrift zu.',
     name_required: 'Bitte geben Sie Ihren vollständigen Namen ein.',
+    sign_later:
+      'Ihre Unterschrift konnte gerade nicht abgeschlossen werden: Der Zeitstempeldienst des Absenders hat nicht geantwortet. Es wurde nichts gespeichert; bitte unterschreiben Sie in einigen Minuten erneut.',
   },
   pt: {
     email_subject: '{organization} pede a sua assinatura: {title}',
@@ -174,6 +184,8 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
     expired: 'Este documento já não pode ser assinado: o prazo terminou.',
     consent_required: 'Aceite primeiro assinar eletronicamente.',
     name_required: 'Escreva o seu nome completo.',
+    sign_later:
+      'Não foi possível concluir a sua assinatura agora: o serviço de carimbo do tempo do remetente não respondeu. Nada foi registado; assine novamente dentro de alguns minutos.',
   },
   ar: {
     email_subject: 'تطلب منك {organization} التوقيع على: {title}',
@@ -202,6 +214,7 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
     expired: 'لم يعد من الممكن توقيع هذا المستند: انتهت المهلة.',
     consent_required: 'يُرجى الموافقة على التوقيع الإلكتروني أولًا.',
     name_required: 'يُرجى كتابة اسمك الكامل.',
+    sign_later: 'تعذّر إكمال توقيعك الآن: لم تستجب خدمة الختم الزمني لدى المرسِل. لم يُسجَّل أي شيء؛ يُرجى التوقيع مرة أخرى بعد بضع دقائق.',
   },
 };
 

@@ -152,11 +152,14 @@ export function esignPageRouter(envelopes: Envelopes, kit: RouterKit): ApiRouter
           await envelopes.sign(token, { consent: body.consent === 'yes', typedName: text('typed_name', 300), ...(drawn ? { drawn } : {}) }, context),
         );
       } catch (error) {
-        // Something to fix on the page: the page again, saying what.
-        if (!isDomainError(error) || !['consent_required', 'signature_name_required', 'signature_image_invalid'].includes(error.code)) throw error;
+        // Something to fix on the page, or the time-stamp authority to wait for (PAdES-B-T): the page again, saying what.
+        const fixable = ['consent_required', 'signature_name_required', 'signature_image_invalid'];
+        const later = ['timestamp_unavailable', 'timestamp_refused', 'timestamp_invalid'];
+        if (!isDomainError(error) || ![...fixable, ...later].includes(error.code)) throw error;
         const view = await envelopes.view(token, context);
         const s = SIGNING_STRINGS[messageLanguage(view.envelope.language).locale];
         res.setHeader('X-Error-Code', error.code);
+        if (later.includes(error.code)) return show(res, 503, view, s.sign_later);
         return show(
           res,
           400,

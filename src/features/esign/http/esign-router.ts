@@ -8,10 +8,13 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { Envelope } from '../domain/envelope';
 import type { Envelopes } from '../domain/envelopes';
-import type { CertificateInfo, SigningCertificates } from '../domain/ports';
+import type { CertificateInfo, EsignSettings, SigningCertificates } from '../domain/ports';
+import type { SignatureSettings } from '../domain/signature-settings';
 import type { DocumentTemplate, DocumentTemplates } from '../domain/templates';
 import {
   certificateSchema,
+  settingsPatch,
+  settingsSchema,
   certificateUpload,
   documentQuery,
   envelopeBody,
@@ -73,10 +76,18 @@ const certificateView = (c: CertificateInfo | undefined): z.output<typeof certif
   created_at: c?.createdAt.toISOString() ?? null,
 });
 
+const settingsView = (s: EsignSettings): z.output<typeof settingsSchema> => ({
+  object: 'esign_settings',
+  signature_level: s.timestampAuthorityUrl ? 'PAdES-B-T' : 'PAdES-B-B',
+  timestamp_authority_url: s.timestampAuthorityUrl,
+  updated_at: s.updatedAt?.toISOString() ?? null,
+});
+
 export interface EsignRouteServices {
   envelopes: Envelopes;
   templates: DocumentTemplates;
   certificates: SigningCertificates;
+  settings: SignatureSettings;
   /** Outside production: the operator may run the expiry sweep at a test clock's time. */
   testClocks: boolean;
 }
@@ -286,6 +297,28 @@ export function esignRoutes(s: EsignRouteServices): RouteDefinition<any, any, an
         await s.certificates.remove(orgId(principal));
         return certificateView(undefined);
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/settings',
+      operationId: 'getEsignSettings',
+      summary: 'The organization’s signature level: PAdES-B-B, or PAdES-B-T with its time-stamp authority',
+      tags: ['esign'],
+      auth: ['organization'],
+      response: settingsSchema,
+      handler: async ({ principal }) => settingsView(await s.settings.get(orgId(principal))),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/settings',
+      operationId: 'updateEsignSettings',
+      summary:
+        'Set (PAdES-B-T) or clear (PAdES-B-B) the time-stamp authority; 400 url_* when the URL is refused, timestamp_unavailable / timestamp_refused / timestamp_invalid when it does not time-stamp',
+      tags: ['esign'],
+      auth: ['organization'],
+      body: settingsPatch,
+      response: settingsSchema,
+      handler: async ({ principal, body }) => settingsView(await s.settings.update(orgId(principal), { timestampAuthorityUrl: body.timestamp_authority_url })),
     }),
     defineRoute({
       method: 'post',

@@ -136,3 +136,22 @@ export const certificateSchema = z
     created_at: isoDateTime.nullable(),
   })
   .meta({ id: 'SigningCertificate' });
+
+export const settingsPatch = z
+  .strictObject({
+    timestamp_authority_url: z.string().min(1).max(2048).nullable().meta({
+      description:
+        'An RFC 3161 time-stamp authority (http(s) URL): signatures become PAdES-B-T, time-stamped by it. Checked when saved: it must pass the outbound URL policy and answer a time-stamp request. null: PAdES-B-B',
+      example: 'http://timestamp.example.com/tsa',
+    }),
+  })
+  .meta({ id: 'EsignSettingsUpdate' });
+
+export const settingsSchema = z
+  .object({
+    object: z.literal('esign_settings'),
+    signature_level: z.enum(['PAdES-B-B', 'PAdES-B-T']).meta({ description: 'What the next sealed PDF carries' }),
+    timestamp_authority_url: z.string().nullable(),
+    updated_at: isoDateTime.nullable(),
+  })
+  .meta({ id: 'EsignSettings' });

@@ -85,21 +85,6 @@ export interface VideoMeetingConnector {
   createMeeting(request: MeetingRequest): Promise<Meeting>;
 }
 
-export interface SignatureRequest extends DeliveryBase {
-  offerId: string;
-  title: string;
-  signer: { name: string; email: string };
-  documentUrl: string | null;
-}
-
-export interface Envelope extends Delivery {
-  envelopeId: string;
-}
-
-export interface ESignatureConnector {
-  sendForSignature(request: SignatureRequest): Promise<Envelope>;
-}
-
 export interface EmployeeRecord extends DeliveryBase {
   candidateId: string;
   name: string;
@@ -161,7 +146,6 @@ export interface PayrollFileConnector {
 export const NOTIFICATION_CONNECTOR = Symbol('NotificationConnector');
 export const SMS_CONNECTOR = Symbol('SmsConnector');
 export const VIDEO_MEETING_CONNECTOR = Symbol('VideoMeetingConnector');
-export const ESIGNATURE_CONNECTOR = Symbol('ESignatureConnector');
 /** A worker (gig or temp) who is to be paid through the organization's payouts provider. */
 export interface PayoutWorker extends DeliveryBase {
   workerId: string;
@@ -257,6 +241,8 @@ export interface PosDeactivation extends DeliveryBase {
 
 export interface SyncedTeamMember extends Delivery {
   teamMemberId: string;
+  /** A file-based POS (pos-csv): the file the change was written to; the run's reference is its checksum. */
+  file?: { path: string; sha256: string };
 }
 
 export interface PosConnector {

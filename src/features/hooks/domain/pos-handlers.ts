@@ -1,7 +1,8 @@
 /**
  * hris.pos_sync (restaurants): a hire becomes a team member of the restaurant's point of sale
  * (Square: reference_id = the candidate id, its job and wage), a change updates the same member,
- * a termination sets it inactive. Keys as for the HRIS: the hire's id, a change's digest.
+ * a termination sets it inactive; or, for a POS without an API (pos-csv), each change is a CSV file
+ * on the restaurant's SFTP drop. Keys as for the HRIS: the hire's id, a change's digest.
  */
 import { createHash } from 'node:crypto';
 import { inject } from 'tsyringe';
@@ -9,7 +10,7 @@ import { z } from 'zod';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
 import { announce } from './connector-handlers';
-import { POS_CONNECTOR, type PosConnector, type PosTeamMember } from './connectors';
+import { POS_CONNECTOR, type PosConnector, type PosTeamMember, type SyncedTeamMember } from './connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
 import { candidateHired, employeeTerminated } from './payloads';
 
@@ -25,6 +26,9 @@ export const posHire = candidateHired.extend({
     })
     .optional(),
 });
+
+/** A file-based POS (pos-csv) wrote the change to a file: where, and its checksum. */
+const fileOf = (synced: SyncedTeamMember) => (synced.file ? { path: synced.file.path, sha256: synced.file.sha256 } : {});
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
@@ -53,7 +57,7 @@ abstract class PosSync implements GatedHookHandler {
 
   protected async sync(organizationId: string, hire: z.output<typeof posHire>, key: string): Promise<HookHandlerReport> {
     const synced = await this.pos.syncTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, ...teamMember(hire) });
-    const result = { candidate_id: hire.candidate_id, team_member_id: synced.teamMemberId };
+    const result = { candidate_id: hire.candidate_id, team_member_id: synced.teamMemberId, ...fileOf(synced) };
     await announce(this.events, this.logger, 'team_member.synced', organizationId, result, key);
     return result;
   }
@@ -111,7 +115,7 @@ export class PosTerminationHandler extends PosSync {
     const termination = parsePayload(employeeTerminated, payload);
     const key = `pos-deactivate-${organizationId}-${termination.candidate_id}`;
     const ended = await this.pos.deactivateTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, referenceId: termination.candidate_id });
-    const result = { candidate_id: termination.candidate_id, team_member_id: ended.teamMemberId };
+    const result = { candidate_id: termination.candidate_id, team_member_id: ended.teamMemberId, ...fileOf(ended) };
     await announce(this.events, this.logger, 'team_member.deactivated', organizationId, result, key);
     return result;
   }

@@ -9,7 +9,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DomainError, invalid } from '../../../kernel/errors';
 
 export type LinkPurpose =
-  'unsubscribe' | 'call_sheet_confirm' | 'call_sheet_view' | 'timesheet_review' | 'shift_confirm' | 'shift_feed' | 'employee_document_upload';
+  | 'unsubscribe'
+  | 'call_sheet_confirm'
+  | 'call_sheet_view'
+  | 'timesheet_review'
+  | 'shift_confirm'
+  | 'shift_feed'
+  | 'employee_document_upload'
+  /** A sourcing invitation's opt-out: withdraws the candidate's consent to be contacted again. */
+  | 'sourcing_unsubscribe';
 
 export interface LinkClaims {
   /** What the link does. */

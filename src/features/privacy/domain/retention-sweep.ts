@@ -2,7 +2,8 @@
  * The daily retention pass: finds the candidates whose data is due (retention.ts) and
  * starts an erasure for each (reason `retention`), which covers every registered store.
  * A candidate under a legal hold is skipped and counted. Safe on several processes at once:
- * a second erasure request for the same candidate joins the pending one.
+ * a second erasure request for the same candidate joins the pending one. Then it prunes the
+ * audit trail and the operational records (action runs, …) past their deployment's retention.
  */
 import { inject, injectable } from 'tsyringe';
 import { LISTINGS_DIRECTORY, type ListingsDirectory } from '../../listings/domain/listing';
@@ -11,6 +12,7 @@ import { isDomainError } from '../../../kernel/errors';
 import { LOGGER, type Logger } from '../../../kernel/logger';
 import { AUDIT_RETENTION, type AuditRetention } from '../../audit/domain/audit-retention';
 import { CandidateErasureService } from './candidate-erasure-service';
+import { OPERATIONAL_RETENTION, type OperationalRecordPruners } from './operational-retention';
 import { allListingsExpired, RETENTION_DEFAULTS, RETENTION_REPOSITORY, type RetentionRepository, type RetentionRule } from './retention';
 
 export interface RetentionReport {
@@ -20,6 +22,8 @@ export interface RetentionReport {
   /** Due by the applications rule, kept because an application led to a hire. */
   hired_kept: number;
   audit_events_pruned: number;
+  /** Operational records past their deployment's retention, by kind (e.g. `action_runs`). */
+  operational_records_pruned: Record<string, number>;
 }
 
 /** Counts what the pass did (Prometheus, by rule and outcome). */
@@ -41,6 +45,7 @@ export class RetentionSweep {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOGGER) private readonly logger: Logger,
     @inject(AUDIT_RETENTION) private readonly auditRetention: AuditRetention,
+    @inject(OPERATIONAL_RETENTION) private readonly operationalPruners: OperationalRecordPruners,
   ) {}
 
   /** `asOf`: the time the rules are applied at (a test clock outside production; now otherwise). */
@@ -51,6 +56,7 @@ export class RetentionSweep {
       held: 0,
       hired_kept: 0,
       audit_events_pruned: 0,
+      operational_records_pruned: {},
     };
     for (const candidate of await this.retention.unfinished(asOf, RETENTION_DEFAULTS.unfinishedAuthorizationsDays, BATCH)) {
       await this.erase(candidate, 'unfinished_authorizations', report);
@@ -65,6 +71,7 @@ export class RetentionSweep {
       } else await this.erase(applicant, 'applications', report);
     }
     report.audit_events_pruned = (await this.auditRetention.prune(asOf)).events;
+    for (const pruner of this.operationalPruners()) report.operational_records_pruned[pruner.name] = await pruner.prune(asOf);
     this.logger.info({ retention: report }, 'retention pass done');
     return report;
   }

@@ -39,6 +39,10 @@ export const retentionReportSchema = z
       .number()
       .int()
       .meta({ description: 'Audit events older than AUDIT_RETENTION_DAYS removed (each chain stays verifiable from its anchor)' }),
+    operational_records_pruned: z.record(z.string(), z.number().int()).meta({
+      description:
+        'Operational records removed, by kind: `action_runs` past ACTION_RUN_RETENTION_DAYS (succeeded) or ACTION_RUN_FAILED_RETENTION_DAYS (failed), never one still running or referenced by an open record',
+    }),
   })
   .meta({ id: 'RetentionReport' });
 

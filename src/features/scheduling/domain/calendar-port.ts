@@ -37,6 +37,11 @@ export interface CalendarEvent {
   status?: 'confirmed' | 'tentative' | 'cancelled';
   /** A transparent event does not make its people busy (default: opaque, it blocks the time). */
   transparent?: boolean;
+  /**
+   * Whole days (time off): written as DTSTART;VALUE=DATE with an exclusive DTEND, so every
+   * client shows them as all-day in its own zone; `start`/`end` are the span in `timezone`.
+   */
+  allDay?: { startDate: string; endDate: string };
 }
 
 export interface CalendarInfo {

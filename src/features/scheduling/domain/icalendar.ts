@@ -4,7 +4,8 @@
  * by email (RFC 5546 REQUEST / CANCEL, RFC 6047): the same UID for the event's whole life
  * and a SEQUENCE that grows with every change, so calendar clients replace the old version.
  * Times are written in UTC: every client shows them in its own zone, and no VTIMEZONE
- * definition (which would have to track the zone database) is needed.
+ * definition (which would have to track the zone database) is needed. Whole days (time off)
+ * are dates (VALUE=DATE, DTEND exclusive): an all-day event in every client's zone.
  */
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import type { CalendarEvent } from './calendar-port';
@@ -21,8 +22,10 @@ export function toICalendar(event: CalendarEvent, method?: ItipMethod): string {
     id: event.uid,
     sequence: event.sequence,
     stamp: new Date(),
-    start: event.start,
-    end: event.end,
+    // A date as ical-generator writes VALUE=DATE: the UTC midnight of that date.
+    ...(event.allDay
+      ? { start: new Date(`${event.allDay.startDate}T00:00:00Z`), end: new Date(`${event.allDay.endDate}T00:00:00Z`), allDay: true }
+      : { start: event.start, end: event.end }),
     summary: event.summary,
     ...(event.description ? { description: event.description } : {}),
     ...(event.location ? { location: event.location } : {}),

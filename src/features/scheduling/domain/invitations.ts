@@ -8,6 +8,9 @@
 import type { Delivery, NotificationConnector } from '../../hooks/domain/connectors';
 import type { CalendarEvent, CalendarPerson } from './calendar-port';
 import { toICalendar, type ItipMethod } from './icalendar';
+import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
+import { INVITATION_STRINGS } from './invitation-strings';
+import { escapeHtml } from '../../../kernel/html-escape';
 
 export interface Invitation {
   organizationId: string;
@@ -15,43 +18,51 @@ export interface Invitation {
   method: ItipMethod;
   event: CalendarEvent;
   to: CalendarPerson;
-  /** BCP 47; the text part is English until per-language templates exist (the .ics is language-neutral). */
+  /** BCP 47: the subject, text and HTML parts are in it (one of the six message languages, else English); the .ics is language-neutral. */
   language?: string;
-}
-
-function when(event: CalendarEvent, language: string): string {
-  const format = new Intl.DateTimeFormat(language, {
-    weekday: 'long',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: event.timezone ?? 'UTC',
-    timeZoneName: 'short',
-  });
-  return format.format(event.start);
 }
 
 export async function sendInvitation(email: NotificationConnector, invitation: Invitation): Promise<Delivery> {
   const { event, method, to } = invitation;
-  const language = invitation.language ?? 'en';
+  const language = messageLanguage(invitation.language);
+  const s = INVITATION_STRINGS[language.locale];
   const cancelled = method === 'CANCEL';
-  const subject = `${cancelled ? 'Canceled' : event.sequence > 0 ? 'Updated' : 'Invitation'}: ${event.summary}`;
-  const lines = [
-    `${event.summary} — ${when(event, language)}`,
-    cancelled ? 'This event has been canceled.' : (event.location ?? ''),
-    cancelled ? '' : (event.url ?? ''),
-    cancelled ? '' : `Organizer: ${event.organizer.name} <${event.organizer.email}>`,
-  ].filter((line) => line !== '');
+  // A header: the summary comes from a host's payload, so no line breaks get into it.
+  const subject = `${cancelled ? s.canceled : event.sequence > 0 ? s.updated : s.invitation}: ${event.summary}`.replace(/[\r\n\t]+/g, ' ');
+  const when = formatMoment(event.start, language, event.timezone);
+  // The same words in the text and the HTML part: [label, value, link?].
+  const rows: [string | null, string, boolean?][] = cancelled
+    ? [
+        [s.when, when],
+        [null, s.canceled_line],
+      ]
+    : [
+        [s.when, when],
+        ...(event.location ? [[s.where, event.location] as [string, string]] : []),
+        ...(event.url ? [[s.respond, event.url, true] as [string, string, boolean]] : []),
+        [s.organizer, `${event.organizer.name} <${event.organizer.email}>`],
+      ];
+  const text = [event.summary, ...rows.map(([label, value]) => (label ? `${label}: ${value}` : value))].join('\n');
+  const html = [
+    '<!doctype html>',
+    `<html lang="${escapeHtml(language.tag)}" dir="${language.direction}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:system-ui,sans-serif;line-height:1.5">',
+    `<p><strong>${escapeHtml(event.summary)}</strong></p>`,
+    ...rows.map(([label, value, link]) => {
+      const shown = link ? `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>` : escapeHtml(value);
+      return `<p>${label ? `${escapeHtml(label)}: ` : ''}${shown}</p>`;
+    }),
+    '</body></html>',
+  ].join('\n');
   return email.sendEmail({
     organizationId: invitation.organizationId,
     actionKey: invitation.actionKey,
     idempotencyKey: `itip-${invitation.organizationId}-${event.uid}-${event.sequence}-${method}-${to.email}`,
     to,
     subject,
-    text: lines.join('\n'),
-    language,
+    text,
+    html,
+    language: language.tag,
     calendar: { method, content: toICalendar(event, method) },
   });
 }

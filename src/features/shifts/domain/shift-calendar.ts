@@ -7,12 +7,15 @@
  */
 import ical, { ICalEventStatus } from 'ical-generator';
 import type { CalendarEvent } from '../../scheduling/domain/calendar-port';
+import { messageLanguage } from '../../messages/domain/message-language';
 import { shiftUid, type Shift } from './shift';
+import { fill, SHIFT_STRINGS } from './shift-strings';
 
 const PRODID = { company: 'hiring-integrations', product: 'shifts', language: 'EN' };
 
 export function shiftSummary(shift: Shift): string {
-  return shift.role ? `${shift.role} shift — ${shift.location}` : `Shift — ${shift.location}`;
+  const s = SHIFT_STRINGS[messageLanguage(shift.employee.language).locale];
+  return fill(shift.role ? s.summary_role : s.summary, { role: shift.role ?? '', location: shift.location });
 }
 
 export function shiftEvent(shift: Shift, confirmUrl?: string): CalendarEvent {

@@ -6,6 +6,9 @@
 import type { MessageLocale } from '../../messages/domain/message-language';
 
 export interface ShiftStrings {
+  /** The event's SUMMARY (calendar, invitation subject): with and without a role. */
+  summary_role: string;
+  summary: string;
   sms_new: string;
   sms_changed: string;
   sms_cancelled: string;
@@ -28,6 +31,8 @@ export interface ShiftStrings {
 
 export const SHIFT_STRINGS: Record<MessageLocale, ShiftStrings> = {
   en: {
+    summary_role: '{role} shift — {location}',
+    summary: 'Shift — {location}',
     sms_new: '{name}, your shift: {when}, {location}. Confirm or decline: {url}',
     sms_changed: '{name}, your shift changed: {when}, {location}. Confirm or decline: {url}',
     sms_cancelled: '{name}, your shift of {when} at {location} is cancelled.',
@@ -48,6 +53,8 @@ export const SHIFT_STRINGS: Record<MessageLocale, ShiftStrings> = {
     notes: 'Notes',
   },
   es: {
+    summary_role: 'Turno de {role} — {location}',
+    summary: 'Turno — {location}',
     sms_new: '{name}, tu turno: {when}, {location}. Confirma o rechaza: {url}',
     sms_changed: '{name}, tu turno cambió: {when}, {location}. Confirma o rechaza: {url}',
     sms_cancelled: '{name}, tu turno del {when} en {location} se canceló.',
@@ -68,6 +75,8 @@ export const SHIFT_STRINGS: Record<MessageLocale, ShiftStrings> = {
     notes: 'Notas',
   },
   fr: {
+    summary_role: 'Service {role} — {location}',
+    summary: 'Service — {location}',
     sms_new: '{name}, votre service : {when}, {location}. Confirmez ou refusez : {url}',
     sms_changed: '{name}, votre service a changé : {when}, {location}. Confirmez ou refusez : {url}',
     sms_cancelled: '{name}, votre service du {when} à {location} est annulé.',
@@ -88,6 +97,8 @@ export const SHIFT_STRINGS: Record<MessageLocale, ShiftStrings> = {
     notes: 'Remarques',
   },
   de: {
+    summary_role: 'Schicht {role} — {location}',
+    summary: 'Schicht — {location}',
     sms_new: '{name}, deine Schicht: {when}, {location}. Zusagen oder absagen: {url}',
     sms_changed: '{name}, deine Schicht hat sich geändert: {when}, {location}. Zusagen oder absagen: {url}',
     sms_cancelled: '{name}, deine Schicht am {when} in {location} fällt aus.',
@@ -108,6 +119,8 @@ export const SHIFT_STRINGS: Record<MessageLocale, ShiftStrings> = {
     notes: 'Hinweise',
   },
   pt: {
+    summary_role: 'Turno de {role} — {location}',
+    summary: 'Turno — {location}',
     sms_new: '{name}, seu turno: {when}, {location}. Confirme ou recuse: {url}',
     sms_changed: '{name}, seu turno mudou: {when}, {location}. Confirme ou recuse: {url}',
     sms_cancelled: '{name}, seu turno de {when} em {location} foi cancelado.',
@@ -128,6 +141,8 @@ export const SHIFT_STRINGS: Record<MessageLocale, ShiftStrings> = {
     notes: 'Observações',
   },
   ar: {
+    summary_role: 'نوبة {role} — {location}',
+    summary: 'نوبة — {location}',
     sms_new: '{name}، نوبتك: {when}، {location}. للتأكيد أو الاعتذار: {url}',
     sms_changed: '{name}، تغيّرت نوبتك: {when}، {location}. للتأكيد أو الاعتذار: {url}',
     sms_cancelled: '{name}، أُلغيت نوبتك في {when} في {location}.',

@@ -208,12 +208,11 @@ export class Shifts {
     try {
       if (shift.retractTo) {
         // A refusal of the old address (its failed run says why) does not hold the new version back.
-        await sendInvitation(this.email, { ...base, method: 'CANCEL', event: shiftEvent({ ...shift, status: 'cancelled' }), to: shift.retractTo }).catch(
-          (error: unknown) => {
-            if (!isDomainError(error) || error.kind === 'upstream') throw error;
-            this.logger.warn({ organizationId: shift.organizationId, shiftId: shift.id, reason: error.code }, 'the old address could not be sent a CANCEL');
-          },
-        );
+        const cancel = { method: 'CANCEL' as const, event: shiftEvent({ ...shift, status: 'cancelled' }), to: shift.retractTo };
+        await sendInvitation(this.email, { ...base, ...cancel, language: messageLanguage(shift.employee.language).tag }).catch((error: unknown) => {
+          if (!isDomainError(error) || error.kind === 'upstream') throw error;
+          this.logger.warn({ organizationId: shift.organizationId, shiftId: shift.id, reason: error.code }, 'the old address could not be sent a CANCEL');
+        });
         await this.shifts.clearRetraction(shift.id, shift.sequence);
       }
       if (shift.employee.email) {

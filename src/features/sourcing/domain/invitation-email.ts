@@ -1,5 +1,16 @@
-/** The invitation email: who invites, to which job, the link, until when, and why the candidate hears from us. */
-export function invitationEmail(input: { organizationName: string; listingTitle: string; link: string; expiresAt: Date; note?: string }): {
+/**
+ * The invitation email: who invites, to which job, the link, until when, why the candidate
+ * hears from us, and a one-click way to stop (the same signed link the List-Unsubscribe
+ * header carries: it withdraws the consent to be contacted again).
+ */
+export function invitationEmail(input: {
+  organizationName: string;
+  listingTitle: string;
+  link: string;
+  expiresAt: Date;
+  note?: string;
+  unsubscribeUrl: string;
+}): {
   subject: string;
   text: string;
 } {
@@ -12,7 +23,7 @@ export function invitationEmail(input: { organizationName: string; listingTitle:
     input.link,
     '',
     `You receive this because, when you last applied to ${input.organizationName}, you agreed to be contacted about other jobs.`,
-    'If you no longer want this, reply to this message and the organization will remove you.',
+    `To withdraw that consent and receive no more invitations: ${input.unsubscribeUrl}`,
   ];
   return { subject: `${input.organizationName} invites you to apply: ${input.listingTitle}`, text: lines.join('\n') };
 }

@@ -18,11 +18,13 @@ import type { NotificationConnector } from '../../hooks/domain/connectors';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import type { ListingsDirectory } from '../../listings/domain/listing';
 import { isListingId } from '../../listings/domain/listing-id';
-import { rankCandidates, type RankedCandidate, type SourcingQuery } from './candidate-ranking';
+import { checkedCredentialNames, rankCandidates, type RankedCandidate, type SourcingQuery } from './candidate-ranking';
+import type { ApplicationCredentialChecker } from '../../applications/domain/application-credential-check';
 import { INVITATION_TTL_MS, type Invitation, type InvitationRepository } from './invitation';
 import { InvitationTokens } from './invitation-tokens';
 import { SEARCH_SCAN_LIMIT, type TalentPoolRepository } from './talent-pool';
 import { invitationEmail } from './invitation-email';
+import type { SignedLinks } from '../../messages/domain/signed-links';
 
 export const SOURCE_CANDIDATES = 'sourcing.source_candidates';
 /** The `source` an invited application records. */
@@ -33,6 +35,8 @@ export interface SourcingDeps {
   invitations: InvitationRepository;
   tokens: InvitationTokens;
   applications: Pick<ApplicationRepository, 'findExisting'>;
+  /** Issue 25's automatic checks: what an application's credentials prove against its listing's requirements. */
+  credentialChecks: ApplicationCredentialChecker;
   listings: ListingsDirectory;
   organizationName: (organizationId: string) => Promise<string>;
   email: NotificationConnector;
@@ -42,6 +46,18 @@ export interface SourcingDeps {
   now: () => Date;
   /** JOB_FEEDS_LISTING_URL: the listing page the invitation links to. */
   listingUrlTemplate: string | undefined;
+  /** Signs the invitation's opt-out link (messages' link key), served under `baseUrl`. */
+  links: SignedLinks;
+  baseUrl: string;
+}
+
+/** What a sourcing opt-out link points at. */
+export interface OptOutTarget {
+  invitation: Invitation;
+  /** The address the consent gave (undefined once erased). */
+  email: string | undefined;
+  organizationName: string;
+  withdrawn: boolean;
 }
 
 export class SourcingService implements ApplicationSourcing {
@@ -49,7 +65,21 @@ export class SourcingService implements ApplicationSourcing {
 
   async search(organizationId: string, query: SourcingQuery): Promise<RankedCandidate[]> {
     await this.deps.entitlements.requireActive(organizationId, SOURCE_CANDIDATES);
-    return rankCandidates(await this.deps.pool.candidates(organizationId, SEARCH_SCAN_LIMIT), query);
+    const pool = await this.deps.pool.candidates(organizationId, SEARCH_SCAN_LIMIT);
+    // Where the latest application has a credential check, it decides what is verified (one batch: requirements and documents in two queries).
+    const checks = await this.deps.credentialChecks.checkAll(
+      organizationId,
+      pool.map((c) => ({
+        id: c.lastApplicationId,
+        listingId: c.lastListingId,
+        importedCredentials: c.credentials.map(({ title, issuer }) => ({ title, issuer })),
+      })),
+    );
+    const checked = pool.map((c) => {
+      const check = checks.get(c.lastApplicationId);
+      return check ? { ...c, checkedCredentials: checkedCredentialNames(check) } : c;
+    });
+    return rankCandidates(checked, query);
   }
 
   async invite(organizationId: string, input: { profileUserId: string; listingId: string; message?: string }): Promise<Invitation> {
@@ -85,12 +115,14 @@ export class SourcingService implements ApplicationSourcing {
     );
     let runId: string;
     try {
+      const unsubscribeUrl = this.unsubscribeUrl(invitation);
       const message = invitationEmail({
         organizationName: await this.deps.organizationName(organizationId),
         listingTitle: listing.title,
         link: link.toString(),
         expiresAt: invitation.expiresAt,
         note: input.message,
+        unsubscribeUrl,
       });
       const sent = await this.deps.email.sendEmail({
         organizationId,
@@ -98,6 +130,8 @@ export class SourcingService implements ApplicationSourcing {
         idempotencyKey: `sourcing-invitation:${invitation.id}`,
         to: { name: '', email: member.email },
         ...message,
+        // RFC 8058: mail clients offer "Unsubscribe" and POST `List-Unsubscribe=One-Click` to the link.
+        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
       runId = sent.deliveryId;
     } catch (error) {
@@ -123,6 +157,41 @@ export class SourcingService implements ApplicationSourcing {
 
   async withdraw(organizationId: string, profileUserId: string): Promise<void> {
     if (!(await this.deps.pool.withdraw(organizationId, profileUserId, this.deps.now()))) throw notFound('sourcing_candidate', profileUserId);
+  }
+
+  /** The opt-out link of an invitation: names the invitation (never the address), does not expire. */
+  unsubscribeUrl(invitation: Pick<Invitation, 'organizationId' | 'id'>): string {
+    const token = this.deps.links.sign({ p: 'sourcing_unsubscribe', o: invitation.organizationId, r: invitation.id });
+    return `${this.deps.baseUrl.replace(/\/$/, '')}/v1/sourcing/unsubscribe?token=${token}`;
+  }
+
+  /** What an opt-out link points at: 400 link_invalid for a changed token, 404 once the invitation was erased. */
+  async optOutTarget(token: string): Promise<OptOutTarget> {
+    const claims = this.deps.links.verify(token, 'sourcing_unsubscribe', this.deps.now());
+    const invitation = await this.deps.invitations.find(claims.o, claims.r);
+    if (!invitation) throw new DomainError('not_found', 'link_not_found', 'Nothing is behind this link any more (the record was erased)');
+    const member = await this.deps.pool.member(invitation.organizationId, invitation.profileUserId);
+    return {
+      invitation,
+      email: member?.email,
+      organizationName: await this.deps.organizationName(invitation.organizationId),
+      withdrawn: !member || member.withdrawnAt !== null,
+    };
+  }
+
+  /** The one-click opt-out: the consent to be contacted again is withdrawn (again: nothing changes). */
+  async optOut(token: string): Promise<OptOutTarget> {
+    const target = await this.optOutTarget(token);
+    if (!target.withdrawn) {
+      await this.deps.pool.withdraw(target.invitation.organizationId, target.invitation.profileUserId, this.deps.now());
+      await this.announce(
+        'sourcing.consent_withdrawn',
+        target.invitation.organizationId,
+        { profile_user_id: target.invitation.profileUserId, invitation_id: target.invitation.id, via: 'unsubscribe_link' },
+        target.invitation.id,
+      );
+    }
+    return { ...target, withdrawn: true };
   }
 
   // ApplicationSourcing (the apply path).

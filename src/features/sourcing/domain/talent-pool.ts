@@ -23,6 +23,8 @@ export interface TalentPoolRepository {
   consent(member: Omit<PoolMember, 'withdrawnAt'>): Promise<void>;
   /** The member while the consent stands; undefined after a withdrawal or erasure. */
   active(organizationId: string, profileUserId: string): Promise<PoolMember | undefined>;
+  /** The member whether or not the consent was withdrawn; undefined once erased. */
+  member(organizationId: string, profileUserId: string): Promise<PoolMember | undefined>;
   withdraw(organizationId: string, profileUserId: string, at: Date): Promise<boolean>;
   /** Consenting candidates as their latest application shows them, the most recent applicants first. */
   candidates(organizationId: string, limit: number): Promise<PoolCandidate[]>;

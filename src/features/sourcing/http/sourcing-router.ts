@@ -22,7 +22,10 @@ const terms = z
 const searchQuery = z
   .object({
     skills: terms.optional().meta({ description: 'Comma-separated skills; each found among the verified skills scores 10' }),
-    credentials: terms.optional().meta({ description: 'Comma-separated credential titles (or parts); each found among the verified credentials scores 15' }),
+    credentials: terms.optional().meta({
+      description:
+        "Comma-separated credential names (or parts); each found among the verified credentials (the application's credential check where it has one) scores 15",
+    }),
     min_years: z.coerce.number().min(0).max(80).optional().meta({ description: 'At least this many years of experience' }),
     location: z.string().trim().min(1).max(200).optional().meta({ description: 'Part of the location the candidate gave (case-insensitive)' }),
     limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -40,6 +43,10 @@ const candidateSchema = z
     score: z.number(),
     matched_skills: z.array(z.string()),
     matched_credentials: z.array(z.string()),
+    credential_basis: z.enum(['credential_check', 'provider_flag']).meta({
+      description:
+        "What counted a credential as verified: the latest application's credential check (its listing's requirements met through a proof), or, for an application without one, the profile provider's verified flag",
+    }),
     last_application: z.object({ application_id: z.string(), listing_id: z.string(), applied_at: isoDateTime }),
   })
   .meta({ id: 'SourcingCandidate' });
@@ -77,6 +84,7 @@ const candidateView = (c: RankedCandidate): z.output<typeof candidateSchema> => 
   score: c.score,
   matched_skills: c.matchedSkills,
   matched_credentials: c.matchedCredentials,
+  credential_basis: c.credentialBasis,
   last_application: { application_id: c.lastApplicationId, listing_id: c.lastListingId, applied_at: c.lastAppliedAt.toISOString() },
 });
 

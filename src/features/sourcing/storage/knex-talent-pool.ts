@@ -26,10 +26,12 @@ export class KnexTalentPool implements TalentPoolRepository {
   }
 
   async active(organizationId: string, profileUserId: string): Promise<PoolMember | undefined> {
-    const row = await this.db('hi_sourcing_consents')
-      .where({ organization_id: organizationId, profile_user_id: profileUserId })
-      .whereNull('withdrawn_at')
-      .first();
+    const member = await this.member(organizationId, profileUserId);
+    return member && member.withdrawnAt === null ? member : undefined;
+  }
+
+  async member(organizationId: string, profileUserId: string): Promise<PoolMember | undefined> {
+    const row = await this.db('hi_sourcing_consents').where({ organization_id: organizationId, profile_user_id: profileUserId }).first();
     if (!row) return undefined;
     return {
       organizationId: row.organization_id,
@@ -38,7 +40,7 @@ export class KnexTalentPool implements TalentPoolRepository {
       email: row.email,
       location: row.location ?? null,
       grantedAt: new Date(row.granted_at),
-      withdrawnAt: null,
+      withdrawnAt: row.withdrawn_at ? new Date(row.withdrawn_at) : null,
     };
   }
 

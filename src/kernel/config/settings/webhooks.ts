@@ -58,5 +58,18 @@ export const WEBHOOKS = {
       description:
         'How long audit events (GET /v1/audit_events) are kept: 400 days covers a 13-month look-back (a yearly audit and its month of slack). The daily retention pass removes older events and anchors each chain so that audit verify still passes.',
     }),
+    ACTION_RUN_RETENTION_DAYS: integer({
+      default: '90',
+      minimum: 1,
+      maximum: 36_500,
+      description:
+        'How long a succeeded action run (GET /v1/integrations/runs) is kept after it completed. The daily retention pass deletes older ones in batches; a run still running or retrying, or referenced by a record still open (a pending verification, an unsigned envelope, a payout in transit…), is kept.',
+    }),
+    ACTION_RUN_FAILED_RETENTION_DAYS: integer({
+      default: '180',
+      minimum: 1,
+      maximum: 36_500,
+      description: 'How long a failed action run is kept after it failed (longer than a succeeded one: it is what an organization investigates or retries).',
+    }),
   },
 } as const;
