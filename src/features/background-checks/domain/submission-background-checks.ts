@@ -95,13 +95,22 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
     const policies = await this.deps.policies.getMany(organizationId, [...new Set(applications.map((a) => a.listingId))]);
     if (policies.size === 0) return results;
     const held = new Map<BackgroundCheckAction, boolean>();
-    for (const application of applications) {
-      const policy = policies.get(application.listingId);
-      if (!policy) continue;
+    for (const policy of policies.values()) {
       const action = policyAction(policy);
       if (!held.has(action)) held.set(action, await this.deps.entitlements.isActive(organizationId, action));
-      if (!held.get(action)) continue;
-      const check = await this.deps.checks.find(organizationId, action, application.id);
+    }
+    const covered = applications.filter((a) => {
+      const policy = policies.get(a.listingId);
+      return policy !== undefined && held.get(policyAction(policy));
+    });
+    // One query for the page: the checks stored under these applications' ids.
+    const stored = await this.deps.checks.findMany(
+      organizationId,
+      covered.map((a) => a.id),
+    );
+    for (const application of covered) {
+      const policy = policies.get(application.listingId)!;
+      const check = stored.find((c) => c.hostCheckId === application.id && c.action === policyAction(policy));
       const keys = REQUIREMENT_KEYS[policy.purpose];
       if (check) results.set(application.id, check.requirements as RequirementOutcome[]);
       else if (!application.contact)
