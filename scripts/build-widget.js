@@ -27,7 +27,8 @@ const esbuild = require('esbuild');
 const ROOT = path.resolve(__dirname, '..');
 const OUT_DIR = path.join(ROOT, 'dist', 'widgets');
 const MARKER = '__PROFILE_APPLY_API_BASE__';
-const MAX_GZIP_BYTES = 12 * 1024;
+// 12 KiB until the contact fields (email, phone: issue 25's background checks need the email) took it past; 12.5 KiB since.
+const MAX_GZIP_BYTES = 12.5 * 1024;
 const I18N_DIR = path.join(ROOT, 'src', 'widget', 'i18n');
 const LOCALES_DIR = path.join(OUT_DIR, 'locales');
 /** Not catalogs: the English source (inline), the types, the loader. */

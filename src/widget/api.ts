@@ -22,6 +22,8 @@ export interface PublicListing {
   questions: Question[];
   /** The labels of the credentials the listing checks, shown before consent. */
   checks: string[];
+  /** The listing orders a background check: the vendor's invitation needs the candidate's email. */
+  emailRequired: boolean;
   profile_apply?: { button_text?: string; theme?: string };
 }
 
@@ -96,6 +98,7 @@ export function parseListing(data: any): PublicListing {
     organizationName: text(data.organization?.name),
     questions: parseQuestions(data.questions),
     checks: Array.isArray(data.requirements) ? data.requirements.map((r: any) => text(r?.label)).filter(Boolean) : [],
+    emailRequired: data.contact?.email === 'required',
     profile_apply: data.profile_apply && typeof data.profile_apply === 'object' ? data.profile_apply : undefined,
   };
 }

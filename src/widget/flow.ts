@@ -8,7 +8,7 @@
 import { localError, parseListing, request, text, type ApiError, type PublicListing } from './api';
 import { continueInThisTab, exchangeReturnedResult, MESSAGE_SOURCE, openPopup, takeReturnedResult, type ConnectIds } from './connect-flow';
 import { FormState } from './form-state';
-import { fieldForParam, fieldMessage, listingUnavailable, needsReauthorization, originOf, type Message, type MessageKind } from './logic';
+import { EMAIL_FIELD, fieldForParam, fieldMessage, listingUnavailable, needsReauthorization, originOf, type Message, type MessageKind } from './logic';
 import { alreadyApplied, sessionFrom, submitted, type Session, type View } from './state';
 
 export type EventType = 'authorized' | 'submitted' | 'error' | 'cancel';
@@ -205,6 +205,9 @@ export class ApplyFlow {
       if (!(await this.#loadListing()) || !this.session_) return;
     }
     this.form_.errors_ = {};
+    // The provider's verified email, when it gave one: the candidate may change it.
+    const email = this.session_?.candidate.email;
+    if (email) this.form_.values_[EMAIL_FIELD] ??= email;
     this.show_({ name: 'form', busy: false });
     this.#ui.say_();
     this.#ui.focus_(HEADING);

@@ -5,10 +5,10 @@
  * shortens their names).
  */
 import { randomKey } from './api';
-import { coerceAnswers, COVER_LETTER_FIELD, type Message, type Question } from './logic';
+import { coerceAnswers, COVER_LETTER_FIELD, EMAIL_FIELD, PHONE_FIELD, type Message, type Question } from './logic';
 
 export class FormState {
-  /** Raw answers by question key, as the inputs hold them. */
+  /** Raw answers by question key (and the contact fields, EMAIL_FIELD and PHONE_FIELD), as the inputs hold them. */
   values_: Record<string, string> = {};
   coverLetter_ = '';
   /** Question key (or COVER_LETTER_FIELD) → the error shown on that field. */
@@ -37,7 +37,10 @@ export class FormState {
     this.errors_ = errors;
     const invalid = Object.keys(errors).length;
     if (invalid > 0) return invalid;
-    const body = JSON.stringify({ profile_user_id: profileUserId, cover_letter: this.coverLetter_, answers });
+    const email = this.values_[EMAIL_FIELD]?.trim();
+    const phone = this.values_[PHONE_FIELD]?.trim();
+    const contact = email ? { contact: phone ? { email, phone } : { email } } : {};
+    const body = JSON.stringify({ profile_user_id: profileUserId, cover_letter: this.coverLetter_, answers, ...contact });
     if (this.#last?.body !== body) this.#last = { body, key: randomKey() };
     return this.#last;
   }

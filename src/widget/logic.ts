@@ -8,6 +8,8 @@ import type { MessageKey, Params } from './i18n/catalog';
 import { en } from './i18n/en';
 
 export type QuestionType = 'number' | 'boolean' | 'text' | 'select';
+/** The contact fields' input types (never a listing question's: the API's questions have the four above). */
+export type FieldType = QuestionType | 'email' | 'tel';
 
 export interface Question {
   key: string;
@@ -26,6 +28,9 @@ export const MAX_TEXT_ANSWER = 5000;
 export const MAX_COVER_LETTER = 10000;
 /** The form field of the cover letter, as `fieldForParam` names it. */
 export const COVER_LETTER_FIELD = 'cover_letter';
+/** The contact fields, named as the API's params (a dot keeps them apart from question keys); the server validates them. */
+export const EMAIL_FIELD = 'contact.email';
+export const PHONE_FIELD = 'contact.phone';
 
 const ID = /^[0-9A-Za-z_-]{1,64}$/;
 /** Listing ids are the host's: the rule of src/domain/listings/listing-id.ts. */
@@ -144,6 +149,7 @@ export function coerceAnswers(questions: readonly Question[], raw: Readonly<Reco
 export function fieldForParam(param: unknown, questions: readonly Question[]): string | undefined {
   if (typeof param !== 'string') return undefined;
   if (param === 'cover_letter') return COVER_LETTER_FIELD;
+  if (param === EMAIL_FIELD || param === PHONE_FIELD) return param;
   const match = /^answers\.([a-z][a-z0-9_]*)$/.exec(param);
   if (match && questions.some((q) => q.key === match[1])) return match[1];
   return undefined;

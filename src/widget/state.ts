@@ -26,6 +26,8 @@ export interface Candidate {
   name: string;
   headline: string;
   profileUrl: string;
+  /** The provider's verified email, when it gave one (prefills the form's email). */
+  email?: string;
 }
 
 /** The candidate session: kept in the element's memory only, never in the DOM, storage or an event. */
@@ -50,6 +52,7 @@ export function sessionFrom(data: Record<string, any>): Session | undefined {
       name: text(candidate.name),
       headline: text(candidate.headline),
       profileUrl: httpUrl(candidate.profile_url) ?? '',
+      ...(isString(candidate.email) && candidate.email.length <= 254 ? { email: candidate.email } : {}),
     },
   };
 }

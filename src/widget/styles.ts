@@ -38,7 +38,7 @@ a{color:var(--accent);text-underline-offset:2px}
 .field{margin:0 0 14px;padding:0;border:0;min-width:0}
 label,legend{display:block;font-weight:600;font-size:14px;margin:0 0 6px;padding:0}
 .req{color:var(--bad);margin-inline-start:2px}
-input[type=text],select,textarea{width:100%;font:inherit;color:var(--fg);background:var(--field);border:1px solid var(--line);border-radius:8px;padding:9px 11px;min-height:42px}
+input:not([type=radio]),select,textarea{width:100%;font:inherit;color:var(--fg);background:var(--field);border:1px solid var(--line);border-radius:8px;padding:9px 11px;min-height:42px}
 textarea{min-height:96px;resize:vertical}
 [aria-invalid=true]{border-color:var(--bad)!important}
 .choices{display:flex;gap:18px}

@@ -5,7 +5,7 @@
  */
 import { h, logo } from './dom';
 import type { MessageKey, Params, Translator } from './i18n/catalog';
-import { COVER_LETTER_FIELD, errorMessage, MAX_COVER_LETTER, type Question } from './logic';
+import { COVER_LETTER_FIELD, EMAIL_FIELD, errorMessage, MAX_COVER_LETTER, PHONE_FIELD, type FieldType, type Question } from './logic';
 import type { ApplyFlow } from './flow';
 import type { DoneView, View } from './state';
 
@@ -145,6 +145,9 @@ function form(c: ViewContext, t: T, busy: boolean, cancel: HTMLButtonElement): H
       'fieldset',
       { class: 'field', disabled: busy },
       ...listing.questions.map((q) => field(c, t, q)),
+      // The email is required when the listing orders a background check (the vendor's invitation goes there).
+      field(c, t, { key: EMAIL_FIELD, label: t(listing.emailRequired ? 'email' : 'email_optional'), type: 'email', required: listing.emailRequired }),
+      field(c, t, { key: PHONE_FIELD, label: t('phone_optional'), type: 'tel', required: false }),
       h('div', { class: 'field' }, h('label', { for: 'f-cover' }, t('cover_letter')), cover, h('p', { class: 'err', id: 'e-cover' }, coverError)),
       h(
         'div',
@@ -161,7 +164,7 @@ function errorText(c: ViewContext, t: T, field: string): string {
   return error ? t(error.key, error.params) : '';
 }
 
-function field(c: ViewContext, t: T, q: Question): HTMLElement {
+function field(c: ViewContext, t: T, q: Omit<Question, 'type'> & { type: FieldType }): HTMLElement {
   const id = `f-${q.key}`;
   const errorId = `e-${q.key}`;
   const error = errorText(c, t, q.key);
@@ -196,6 +199,9 @@ function field(c: ViewContext, t: T, q: Question): HTMLElement {
     );
   } else if (q.type === 'number') {
     control = h('input', { ...common, type: 'text', inputmode: 'decimal', autocomplete: 'off', oninput: store });
+  } else if (q.type !== 'text') {
+    // email or tel: the browser may fill it in (WCAG 1.3.5).
+    control = h('input', { ...common, type: q.type, autocomplete: q.type, oninput: store });
   } else {
     control = h('textarea', { ...common, rows: '3', oninput: store });
   }

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { PACKAGE_ROOT, loadManifest } from '../../src/platform/manifest/manifest';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
-const GZIP_BUDGET = 12 * 1024;
+const GZIP_BUDGET = 12.5 * 1024;
 
 describe('widget: the profile-apply.js bundle and its router', () => {
   let t: TestHost;
@@ -21,7 +21,7 @@ describe('widget: the profile-apply.js bundle and its router', () => {
   });
   after(async () => t?.close());
 
-  it('is built, has no runtime imports, and stays under 12 KB gzipped', () => {
+  it('is built, has no runtime imports, and stays under 12.5 KB gzipped', () => {
     const code = asset();
     const gzipped = gzipSync(code, { level: 9 }).length;
     assert.ok(gzipped < GZIP_BUDGET, `profile-apply.js is ${gzipped} bytes gzipped; the budget is ${GZIP_BUDGET}`);

@@ -76,7 +76,7 @@ describe('browser: the <profile-apply> widget, end to end', function () {
       }
       if (url.pathname !== '/listing') return undefined;
       const attributes: Record<string, string> = { 'organization-id': org.organizationId, 'listing-id': listingId };
-      for (const name of ['theme', 'button-text']) if (url.searchParams.has(name)) attributes[name] = url.searchParams.get(name)!;
+      for (const name of ['theme', 'button-text', 'listing-id']) if (url.searchParams.has(name)) attributes[name] = url.searchParams.get(name)!;
       return listingPage({ scriptUrl, attributes });
     };
     allowed = await startPageServer(render);
@@ -328,6 +328,31 @@ describe('browser: the <profile-apply> widget, end to end', function () {
     assert.equal(shared, 'Shared from your profile: 2 verified skills, 1 credential, and your work history.');
     const [grace] = await applicationsOf('Grace Hopper');
     assert.deepEqual(grace.answers, { years_experience: 12, work_authorization: false });
+  });
+
+  it('asks for an email when the listing orders a background check, prefilled with the verified one from the profile', async () => {
+    const courier = (await t.host.listings.create({ organizationId: org.organizationId, title: 'Courier', questions: [] })).id;
+    const background_check = { package: 'driver_pro', purpose: 'driver', work_location: { country: 'US', state: 'CA' } };
+    assert.equal((await t.request('PATCH', `/v1/listings/${courier}`, { auth: org.apiKey, body: { background_check } })).status, 200);
+    const page = await openListing(allowed.origin, `?listing-id=${courier}`);
+    await authorizeAs(page, 'Ada Lovelace');
+    const email = page.getByRole('textbox', { name: /^Email/ });
+    assert.deepEqual(
+      [await email.inputValue(), await email.getAttribute('type'), await email.getAttribute('aria-required')],
+      ['ada.lovelace@sandbox.example', 'email', 'true'],
+    );
+    assert.equal(await page.getByLabel('Phone (optional)').getAttribute('autocomplete'), 'tel');
+    // Emptied, the server's 400 lands on the field; filled again, the application carries it.
+    await email.fill('');
+    await page.getByRole('button', { name: 'Submit application' }).click();
+    await page.getByText('This question is required.').waitFor();
+    assert.equal(await email.getAttribute('aria-invalid'), 'true');
+    await email.fill('ada@example.com');
+    await page.getByLabel('Phone (optional)').fill('+44 20 7946 0000');
+    await page.getByRole('button', { name: 'Submit application' }).click();
+    await page.getByRole('heading', { name: 'Application submitted' }).waitFor({ timeout: 15_000 });
+    const list = await t.request('GET', `/v1/opportunities/listings/${courier}/applications`, { auth: org.apiKey });
+    assert.deepEqual(list.body.data[0].contact, { email: 'ada@example.com', phone: '+44 20 7946 0000' });
   });
 
   it("shows the server's 400 on the field its param names (the listing changed under an open form)", async () => {

@@ -73,6 +73,8 @@ describe('connect: OAuth round trip through grant against the sandbox', function
       name: 'Ada Lovelace',
       headline: 'Staff Backend Engineer · distributed systems and data pipelines',
       profile_url: `${t.baseUrl}/sandbox/profiles/${ADA.id}`,
+      // The provider's verified email claim: the widget prefills its contact field with it.
+      email: 'ada.lovelace@sandbox.example',
     });
     const expiresIn = Date.parse(message.expires_at) - Date.now();
     assert.ok(expiresIn > 29 * 60_000 && expiresIn <= 30 * 60_000, `expires in 30 minutes (${expiresIn})`);

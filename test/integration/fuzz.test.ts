@@ -71,7 +71,21 @@ const body = fc.oneof(
   fc.record({
     kind: fc.constant('object' as const),
     value: fc.dictionary(
-      fc.oneof(text, fc.constantFrom('profile_user_id', 'cover_letter', 'answers', 'name', 'profile_apply', 'action_key', 'content_base64', 'expires_at')),
+      fc.oneof(
+        text,
+        fc.constantFrom(
+          'profile_user_id',
+          'cover_letter',
+          'answers',
+          'name',
+          'profile_apply',
+          'action_key',
+          'content_base64',
+          'expires_at',
+          'contact',
+          'background_check',
+        ),
+      ),
       jsonValue,
       {
         maxKeys: 5,

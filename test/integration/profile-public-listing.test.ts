@@ -35,6 +35,7 @@ describe('profile apply: public listing and CORS', () => {
       questions: QUESTIONS,
       // What will be checked of the candidate's credentials (none for this listing; see credential-checks-api).
       requirements: [],
+      contact: { email: 'optional' },
       profile_apply: { button_text: 'Apply with Hooli profile', theme: 'auto' },
     });
   });

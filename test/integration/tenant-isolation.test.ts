@@ -141,7 +141,8 @@ describe('tenant isolation: another organization’s ids', function () {
       if (org === a) a.candidateToken = run.result!.message.candidate_token;
       const applied = await t.request('POST', `/v1/opportunities/listings/${org.listingId}/applications/profile`, {
         auth: org.apiKey,
-        body: { profile_user_id: ADA.id, cover_letter: 'fixture', answers: ANSWERS },
+        // A contact email (B's is matched by board dedupe and found by erasure): never A's to see.
+        body: { profile_user_id: ADA.id, cover_letter: 'fixture', answers: ANSWERS, contact: { email: `ada@${name.toLowerCase().replace(' ', '-')}.example` } },
       });
       assert.equal(applied.status, 201, applied.text);
       org.applicationId = applied.body.application_id;
@@ -202,7 +203,12 @@ describe('tenant isolation: another organization’s ids', function () {
     assert.equal(trust.status, 200, trust.text);
     // B has a credential document awaiting review (its listing requires a license).
     const requirement = { key: 'rn_license', label: 'RN license', credential_type: 'License' };
-    const required = await t.request('PATCH', `/v1/listings/${b.listingId}`, { auth: b.apiKey, body: { requirements: [requirement] } });
+    // And orders a background check when an application arrives (its policy: A can neither read nor change it).
+    const backgroundCheck = { package: 'b_standard', work_location: { country: 'DE', city: 'Berlin' } };
+    const required = await t.request('PATCH', `/v1/listings/${b.listingId}`, {
+      auth: b.apiKey,
+      body: { requirements: [requirement], background_check: backgroundCheck },
+    });
     assert.equal(required.status, 200, required.text);
     const document = await t.request('POST', '/v1/credential-documents', {
       auth: b.apiKey,

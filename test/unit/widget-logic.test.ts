@@ -5,6 +5,8 @@ import {
   baseFromScriptUrl,
   coerceAnswers,
   COVER_LETTER_FIELD,
+  EMAIL_FIELD,
+  PHONE_FIELD,
   DEFAULT_BUTTON_TEXT,
   errorMessage,
   fieldForParam,
@@ -87,6 +89,8 @@ describe('widget logic', () => {
   it('maps an API error param to the form field it names', () => {
     assert.equal(fieldForParam('answers.years', QUESTIONS), 'years');
     assert.equal(fieldForParam('cover_letter', QUESTIONS), COVER_LETTER_FIELD);
+    assert.equal(fieldForParam('contact.email', QUESTIONS), EMAIL_FIELD);
+    assert.equal(fieldForParam('contact.phone', QUESTIONS), PHONE_FIELD);
     assert.equal(fieldForParam('answers.unknown_key', QUESTIONS), undefined);
     assert.equal(fieldForParam('profile_user_id', QUESTIONS), undefined);
     assert.equal(fieldForParam(undefined, QUESTIONS), undefined);

@@ -19,6 +19,7 @@ import { APPLICANT_DETAILS, noApplicantDetails, type ApplicantDetailsReader } fr
 import { APPLICATION_SOURCING, noApplicationSourcing, type ApplicationSourcing } from './domain/application-sourcing';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './domain/application-credential-check';
 import { PipelineDelivery } from './domain/pipeline-delivery';
+import { noSubmissionFollowUps, SUBMISSION_FOLLOW_UPS, type SubmissionFollowUps } from './domain/submission-follow-ups';
 import { APPLICATION_REPOSITORY } from './domain/ports';
 import { ProfileApplyAvailability } from './domain/profile-apply-availability';
 import { ORIGIN_POLICY, PROFILE_APPLY_SETTINGS_REPOSITORY, type OriginPolicy } from './domain/profile-apply-settings';
@@ -27,6 +28,7 @@ import { SNAPSHOT_APPLICATIONS } from './domain/snapshot-application';
 import { APPLY_PATH, applicationRoutes } from './http/applications-router';
 import { PUBLIC_LISTING_PATH, publicListingRoutes } from './http/public-listing-router';
 import { LISTING_REQUIREMENTS_STORE, type ListingRequirementsStore } from '../listings/domain/credential-requirements';
+import { LISTING_BACKGROUND_CHECK_POLICIES, type ListingBackgroundCheckPolicies } from '../listings/domain/background-check-policy';
 import { settingsRoutes } from './http/settings-router';
 import { PipelineDeliveryProcessor } from './jobs/pipeline-delivery';
 import { KnexApplicationRepository } from './storage/application-repository';
@@ -67,6 +69,8 @@ export const profileApplicationsModule: PluginModule = {
     if (!container.isRegistered(APPLICANT_DETAILS)) container.register<ApplicantDetailsReader>(APPLICANT_DETAILS, { useValue: noApplicantDetails });
     // The sourcing feature replaces it with its invitations and talent pool.
     if (!container.isRegistered(APPLICATION_SOURCING)) container.register<ApplicationSourcing>(APPLICATION_SOURCING, { useValue: noApplicationSourcing });
+    // The background-checks feature replaces it with the order its listing policy asks for.
+    if (!container.isRegistered(SUBMISSION_FOLLOW_UPS)) container.register<SubmissionFollowUps>(SUBMISSION_FOLLOW_UPS, { useValue: noSubmissionFollowUps });
     container.registerSingleton(ApplyService);
     container.registerSingleton(ApplicationReader);
     container.registerSingleton(PipelineDelivery);
@@ -87,6 +91,7 @@ export const profileApplicationsModule: PluginModule = {
             availability: container.resolve(ProfileApplyAvailability),
             organizations: container.resolve<OrganizationRepository>(ORGANIZATION_REPOSITORY),
             requirements: container.resolve<ListingRequirementsStore>(LISTING_REQUIREMENTS_STORE),
+            backgroundChecks: container.resolve<ListingBackgroundCheckPolicies>(LISTING_BACKGROUND_CHECK_POLICIES),
           }),
         );
         const origins = async (params: Record<string, string>) => (await settings.find(params.organization_id ?? ''))?.allowedOrigins ?? [];

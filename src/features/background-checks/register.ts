@@ -1,9 +1,18 @@
 /**
  * Background checks through a vendor (Checkr's shape): the run_check, route_verification and
- * continuous_monitoring hook handlers, the signed result webhook, FCRA adverse action, and
- * the check records (candidate data: registered with the privacy registry).
+ * continuous_monitoring hook handlers, the checks listing policies order when an application
+ * arrives, the signed result webhook, FCRA adverse action, and the check records (candidate
+ * data: registered with the privacy registry).
  */
-import { instanceCachingFactory } from 'tsyringe';
+import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { JOB_QUEUE, type JobQueue } from '../../kernel/job-queue';
+import { APPLICATION_REPOSITORY, type ApplicationRepository } from '../applications/domain/ports';
+import { SUBMISSION_FOLLOW_UPS, type SubmissionFollowUps } from '../applications/domain/submission-follow-ups';
+import { VENDOR_CHECK_OUTCOMES, type VendorCheckOutcomes } from '../credential-checks/domain/vendor-check-outcomes';
+import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlements';
+import { LISTING_BACKGROUND_CHECK_POLICIES, type ListingBackgroundCheckPolicies } from '../listings/domain/background-check-policy';
+import { SubmissionBackgroundChecks } from './domain/submission-background-checks';
+import { SubmissionCheckOrderProcessor } from './jobs/submission-check-order';
 import type { PluginModule, HookHandlerRegistration } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
@@ -76,6 +85,21 @@ export const backgroundChecksModule: PluginModule = {
           ),
       ),
     });
+    const submissionChecks = instanceCachingFactory(
+      (c) =>
+        new SubmissionBackgroundChecks({
+          policies: c.resolve<ListingBackgroundCheckPolicies>(LISTING_BACKGROUND_CHECK_POLICIES),
+          entitlements: c.resolve<Entitlements>(ENTITLEMENTS),
+          queue: () => c.resolve<JobQueue>(JOB_QUEUE),
+          service: () => c.resolve(BackgroundCheckService),
+          checks: c.resolve<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY),
+          application: (id) => c.resolve<ApplicationRepository>(APPLICATION_REPOSITORY).findById(id),
+        }),
+    );
+    container.register(SubmissionBackgroundChecks, { useFactory: submissionChecks });
+    // Applications (pipeline delivery) and credential checks reach it through their own ports.
+    container.register<SubmissionFollowUps>(SUBMISSION_FOLLOW_UPS, { useFactory: (c) => c.resolve(SubmissionBackgroundChecks) });
+    container.register<VendorCheckOutcomes>(VENDOR_CHECK_OUTCOMES, { useFactory: (c) => c.resolve(SubmissionBackgroundChecks) });
     registerCandidateData(
       container,
       // Found by the email the host gave the check (the vendor's invitation went there); the vendor keeps its own copy of the report.
@@ -99,6 +123,7 @@ export const backgroundChecksModule: PluginModule = {
     );
   },
   hooks: HOOKS,
+  processors: (container: DependencyContainer) => [container.resolve(SubmissionCheckOrderProcessor)],
   routers: [
     {
       name: 'background-checks',

@@ -33,6 +33,7 @@ import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlement
 import { AutomaticApplicationChecks } from './domain/automatic-application-checks';
 import { REQUIREMENTS_WITH_TRUST, type RequirementsWithTrust } from './domain/requirements-with-trust';
 import { KnexRequirementsWithTrust } from './storage/knex-requirements-with-trust';
+import { VENDOR_CHECK_OUTCOMES, type VendorCheckOutcomes } from './domain/vendor-check-outcomes';
 import { ROLE_CREDENTIAL_CHECKER, type RoleCredentialChecker } from '../employees/domain/role-credential-check';
 import { RoleCredentialChecks } from './domain/role-credential-checks';
 
@@ -99,6 +100,7 @@ export const credentialChecksModule: PluginModule = {
             c.resolve(CredentialCheckService),
             (organizationId, applicationIds) => c.resolve(CredentialDocumentService).reviewedCredentialsFor(organizationId, applicationIds),
             () => c.resolve<Clock>(CLOCK).now(),
+            c.isRegistered(VENDOR_CHECK_OUTCOMES) ? c.resolve<VendorCheckOutcomes>(VENDOR_CHECK_OUTCOMES) : undefined,
           ),
       ),
     });

@@ -5,7 +5,8 @@
  * field name, so the empty mapping reads our shape. Part of the configuration (checked once
  * at start, a bad entry names itself); the profiles feature applies it to answers.
  */
-export type ScalarField = 'id' | 'name' | 'headline' | 'profile_url';
+/** `email` and `email_verified` (OpenID Connect's claims) are optional: a verified email prefills the widget's contact field. */
+export type ScalarField = 'id' | 'name' | 'headline' | 'profile_url' | 'email' | 'email_verified';
 export type ListField = 'skills' | 'credentials' | 'positions';
 
 const ITEM_FIELDS = {
@@ -14,7 +15,7 @@ const ITEM_FIELDS = {
   positions: ['title', 'company', 'start_date', 'end_date', 'verified'],
 } as const satisfies Record<ListField, readonly string[]>;
 
-export const SCALARS: readonly ScalarField[] = ['id', 'name', 'headline', 'profile_url'];
+export const SCALARS: readonly ScalarField[] = ['id', 'name', 'headline', 'profile_url', 'email', 'email_verified'];
 export const LISTS = Object.keys(ITEM_FIELDS) as ListField[];
 
 export interface ListMapping {

@@ -1,7 +1,7 @@
 /**
- * What an application that did not come through a profile provider carries beside it (a job
- * board's applicant: job_boards.import_applications): how to reach the person and their
- * resume. The pipeline receives it whole; application.submitted names the contact only (a
+ * How to reach an application's candidate, and their resume: a job board's applicant
+ * (job_boards.import_applications) or a profile application's `contact` (no resume: the
+ * profile is the application). The pipeline receives it whole; application.submitted names the contact only (a
  * resume file has no place in an event log or a webhook).
  */
 export interface ApplicantDetails {

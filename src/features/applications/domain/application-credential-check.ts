@@ -17,6 +17,8 @@ export interface CheckedApplication {
   id: string;
   listingId: string;
   importedCredentials: { title: string; issuer: string }[];
+  /** Where a background-check vendor's invitation goes (absent or null: nowhere). */
+  contact?: { email: string } | null;
 }
 
 export interface ApplicationCredentialChecker {

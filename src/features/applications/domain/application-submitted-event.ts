@@ -36,7 +36,9 @@ export function applicationSubmittedPayload(
     source: application.source,
     submitted_at: application.createdAt.toISOString(),
     credential_check: credentialCheck,
-    // A job board's applicant: the contact only (the resume goes to the pipeline, not into events).
+    // The earlier application to this listing with the same contact email (the same person), for the receiver to merge.
+    duplicate_of: application.duplicateOf ?? null,
+    // How to reach the candidate (a profile application's contact or a board applicant's): the contact only (a resume goes to the pipeline, not into events).
     applicant: applicant ? { email: applicant.email, phone: applicant.phone, has_resume: applicant.resume !== null } : null,
   };
 }

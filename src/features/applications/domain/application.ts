@@ -2,6 +2,7 @@ import type { ExperienceSummary } from '../../profiles/domain/experience-summary
 import type { ImportedCredential } from '../../profiles/domain/profile-snapshot';
 import type { WorkHistoryEntry } from '../../profiles/domain/work-history';
 import type { AnswerValue } from './answer-validation';
+import type { ApplicationContact } from './application-contact';
 
 export type ApplicationStatus = 'submitted';
 
@@ -23,6 +24,10 @@ export interface ProfileApplication {
   profileUrl: string;
   /** The distribution channel the candidate came through (`sourcing.distribute_jobs`), `sourcing` for an invitation, null when none. */
   source: string | null;
+  /** How to reach the candidate (a profile application's `contact`, a board applicant's email and phone); null when none was given. */
+  contact: ApplicationContact | null;
+  /** On reads: the earlier application to this listing with the same contact email (the same person applied twice), null when none. */
+  duplicateOf?: string | null;
   createdAt: Date;
   deliveredAt: Date | null;
 }

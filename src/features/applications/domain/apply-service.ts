@@ -25,6 +25,7 @@ import { SNAPSHOT_APPLICATIONS, type ApplicationDraft, type SnapshotApplications
 import { snapshotFreshSince } from '../../profiles/domain/profile-snapshot';
 import { APPLICATION_SOURCES, type ApplicationSources } from './application-source';
 import { APPLICATION_SOURCING, type ApplicationSourcing, type RecontactConsent } from './application-sourcing';
+import { contactEmailRequired, normalizedEmail } from './application-contact';
 
 /** Who submits: an organization's server, or a candidate's session from the widget. */
 export interface Applicant {
@@ -41,6 +42,8 @@ export interface ApplicationRequest {
   source?: string;
   /** The candidate agreed to be contacted again about other jobs (talent rediscovery). */
   recontact?: RecontactConsent;
+  /** How to reach the candidate; required by a listing with a background-check policy (the vendor's invitation goes to the email). */
+  contact?: { email: string; phone?: string };
 }
 
 export const duplicateApplication = (applicationId: string) =>
@@ -128,6 +131,7 @@ export class ApplyService {
       coverLetter: request.coverLetter ?? null,
       answers: fields.answers,
       source: fields.source,
+      contact: request.contact ? { email: normalizedEmail(request.contact.email), phone: request.contact.phone ?? null } : null,
       createdAt: this.clock.now(),
     };
     // application.submitted is recorded by the pipeline delivery this message guarantees (its
@@ -138,6 +142,7 @@ export class ApplyService {
     const stored = await this.snapshotApplications.createFromStoredSnapshot(draft, snapshotFreshSince(draft.createdAt), messages);
     if (stored.outcome === 'duplicate') throw duplicateApplication(stored.applicationId);
     if (stored.outcome === 'not_authorized') throw notAuthorized();
+    if (stored.outcome === 'contact_required') throw contactEmailRequired();
     if (stored.outcome === 'created') {
       this.outbox.nudge();
       return stored.application;

@@ -14,7 +14,8 @@ import type { SubmittedApplication } from './application';
 import { APPLICATION_SUBMITTED_EVENT, applicationSubmittedKey, applicationSubmittedPayload } from './application-submitted-event';
 import { APPLICATION_REPOSITORY, type ApplicationRepository } from './ports';
 import { APPLICATION_CREDENTIAL_CHECKER, type ApplicationCredentialChecker } from './application-credential-check';
-import { APPLICANT_DETAILS, type ApplicantDetailsReader } from './applicant-details';
+import { APPLICANT_DETAILS, type ApplicantDetails, type ApplicantDetailsReader } from './applicant-details';
+import { SUBMISSION_FOLLOW_UPS, type SubmissionFollowUps } from './submission-follow-ups';
 
 export { APPLICATION_SUBMITTED_EVENT } from './application-submitted-event';
 
@@ -39,6 +40,7 @@ export class PipelineDelivery {
     @inject(LISTINGS_DIRECTORY) private readonly listings: ListingsDirectory,
     @inject(APPLICATION_CREDENTIAL_CHECKER) private readonly credentialChecks: ApplicationCredentialChecker,
     @inject(APPLICANT_DETAILS) private readonly applicantDetails: ApplicantDetailsReader,
+    @inject(SUBMISSION_FOLLOW_UPS) private readonly followUps: SubmissionFollowUps,
   ) {}
 
   /** Returns false when the application was already delivered. */
@@ -49,9 +51,13 @@ export class PipelineDelivery {
     const listing = await this.listings.get(application.listingId);
     // The pipeline receives the answers in the listing's question order (the stored object has lost it).
     const answers = Object.fromEntries(inQuestionOrder(application.answers, listing?.questions ?? []));
+    // Before the check below, so a background check ordered from the listing's policy shows pending.
+    await this.followUps.submitted(application);
     // Checked here, off the apply path: the host and application.submitted receive the same result.
     const credentialCheck = (await this.credentialChecks.checkAll(application.organizationId, [application])).get(application.id);
-    const applicant = await this.applicantDetails.find(application.id);
+    // A board applicant's details, or the profile application's contact: one shape.
+    const applicant: ApplicantDetails | undefined =
+      (await this.applicantDetails.find(application.id)) ?? (application.contact ? { ...application.contact, resume: null } : undefined);
     const file = applicant?.resume?.file;
     await this.pipeline.deliver({
       applicationId: application.id,
@@ -74,6 +80,7 @@ export class PipelineDelivery {
       ...(application.source ? { source: application.source } : {}),
       submittedAt: application.createdAt,
       ...(credentialCheck ? { credentialCheck } : {}),
+      ...(application.duplicateOf ? { duplicateOf: application.duplicateOf } : {}),
       ...(applicant
         ? {
             applicant: {

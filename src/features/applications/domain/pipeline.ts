@@ -43,7 +43,9 @@ export interface PipelineApplication {
    * none or the organization holds no verification action.
    */
   credentialCheck?: ApplicationCredentialCheck;
-  /** A job board's applicant (no profile provider): how to reach them and their resume (file in base64). */
+  /** The earlier application to this listing with the same contact email (the same person applied twice), when there is one. */
+  duplicateOf?: string;
+  /** How to reach the candidate (a profile application's `contact`, or a job board's applicant with their resume, file in base64); absent when none was given. */
   applicant?: {
     email: string;
     phone: string | null;

@@ -52,6 +52,13 @@ export const applicationSchema = submittedApplicationSchema
       description:
         'The distribution channel of the tracked apply link the candidate came through (sourcing.distribute_jobs), `sourcing` for an invitation (sourcing.source_candidates); null when none',
     }),
+    contact: z.object({ email: z.string(), phone: z.string().nullable() }).nullable().meta({
+      description: "How to reach the candidate: the profile application's `contact` (email lower-cased) or a board applicant's; null when none was given",
+    }),
+    duplicate_of: z.string().nullable().meta({
+      description:
+        'The earlier application to this listing with the same contact email (the same person applied through a job board and with their profile); null when none',
+    }),
     created_at: isoDateTime,
     credential_check: applicationCredentialCheckSchema.nullable(),
   })
@@ -75,6 +82,11 @@ export const publicListingSchema = z
       }),
     ),
     requirements: z.array(credentialRequirementSchema).meta({ description: 'The credentials that will be checked, shown before consent' }),
+    contact: z.object({
+      email: z.enum(['required', 'optional']).meta({
+        description: "`required` when the listing orders a background check when an application arrives (the vendor's invitation goes to the email)",
+      }),
+    }),
     profile_apply: z.object({ button_text: z.string(), theme: z.enum(['light', 'dark', 'auto']) }),
   })
   .meta({ id: 'PublicListing' });

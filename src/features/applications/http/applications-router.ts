@@ -6,6 +6,7 @@ import type { Applicant, ApplyService } from '../domain/apply-service';
 import { applicationView } from '../domain/pipeline-delivery';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
+import { isPhone, MAX_EMAIL_LENGTH, MAX_PHONE_LENGTH } from '../domain/application-contact';
 import { applicationListSchema, applicationSchema, submittedApplicationSchema } from './application-schemas';
 
 export const APPLY_PATH = '/listings/:listing_id/applications/profile';
@@ -23,6 +24,22 @@ const applyBody = z
       description:
         'The `source` query parameter of a tracked apply link (sourcing.distribute_jobs) or of a sourcing invitation (sourcing.source_candidates), passed on as is; 400 source_invalid when it is not one of this listing (and candidate), 409 invitation_used, 410 invitation_expired',
     }),
+    contact: z
+      .object({
+        email: z.email().max(MAX_EMAIL_LENGTH),
+        phone: z
+          .string()
+          .trim()
+          .max(MAX_PHONE_LENGTH)
+          .refine(isPhone, 'expected a phone number: 7 to 15 digits, an optional leading +, spaces, dots, dashes or brackets')
+          .optional(),
+      })
+      .strict()
+      .optional()
+      .meta({
+        description:
+          "How to reach the candidate (an extension of SPEC 4.1). Required (400 parameter_missing, param contact.email) when the listing orders a background check when an application arrives: the vendor's consent invitation goes to the email. The email is stored lower-cased",
+      }),
     recontact_consent: z
       .object({
         consent: z.literal(true),
@@ -77,6 +94,8 @@ export function applicationDetail(application: ProfileApplication, credentialChe
     cover_letter: application.coverLetter,
     answers: application.answers,
     source: application.source,
+    contact: application.contact,
+    duplicate_of: application.duplicateOf ?? null,
     created_at: application.createdAt.toISOString(),
     credential_check: credentialCheck,
   };
@@ -109,6 +128,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
           coverLetter: body.cover_letter,
           answers: body.answers,
           source: body.source,
+          contact: body.contact,
           recontact: body.recontact_consent ? { email: body.recontact_consent.email, location: body.recontact_consent.location ?? null } : undefined,
         });
         return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);

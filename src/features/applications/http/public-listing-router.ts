@@ -2,6 +2,7 @@ import { isListingId } from '../../listings/domain/listing-id';
 import type { ProfileApplyAvailability } from '../domain/profile-apply-availability';
 import type { ListingsDirectory } from '../../listings/domain/listing';
 import type { ListingRequirementsStore } from '../../listings/domain/credential-requirements';
+import type { ListingBackgroundCheckPolicies } from '../../listings/domain/background-check-policy';
 import type { OrganizationRepository } from '../../organizations/domain/ports';
 import { notFound } from '../../../kernel/errors';
 import { defineRoute, z, type RouteDefinition } from '../../../platform/http/route';
@@ -18,6 +19,7 @@ export function publicListingRoutes(deps: {
   availability: ProfileApplyAvailability;
   organizations: OrganizationRepository;
   requirements: ListingRequirementsStore;
+  backgroundChecks: ListingBackgroundCheckPolicies;
 }): RouteDefinition<any, any, any>[] {
   return [
     defineRoute({
@@ -66,6 +68,8 @@ export function publicListingRoutes(deps: {
             min_validity_days: r.min_validity_days,
             verified_source_required: r.verified_source_required,
           })),
+          // A listing that orders a background check needs an email for the vendor's invitation.
+          contact: { email: (await deps.backgroundChecks.get(listing.organizationId, listing.id)) ? 'required' : 'optional' },
           profile_apply: { button_text: settings.buttonText, theme: settings.theme },
         };
       },

@@ -11,6 +11,7 @@ import { fromJson } from '../../../platform/database/json-column';
 import { idempotencyEffect } from '../../../platform/http/idempotency-effect';
 import { onlyJobMessages, outboxRows } from '../../../platform/queue/outbox-rows';
 import { DATABASE } from '../../../platform/database/tokens';
+import { normalizedEmail } from '../domain/application-contact';
 
 const ONE_PER_CANDIDATE = 'hi_profile_applications_one_per_candidate';
 
@@ -48,6 +49,9 @@ interface ApplicationRow {
   work_history: unknown;
   profile_url: string;
   source: string | null;
+  contact_email: string | null;
+  contact_phone: string | null;
+  duplicate_of?: string | null;
   created_at: Date;
   delivered_at: Date | null;
 }
@@ -68,6 +72,8 @@ const fromRow = (row: ApplicationRow): ProfileApplication => ({
   workHistory: fromJson<WorkHistoryEntry[]>(row.work_history) ?? [],
   profileUrl: row.profile_url,
   source: row.source ?? null,
+  contact: row.contact_email ? { email: row.contact_email, phone: row.contact_phone ?? null } : null,
+  duplicateOf: row.duplicate_of ?? null,
   createdAt: new Date(row.created_at),
   deliveredAt: row.delivered_at ? new Date(row.delivered_at) : null,
 });
@@ -90,13 +96,29 @@ export function applicationRow(application: ProfileApplication) {
     work_history: JSON.stringify(application.workHistory),
     profile_url: application.profileUrl,
     source: application.source,
+    contact_email: application.contact ? normalizedEmail(application.contact.email) : null,
+    contact_phone: application.contact?.phone ?? null,
     created_at: application.createdAt,
   };
 }
 
+/**
+ * The earlier application to the same listing with the same contact email: the same person
+ * applied twice (a job board, then their profile). Flagged on reads, not refused: the profile
+ * brings verified credentials the board application lacks.
+ */
+const DUPLICATE_OF = `(select q.id from hi_profile_applications q
+  where q.organization_id = hi_profile_applications.organization_id and q.listing_id = hi_profile_applications.listing_id
+    and q.contact_email = hi_profile_applications.contact_email and q.seq < hi_profile_applications.seq
+  order by q.seq limit 1) as duplicate_of`;
+
 @injectable()
 export class KnexApplicationRepository implements ApplicationRepository {
   constructor(@inject(DATABASE) private readonly db: Database) {}
+
+  private select() {
+    return this.db<ApplicationRow>('hi_profile_applications').select('hi_profile_applications.*', this.db.raw(DUPLICATE_OF));
+  }
 
   async create(application: ProfileApplication, messages: readonly OutboxMessage[]): Promise<{ created: true } | { created: false; duplicateOf: string }> {
     // Job messages only: an event needs the event log's transaction, which the apply path
@@ -121,12 +143,12 @@ export class KnexApplicationRepository implements ApplicationRepository {
   }
 
   async find(organizationId: string, applicationId: string): Promise<ProfileApplication | undefined> {
-    const row = await this.db<ApplicationRow>('hi_profile_applications').where({ id: applicationId, organization_id: organizationId }).first();
+    const row = await this.select().where({ id: applicationId, organization_id: organizationId }).first();
     return row ? fromRow(row) : undefined;
   }
 
   async findById(applicationId: string): Promise<ProfileApplication | undefined> {
-    const row = await this.db<ApplicationRow>('hi_profile_applications').where({ id: applicationId }).first();
+    const row = await this.select().where({ id: applicationId }).first();
     return row ? fromRow(row) : undefined;
   }
 
@@ -138,7 +160,7 @@ export class KnexApplicationRepository implements ApplicationRepository {
   }
 
   async list(organizationId: string, listingId: string, options: { limit: number; startingAfter?: string }): Promise<ApplicationPage> {
-    let query = this.db<ApplicationRow>('hi_profile_applications')
+    let query = this.select()
       .where({ organization_id: organizationId, listing_id: listingId })
       .orderBy('seq', 'desc')
       .limit(options.limit + 1);

@@ -78,6 +78,8 @@ export interface BackgroundCheckRepository {
   /** Inserts it unless the (organization, action, host check) exists; answers the stored one either way. */
   create(check: NewBackgroundCheck): Promise<BackgroundCheck>;
   find(organizationId: string, action: string, hostCheckId: string): Promise<BackgroundCheck | undefined>;
+  /** The organization's checks of these host check ids, any action (one query for a page of applications). */
+  findMany(organizationId: string, hostCheckIds: readonly string[]): Promise<BackgroundCheck[]>;
   get(organizationId: string, id: string): Promise<BackgroundCheck | undefined>;
   list(organizationId: string, filter: { candidateId?: string; limit: number }): Promise<BackgroundCheck[]>;
   /** The organization's checks of one vendor candidate, newest first. */

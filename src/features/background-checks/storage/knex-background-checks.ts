@@ -98,6 +98,12 @@ export class KnexBackgroundChecks implements BackgroundCheckRepository {
     return (await this.find(c.organizationId, c.action, c.hostCheckId))!;
   }
 
+  async findMany(organizationId: string, hostCheckIds: readonly string[]): Promise<BackgroundCheck[]> {
+    if (hostCheckIds.length === 0) return [];
+    const rows = await this.db('hi_background_checks').where({ organization_id: organizationId }).whereIn('host_check_id', hostCheckIds);
+    return rows.map(fromRow);
+  }
+
   async find(organizationId: string, action: string, hostCheckId: string): Promise<BackgroundCheck | undefined> {
     const row = await this.db('hi_background_checks').where({ organization_id: organizationId, action, host_check_id: hostCheckId }).first();
     return row ? fromRow(row) : undefined;

@@ -5,11 +5,13 @@
  * delivery id (a replay answers what the first delivery got), then the application itself.
  * It enters the same pipeline as profile applications (hi_profile_applications, the
  * pipeline-delivery job, application.submitted) with the board as its `source`, once per
- * person (their email) and listing.
+ * person (their email) and listing: a profile application to the listing with the same
+ * contact email makes the delivery a duplicate of it.
  */
 import { createHash } from 'node:crypto';
 import type { ProfileApplication } from '../../applications/domain/application';
 import { pipelineDeliveryMessage } from '../../applications/domain/pipeline-delivery-message';
+import { normalizedEmail } from '../../applications/domain/application-contact';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import type { Listing, ListingsDirectory } from '../../listings/domain/listing';
 import { isListingId } from '../../listings/domain/listing-id';
@@ -32,7 +34,7 @@ import {
 
 /** Board applicants have no profile provider: their id is derived from the email, so one person is one candidate per organization. */
 export const BOARD_APPLICANT_ISSUER = 'job-boards';
-export const boardApplicantId = (email: string) => profileUserIdFor(BOARD_APPLICANT_ISSUER, email.trim().toLowerCase());
+export const boardApplicantId = (email: string) => profileUserIdFor(BOARD_APPLICANT_ISSUER, normalizedEmail(email));
 
 export interface BoardApplicationsDeps {
   secrets: BoardSecretStore;
@@ -105,6 +107,7 @@ export class BoardApplications {
       workHistory: [],
       profileUrl: '',
       source: board,
+      contact: { email: normalizedEmail(input.email), phone: input.phone },
       createdAt: now,
       deliveredAt: null,
     };
@@ -117,7 +120,7 @@ export class BoardApplications {
         profileUserId,
         board,
         boardApplicationId: input.boardApplicationId,
-        email: input.email.trim().toLowerCase(),
+        email: normalizedEmail(input.email),
         phone: input.phone,
         resumeText: input.resume?.text ?? null,
         resumeFile: file,

@@ -1,7 +1,8 @@
 /**
  * Board applications on knex, in one transaction: the delivery id (hi_board_deliveries, once
  * per organization), the application row in hi_profile_applications (the same table and
- * uniqueness as profile applications: once per organization, listing and candidate), its
+ * uniqueness as profile applications: once per organization, listing and candidate, and
+ * none when an application to the listing has the same contact email), its
  * details (hi_board_applications) and its pipeline-delivery outbox message. Conflicts are
  * `ON CONFLICT DO NOTHING`, so a duplicate never aborts the transaction half way.
  */
@@ -35,6 +36,18 @@ export class KnexBoardApplicationWriter implements BoardApplicationWriter {
       if (recorded.length === 0) {
         const first = await trx('hi_board_deliveries').where({ organization_id: delivery.organizationId, delivery_id: delivery.deliveryId }).first();
         return { outcome: 'replayed', applicationId: first.application_id as string, sameBody: first.body_sha256 === delivery.bodySha256 };
+      }
+      // The same person (email) already applied to this listing, with their profile or through a board.
+      const sameEmail = await trx('hi_profile_applications')
+        .select('id')
+        .where({ organization_id: application.organizationId, listing_id: application.listingId, contact_email: details.email })
+        .orderBy('seq')
+        .first();
+      if (sameEmail) {
+        await trx('hi_board_deliveries')
+          .where({ organization_id: delivery.organizationId, delivery_id: delivery.deliveryId })
+          .update({ application_id: sameEmail.id });
+        return { outcome: 'duplicate', applicationId: sameEmail.id as string };
       }
       const inserted = await trx('hi_profile_applications')
         .insert(applicationRow(application))

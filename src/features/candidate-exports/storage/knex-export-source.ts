@@ -38,7 +38,8 @@ export class KnexExportSource implements ExportSource {
           'a.imported_credentials',
           'a.experience_summary',
           'a.work_history',
-          'c.email',
+          // The talent-pool consent's email, else the application's own contact (a profile application's or a board applicant's).
+          this.db.raw('coalesce(c.email, a.contact_email) as email'),
         )
         .where('a.organization_id', organizationId)
         .orderBy([

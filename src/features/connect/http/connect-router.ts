@@ -238,7 +238,13 @@ export function connectRouter(options: ConnectRouterOptions): ApiRouter {
           profile_user_id: result.profile.id,
           organization_id: context.organizationId,
           listing_id: context.listingId,
-          candidate: { name: result.profile.name, headline: result.profile.headline, profile_url: result.profile.profile_url },
+          candidate: {
+            name: result.profile.name,
+            headline: result.profile.headline,
+            profile_url: result.profile.profile_url,
+            // Only a verified email prefills the widget's contact field (the candidate may change it).
+            ...(result.profile.email && result.profile.email_verified === true ? { email: result.profile.email } : {}),
+          },
           ...(result.alreadyApplied
             ? { already_applied: { application_id: result.alreadyApplied.applicationId, applied_at: result.alreadyApplied.appliedAt.toISOString() } }
             : {}),

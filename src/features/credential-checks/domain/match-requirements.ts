@@ -9,7 +9,17 @@ import type { PresentedCredential, VerificationReason } from './presented-creden
 
 export type RequirementStatus = 'met' | 'missing' | 'expired' | 'unverified' | 'pending';
 
-export type OutcomeReason = VerificationReason | 'issuer_untrusted' | 'credential_expired' | 'validity_below_minimum' | 'no_matching_credential';
+export type OutcomeReason = VerificationReason | 'issuer_untrusted' | 'credential_expired' | 'validity_below_minimum' | 'no_matching_credential' | VendorReason;
+
+/** Why a vendor background check did not meet its requirements (background-checks), or why none was ordered. */
+export type VendorReason =
+  | 'report_consider'
+  | 'invitation_expired'
+  | 'report_canceled'
+  | 'motor_vehicle_record_missing'
+  | 'driver_license_not_valid'
+  | 'major_violation'
+  | 'contact_email_missing';
 
 export interface RequirementOutcome {
   requirement: string;
@@ -18,13 +28,15 @@ export interface RequirementOutcome {
   reason: OutcomeReason | null;
   /** The credential the outcome rests on, or null when none matched. */
   evidence: {
-    source: PresentedCredential['source'];
+    source: PresentedCredential['source'] | 'background_check';
     credential_id: string | null;
     issuer: string;
     types: string[];
     valid_from: string | null;
     valid_until: string | null;
     verification: PresentedCredential['verification']['status'];
+    /** A vendor check's: what the reason rests on (a violation's description). */
+    detail?: string;
   } | null;
 }
 
@@ -89,7 +101,11 @@ export function matchRequirements(
   now: Date,
   pendingKeys: ReadonlySet<string> = new Set(),
 ): CheckSummary {
-  const outcomes = requirements.map((r) => matchRequirement(r, credentials, now, pendingKeys.has(r.key)));
+  return summarize(requirements.map((r) => matchRequirement(r, credentials, now, pendingKeys.has(r.key))));
+}
+
+/** The check's status from its outcomes. */
+export function summarize(outcomes: RequirementOutcome[]): CheckSummary {
   // Settled as soon as one requirement fails for good; pending only while the rest is met.
   const open = outcomes.filter((o) => o.status !== 'met');
   const status = open.length === 0 ? 'met' : open.every((o) => o.status === 'pending') ? 'pending' : 'not_met';

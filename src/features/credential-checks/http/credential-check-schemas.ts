@@ -25,13 +25,16 @@ const verificationReason = z
   .nullable();
 
 const evidence = z.object({
-  source: z.enum(['vc_jwt', 'data_integrity', 'self_reported', 'document_review']),
+  source: z
+    .enum(['vc_jwt', 'data_integrity', 'self_reported', 'document_review', 'background_check'])
+    .meta({ description: "`background_check`: the vendor's report (or motor-vehicle record) a listing's background-check policy ordered" }),
   credential_id: z.string().nullable(),
   issuer: z.string(),
   types: z.array(z.string()),
   valid_from: z.string().nullable(),
   valid_until: z.string().nullable(),
   verification: z.enum(['verified', 'unverified', 'invalid']),
+  detail: z.string().optional().meta({ description: "A vendor check's: what the reason rests on (a violation's description)" }),
 });
 
 /** One requirement's outcome, with the credential it rests on. */
@@ -40,7 +43,7 @@ export const requirementOutcomeSchema = z.object({
   status: z.enum(['met', 'missing', 'expired', 'unverified', 'pending']),
   reason: z.string().nullable().meta({
     description:
-      'Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …)',
+      "Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …); a vendor check's: report_consider, invitation_expired, report_canceled, motor_vehicle_record_missing, driver_license_not_valid, major_violation, contact_email_missing (no email to send the vendor's invitation to: nothing ordered)",
   }),
   evidence: evidence.nullable(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listOf, nullableDateTime } from '../../../platform/http/common-schemas';
 import { credentialRequirementSchema } from '../domain/credential-requirements';
+import { backgroundCheckPolicySchema } from '../domain/background-check-policy';
 
 const listingQuestion = z.object({
   key: z.string().meta({ example: 'years_experience' }),
@@ -22,6 +23,9 @@ export const listingSchema = z
     status: z.enum(['open', 'closed']),
     questions: z.array(listingQuestion),
     requirements: z.array(credentialRequirementSchema).meta({ description: 'The credentials an applicant must hold (docs/credentials.md)' }),
+    background_check: backgroundCheckPolicySchema.nullable().meta({
+      description: 'The background check ordered automatically when an application arrives (docs/credentials.md); null when none',
+    }),
     created_at: nullableDateTime,
     updated_at: nullableDateTime,
   })
@@ -46,6 +50,7 @@ export const listingSchema = z
           verified_source_required: true,
         },
       ],
+      background_check: null,
       created_at: '2026-11-24T09:30:00.000Z',
       updated_at: '2026-11-24T09:30:00.000Z',
     },

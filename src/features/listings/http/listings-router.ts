@@ -12,11 +12,12 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { listingListSchema, listingSchema } from './listing-schemas';
 import { credentialRequirementsSchema, type CredentialRequirement, type ListingRequirementsStore } from '../domain/credential-requirements';
+import { backgroundCheckPolicySchema, type BackgroundCheckPolicy, type ListingBackgroundCheckPolicies } from '../domain/background-check-policy';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
 /** A listing without its requirements (those live in the plugin's store, see withRequirements). */
-export function listingView(listing: Listing): Omit<z.output<typeof listingSchema>, 'requirements'> {
+export function listingView(listing: Listing): Omit<z.output<typeof listingSchema>, 'requirements' | 'background_check'> {
   return {
     id: listing.id,
     object: 'listing',
@@ -45,6 +46,7 @@ const fields = {
   questions: questionsSchema.optional(),
   status: z.enum(['open', 'closed']).optional(),
   requirements: credentialRequirementsSchema.optional(),
+  background_check: backgroundCheckPolicySchema.nullable().optional(),
 };
 
 const createBody = z.object({ title, external_id: externalId.optional(), ...fields }).strict();
@@ -69,11 +71,20 @@ const toFields = (body: z.infer<typeof upsertBody>): ListingFields => ({
   status: body.status,
 });
 
-export function listingRoutes(listings: ListingsManager, requirementsStore: ListingRequirementsStore): RouteDefinition<any, any, any>[] {
-  // Requirements are validated with the body, so a listing is never written with requirements that cannot be.
-  const withRequirements = async (listing: Listing, replace?: CredentialRequirement[]) => {
+export function listingRoutes(
+  listings: ListingsManager,
+  requirementsStore: ListingRequirementsStore,
+  policies: ListingBackgroundCheckPolicies,
+): RouteDefinition<any, any, any>[] {
+  // Requirements and the background-check policy are validated with the body, so a listing is never written with ones that cannot be.
+  const withRequirements = async (listing: Listing, replace?: CredentialRequirement[], policy?: BackgroundCheckPolicy | null) => {
     if (replace !== undefined) await requirementsStore.put(listing.organizationId, listing.id, replace);
-    return { ...listingView(listing), requirements: replace ?? (await requirementsStore.get(listing.organizationId, listing.id)) };
+    if (policy !== undefined) await policies.put(listing.organizationId, listing.id, policy);
+    return {
+      ...listingView(listing),
+      requirements: replace ?? (await requirementsStore.get(listing.organizationId, listing.id)),
+      background_check: policy !== undefined ? policy : await policies.get(listing.organizationId, listing.id),
+    };
   };
   const found = async (organizationId: string, listingId: string) => {
     const listing = await listings.find(organizationId, listingId);
@@ -107,7 +118,7 @@ export function listingRoutes(listings: ListingsManager, requirementsStore: List
           }
         }
         const listing = await listings.create(orgId(principal), { ...toFields(body), externalId: body.external_id ?? null });
-        return reply(201, await withRequirements(listing, body.requirements ?? []));
+        return reply(201, await withRequirements(listing, body.requirements ?? [], body.background_check ?? null));
       },
     }),
     defineRoute({
@@ -123,7 +134,7 @@ export function listingRoutes(listings: ListingsManager, requirementsStore: List
       response: listingSchema,
       handler: async ({ principal, params, body }) => {
         const { listing, created } = await listings.upsertByExternalId(orgId(principal), params.external_id, toFields(body));
-        return reply(created ? 201 : 200, await withRequirements(listing, body.requirements ?? []));
+        return reply(created ? 201 : 200, await withRequirements(listing, body.requirements ?? [], body.background_check ?? null));
       },
     }),
     defineRoute({
@@ -146,7 +157,15 @@ export function listingRoutes(listings: ListingsManager, requirementsStore: List
           orgId(principal),
           page.data.map((l) => l.id),
         );
-        const data = page.data.map((l) => ({ ...listingView(l), requirements: requirements.get(l.id) ?? [] }));
+        const backgroundChecks = await policies.getMany(
+          orgId(principal),
+          page.data.map((l) => l.id),
+        );
+        const data = page.data.map((l) => ({
+          ...listingView(l),
+          requirements: requirements.get(l.id) ?? [],
+          background_check: backgroundChecks.get(l.id) ?? null,
+        }));
         return { object: 'list', data, has_more: page.hasMore, url: '/v1/listings' } satisfies z.output<typeof listingListSchema>;
       },
     }),
@@ -191,7 +210,7 @@ export function listingRoutes(listings: ListingsManager, requirementsStore: List
           ...(body.status !== undefined ? { status: body.status } : {}),
           ...(body.external_id !== undefined ? { externalId: body.external_id } : {}),
         });
-        return withRequirements(updated!, body.requirements);
+        return withRequirements(updated!, body.requirements, body.background_check);
       },
     }),
     defineRoute({

@@ -48,8 +48,16 @@ export function coreCandidateStores(db: Knex, hooks: CoreStoreHooks = {}): Candi
     candidateStore(
       tableStore(db, {
         name: 'applications',
-        description: 'Submitted applications: cover letter, answers and the imported profile they carried',
+        description: 'Submitted applications: cover letter, answers, the imported profile they carried and the contact email and phone given',
         table: 'hi_profile_applications',
+        // The candidate's applications, and those given with an email the host knows them by (stored lower-cased).
+        where: (q, s) =>
+          q.where({ organization_id: s.organizationId }).andWhere((w) =>
+            w.where({ profile_user_id: s.profileUserId }).orWhereIn(
+              'contact_email',
+              s.emails.map((e) => e.trim().toLowerCase()),
+            ),
+          ),
       }),
     ),
     candidateStore(

@@ -32,6 +32,9 @@ export interface ProviderProfile {
   skills: ProviderSkill[];
   credentials: ProviderCredential[];
   positions: ProviderPosition[];
+  /** The candidate's email (OpenID Connect's `email` claim), when the provider gives one; only a verified one prefills the widget. */
+  email?: string;
+  email_verified?: boolean;
 }
 
 export interface ProviderTokens {

@@ -47,6 +47,9 @@ export const providerProfileSchema = z.object({
     )
     .max(200)
     .default([]),
+  // A malformed email claim is dropped, not a refused profile: the email only prefills a form field.
+  email: z.email().max(254).optional().catch(undefined),
+  email_verified: z.boolean().optional().catch(undefined),
 });
 
 export type ParsedProfile = { profile: ProviderProfile } | { problem: string };

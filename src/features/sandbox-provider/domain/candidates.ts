@@ -7,6 +7,8 @@ export const SANDBOX_CANDIDATES: readonly SandboxCandidate[] = [
   {
     id: 'usr_sbx7Ada2Lovelace',
     name: 'Ada Lovelace',
+    email: 'ada.lovelace@sandbox.example',
+    email_verified: true,
     headline: 'Staff Backend Engineer · distributed systems and data pipelines',
     skills: [
       { name: 'TypeScript', verified: true },
@@ -28,6 +30,9 @@ export const SANDBOX_CANDIDATES: readonly SandboxCandidate[] = [
   {
     id: 'usr_sbx4Grace9Hopper',
     name: 'Grace Hopper',
+    // Not verified: the widget does not prefill it.
+    email: 'grace.hopper@sandbox.example',
+    email_verified: false,
     headline: 'Engineering Manager · compilers and developer tooling',
     skills: [
       { name: 'Compilers', verified: true },

@@ -253,6 +253,8 @@ export function sandboxRouter(options: SandboxRouterOptions): ApiRouter {
       skills: scopes.has('skills') ? candidate.skills : [],
       credentials: scopes.has('credentials') ? candidate.credentials : [],
       positions: scopes.has('experience') ? candidate.positions : [],
+      // OpenID Connect's email claims, with the profile: the widget prefills a verified one.
+      ...(candidate.email ? { email: candidate.email, email_verified: candidate.email_verified === true } : {}),
     });
   });
 

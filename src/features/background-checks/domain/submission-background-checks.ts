@@ -1,0 +1,130 @@
+/**
+ * Background checks ordered when an application arrives, from its listing's policy
+ * (docs/credentials.md): the pipeline delivery enqueues one order job per application (job id
+ * `bgc-submission-<application>`), the job orders through BackgroundCheckService (the same
+ * vendor steps and action run as the `background_check.requested` hook, the application id as
+ * the host check id, so a replayed job finds the stored check and orders nothing twice), and
+ * the application's credential check shows the policy's requirements: `pending` until the
+ * vendor's signed webhook decides them, `missing` with `contact_email_missing` when the
+ * application gave no email (nothing is ordered). Organizations not holding the policy's
+ * action (`run_check`, or `route_verification` for a driver) get no order and no outcomes.
+ */
+import type { JobQueue } from '../../../kernel/job-queue';
+import type { Entitlements } from '../../licensing/domain/entitlements';
+import type { BackgroundCheckPolicy, ListingBackgroundCheckPolicies } from '../../listings/domain/background-check-policy';
+import type { ProfileApplication } from '../../applications/domain/application';
+import type { SubmissionFollowUps } from '../../applications/domain/submission-follow-ups';
+import type { RequirementOutcome } from '../../credential-checks/domain/match-requirements';
+import type { VendorCheckedApplication, VendorCheckOutcomes } from '../../credential-checks/domain/vendor-check-outcomes';
+import {
+  RUN_CHECK_ACTION,
+  ROUTE_VERIFICATION_ACTION,
+  type BackgroundCheck,
+  type BackgroundCheckAction,
+  type BackgroundCheckRepository,
+} from './background-check';
+import { REQUIREMENT_KEYS, type BackgroundCheckService } from './background-check-service';
+
+export const SUBMISSION_CHECKS_QUEUE = 'background-check-orders';
+
+export interface SubmissionCheckJob {
+  organization_id: string;
+  application_id: string;
+}
+
+export const submissionCheckJobId = (applicationId: string) => `bgc-submission-${applicationId}`;
+
+export type SubmissionOrderOutcome =
+  | { ordered: true; backgroundCheckId: string; status: BackgroundCheck['status'] }
+  | { ordered: false; reason: 'application_missing' | 'no_policy' | 'not_licensed' | 'contact_email_missing' };
+
+export const policyAction = (policy: BackgroundCheckPolicy): BackgroundCheckAction =>
+  policy.purpose === 'driver' ? ROUTE_VERIFICATION_ACTION : RUN_CHECK_ACTION;
+
+/** "Ada King Lovelace" → Ada / King Lovelace; a single word is a first name only. */
+function nameParts(name: string): { firstName?: string; lastName?: string } {
+  const [first, ...rest] = name.trim().split(/\s+/);
+  return { ...(first ? { firstName: first.slice(0, 100) } : {}), ...(rest.length > 0 ? { lastName: rest.join(' ').slice(0, 100) } : {}) };
+}
+
+export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCheckOutcomes {
+  constructor(
+    private readonly deps: {
+      policies: ListingBackgroundCheckPolicies;
+      entitlements: Entitlements;
+      queue: () => JobQueue;
+      service: () => BackgroundCheckService;
+      checks: BackgroundCheckRepository;
+      application: (applicationId: string) => Promise<ProfileApplication | undefined>;
+    },
+  ) {}
+
+  /** From the pipeline delivery: enqueues the order when the listing has a policy (never orders inside the delivery). */
+  async submitted(application: ProfileApplication): Promise<void> {
+    const policy = await this.deps.policies.get(application.organizationId, application.listingId);
+    if (!policy) return;
+    const job: SubmissionCheckJob = { organization_id: application.organizationId, application_id: application.id };
+    await this.deps.queue().add(SUBMISSION_CHECKS_QUEUE, 'order', job, { jobId: submissionCheckJobId(application.id) });
+  }
+
+  /** The job: orders the check the listing's policy asks for, once per application. */
+  async order(organizationId: string, applicationId: string): Promise<SubmissionOrderOutcome> {
+    const application = await this.deps.application(applicationId);
+    if (!application || application.organizationId !== organizationId) return { ordered: false, reason: 'application_missing' };
+    const policy = await this.deps.policies.get(organizationId, application.listingId);
+    if (!policy) return { ordered: false, reason: 'no_policy' };
+    const action = policyAction(policy);
+    if (!(await this.deps.entitlements.isActive(organizationId, action))) return { ordered: false, reason: 'not_licensed' };
+    if (!application.contact) return { ordered: false, reason: 'contact_email_missing' };
+    const check = await this.deps.service().order(organizationId, {
+      action,
+      hostCheckId: application.id,
+      candidateId: application.profileUserId,
+      listingId: application.listingId,
+      purpose: policy.purpose,
+      email: application.contact.email,
+      ...nameParts(application.candidateName),
+      packageSlug: policy.package,
+      workLocation: policy.work_location,
+    });
+    return { ordered: true, backgroundCheckId: check.id, status: check.status };
+  }
+
+  async of(organizationId: string, applications: VendorCheckedApplication[]): Promise<Map<string, RequirementOutcome[]>> {
+    const results = new Map<string, RequirementOutcome[]>();
+    const policies = await this.deps.policies.getMany(organizationId, [...new Set(applications.map((a) => a.listingId))]);
+    if (policies.size === 0) return results;
+    const held = new Map<BackgroundCheckAction, boolean>();
+    for (const policy of policies.values()) {
+      const action = policyAction(policy);
+      if (!held.has(action)) held.set(action, await this.deps.entitlements.isActive(organizationId, action));
+    }
+    const covered = applications.filter((a) => {
+      const policy = policies.get(a.listingId);
+      return policy !== undefined && held.get(policyAction(policy));
+    });
+    // One query for the page: the checks stored under these applications' ids.
+    const stored = await this.deps.checks.findMany(
+      organizationId,
+      covered.map((a) => a.id),
+    );
+    for (const application of covered) {
+      const policy = policies.get(application.listingId)!;
+      const check = stored.find((c) => c.hostCheckId === application.id && c.action === policyAction(policy));
+      const keys = REQUIREMENT_KEYS[policy.purpose];
+      if (check) results.set(application.id, check.requirements as RequirementOutcome[]);
+      else if (!application.contact)
+        results.set(
+          application.id,
+          keys.map((requirement) => ({ requirement, status: 'missing', reason: 'contact_email_missing', evidence: null })),
+        );
+      // Being ordered (the job runs right after the delivery, or retries a vendor outage).
+      else
+        results.set(
+          application.id,
+          keys.map((requirement) => ({ requirement, status: 'pending', reason: null, evidence: null })),
+        );
+    }
+    return results;
+  }
+}
