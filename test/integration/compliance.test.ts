@@ -384,9 +384,18 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.match(reminder.parsed.text ?? '', /Dear Nora Nurse,[\s\S]*in 29 days/);
     await at('PUT', '/v1/compliance/settings', { reminder_days: [60, 7] });
     assert.equal((await standing()).status, 'expiring', 'inside the furthest reminder');
+    // The next reminder reads the employee's language as it is now (French), and says so.
+    assert.equal((await at('PATCH', `/v1/employees/${id}`, { language: 'fr' })).status, 200);
+    await sweep(34);
+    const french = await waitFor(async () => smtp.received.find((m) => /expire le/.test(m.parsed.subject ?? '')), 'the French reminder');
+    assert.equal(french.parsed.subject, `Votre License expire le ${expiresAt.slice(0, 10)}`);
+    assert.equal(french.parsed.headers.get('content-language'), 'fr');
+    assert.match(french.parsed.text ?? '', /^Bonjour Nora Nurse,\n[\s\S]*« rn_license » expire le [\s\S]*dans 6 jours\.\nMerci de le renouveler/);
+    assert.equal(reminder.parsed.headers.get('content-language'), 'en');
     await sweep(41);
     const events = (await at('GET', '/v1/events?type=credential.expiring,credential.expired&limit=10')).body.data;
     assert.deepEqual(events.map((e: any) => [e.type, e.data.subject, e.data.employee_id, e.data.role_id]).reverse(), [
+      ['credential.expiring', 'employee', id, role.body.id],
       ['credential.expiring', 'employee', id, role.body.id],
       ['credential.expired', 'employee', id, role.body.id],
     ]);
