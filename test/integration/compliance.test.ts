@@ -341,7 +341,13 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.equal(approved.status, 200, approved.text);
     assert.equal((await at('POST', `/v1/employees/${id}/documents/${uploaded.body.id}/approve`, { expires_at: expiresAt })).status, 409);
     assert.deepEqual([(await standing()).status, (await standing()).expires_at], ['met', expiresAt]);
-    const colleague = await at('POST', '/v1/employees', { external_id: 'hr-3', name: 'Omar Nurse', email: 'omar@mercy.example', roles: [role.body.id] });
+    const colleague = await at('POST', '/v1/employees', {
+      external_id: 'hr-3',
+      name: 'Omar Nurse',
+      email: 'omar@mercy.example',
+      language: 'ar',
+      roles: [role.body.id],
+    });
     const roster = (await at('GET', `/v1/roles/${role.body.id}/compliance`)).body.data;
     assert.deepEqual(
       roster.map((r: any) => [r.employee_id, r.status]).sort(),
@@ -350,6 +356,17 @@ describe('compliance: automatic checks and credentials over time', function () {
         [colleague.body.id, 'missing'],
       ].sort(),
     );
+    // The upload link is written in the employee's language (Arabic: right to left), and says so.
+    assert.equal((await at('POST', `/v1/employees/${colleague.body.id}/upload-links`, { role_id: role.body.id, requirement: 'rn_license' })).status, 201);
+    const arabic = smtp.received.find((m) => m.envelope.to.includes('omar@mercy.example'))!;
+    assert.equal(arabic.parsed.subject, 'يرجى رفع RN license');
+    assert.equal(arabic.parsed.headers.get('content-language'), 'ar');
+    assert.match(
+      arabic.parsed.text ?? '',
+      /^عزيزي\/عزيزتي Omar Nurse،\n[\s\S]*\/v1\/employee-uploads\?token=[\s\S]*\/v1\/employee-uploads\/credentials\?token=/,
+    );
+    assert.match(String(arabic.parsed.html), /<html lang="ar" dir="rtl">/);
+    assert.equal(mail.parsed.headers.get('content-language'), 'en', 'an employee without a language reads English, and the header says so');
     const records = (await at('GET', `/v1/compliance?role_id=${role.body.id}`)).body.data;
     assert.deepEqual(
       records.map((r: any) => [r.subject, r.employee_id, r.role_id, r.requirement, r.status]),
@@ -367,9 +384,18 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.match(reminder.parsed.text ?? '', /Dear Nora Nurse,[\s\S]*in 29 days/);
     await at('PUT', '/v1/compliance/settings', { reminder_days: [60, 7] });
     assert.equal((await standing()).status, 'expiring', 'inside the furthest reminder');
+    // The next reminder reads the employee's language as it is now (French), and says so.
+    assert.equal((await at('PATCH', `/v1/employees/${id}`, { language: 'fr' })).status, 200);
+    await sweep(34);
+    const french = await waitFor(async () => smtp.received.find((m) => /expire le/.test(m.parsed.subject ?? '')), 'the French reminder');
+    assert.equal(french.parsed.subject, `Votre License expire le ${expiresAt.slice(0, 10)}`);
+    assert.equal(french.parsed.headers.get('content-language'), 'fr');
+    assert.match(french.parsed.text ?? '', /^Bonjour Nora Nurse,\n[\s\S]*« rn_license » expire le [\s\S]*dans 6 jours\.\nMerci de le renouveler/);
+    assert.equal(reminder.parsed.headers.get('content-language'), 'en');
     await sweep(41);
     const events = (await at('GET', '/v1/events?type=credential.expiring,credential.expired&limit=10')).body.data;
     assert.deepEqual(events.map((e: any) => [e.type, e.data.subject, e.data.employee_id, e.data.role_id]).reverse(), [
+      ['credential.expiring', 'employee', id, role.body.id],
       ['credential.expiring', 'employee', id, role.body.id],
       ['credential.expired', 'employee', id, role.body.id],
     ]);

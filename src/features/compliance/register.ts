@@ -16,6 +16,7 @@ import { candidateStore, noCandidateData } from '../privacy/domain/candidate-dat
 import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
 import { COMPLIANCE_TRACKING, ComplianceService } from './domain/compliance-service';
+import { HOLDER_LANGUAGES, type HolderLanguages } from './domain/holder-language';
 import { COMPLIANCE_SETTINGS_STORE, type ComplianceSettingsStore } from './domain/compliance-settings';
 import { HELD_CREDENTIAL_REPOSITORY, HELD_CREDENTIAL_VERIFIER, type HeldCredentialRepository, type HeldCredentialVerifier } from './domain/held-credential';
 import { complianceRoutes } from './http/compliance-router';
@@ -70,6 +71,8 @@ export const complianceModule: PluginModule = {
             () => c.resolve<HeldCredentialVerifier>(HELD_CREDENTIAL_VERIFIER),
             // Reminder emails to holders: the organization's email connection, each an action run.
             () => c.resolve<NotificationConnector>(NOTIFICATION_CONNECTOR),
+            // The holder's language where a feature stores one (employees register theirs).
+            () => (c.isRegistered(HOLDER_LANGUAGES) ? c.resolve<HolderLanguages>(HOLDER_LANGUAGES) : undefined),
           ),
       ),
     });

@@ -17,9 +17,11 @@ import { NOTIFICATION_CONNECTOR, type NotificationConnector } from '../hooks/dom
 import { BLOB_STORE, type BlobStore } from '../credential-documents/domain/blob-store';
 import { KnexReviewedDocuments } from '../credential-documents/storage/knex-reviewed-documents';
 import { ComplianceService } from '../compliance/domain/compliance-service';
+import { HOLDER_LANGUAGES } from '../compliance/domain/holder-language';
 import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
-import { EMPLOYEE_REPOSITORY } from './domain/employee';
+import { EMPLOYEE_REPOSITORY, type EmployeeRepository } from './domain/employee';
+import { EmployeeHolderLanguages } from './domain/employee-holder-languages';
 import { EMPLOYEE_DOCUMENT_REPOSITORY, type EmployeeSubject } from './domain/employee-document';
 import { EmployeeService } from './domain/employee-service';
 import { ROLE_REPOSITORY } from './domain/role';
@@ -40,6 +42,10 @@ export const employeesModule: PluginModule = {
     if (!container.isRegistered(MESSAGE_LINK_KEY)) container.register(MESSAGE_LINK_KEY, { useValue: deriveKey(config.secretKey, 'message-links') });
     container.register(ROLE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexRoles(db)) });
     container.register(EMPLOYEE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEmployees(db)) });
+    // Compliance's expiry reminders to employees read the employee's language.
+    container.register(HOLDER_LANGUAGES, {
+      useFactory: instanceCachingFactory((c) => new EmployeeHolderLanguages(c.resolve<EmployeeRepository>(EMPLOYEE_REPOSITORY))),
+    });
     container.register(EMPLOYEE_DOCUMENT_REPOSITORY, {
       useFactory: instanceCachingFactory(
         () => new KnexReviewedDocuments<EmployeeSubject>(db, 'hi_employee_documents', { employeeId: 'employee_id', roleId: 'role_id' }),

@@ -9,6 +9,9 @@ import type { EventPublisher } from '../../../kernel/events';
 import type { NotificationConnector } from '../../hooks/domain/connectors';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import { newId } from '../../../kernel/ids';
+import { messageLanguage, type MessageLanguage } from '../../messages/domain/message-language';
+import { EXPIRY_REMINDER_STRINGS, fillReminder } from './expiry-reminder-strings';
+import type { HolderLanguages } from './holder-language';
 import type { ComplianceSettingsStore } from './compliance-settings';
 import type { ComplianceQuery, HeldCredential, HeldCredentialRepository, HeldCredentialVerifier, NewHeldCredential } from './held-credential';
 import { DEFAULT_REMINDER_DAYS, dueNotices, MAX_REMINDER_DAYS, statusAt, type ComplianceSettings } from './reminder-schedule';
@@ -43,6 +46,8 @@ export class ComplianceService {
     private readonly now: () => Date,
     private readonly verifier?: () => HeldCredentialVerifier,
     private readonly email?: () => NotificationConnector,
+    /** The holder's language, where a feature stores one (employees); else the reminder reads English. */
+    private readonly holderLanguages?: () => HolderLanguages | undefined,
   ) {}
 
   async record(credential: NewHeldCredential): Promise<HeldCredential> {
@@ -179,20 +184,13 @@ export class ComplianceService {
     // The days actually left (the sweep may run after the threshold was crossed).
     const daysLeft = Math.max(1, Math.ceil((credential.expiresAt.getTime() - at.getTime()) / 86_400_000));
     try {
+      const language = messageLanguage(await this.holderLanguages?.()?.languageOf(credential));
       await this.email().sendEmail({
         organizationId: credential.organizationId,
         actionKey: COMPLIANCE_TRACKING,
         idempotencyKey: `credential-reminder:${credential.id}:${expiry}:${daysBefore}`,
         to: { name: credential.holder.name ?? credential.holder.email, email: credential.holder.email },
-        subject: `Your ${credential.credentialType} expires on ${expiry.slice(0, 10)}`,
-        text: [
-          `Dear ${credential.holder.name ?? (credential.subject === 'employee' ? 'colleague' : 'candidate')},`,
-          '',
-          `The ${credential.credentialType} you presented for "${credential.requirementKey}" expires on ${expiry.slice(0, 10)}, in ${daysLeft} day${daysLeft === 1 ? '' : 's'}.`,
-          credential.subject === 'employee'
-            ? 'Please renew it and send us the renewed document before then (ask us for an upload link), so you stay cleared for your role.'
-            : 'Please renew it and present the renewed credential before then, so it keeps counting.',
-        ].join('\n'),
+        ...expiryReminder(credential, language, expiry.slice(0, 10), daysLeft),
       });
       return true;
     } catch {
@@ -216,5 +214,33 @@ function payload(c: HeldCredential, extra: object) {
     source_id: c.sourceId,
     expires_at: c.expiresAt.toISOString(),
     ...extra,
+  };
+}
+
+/** The expiry reminder's subject and text in the holder's language (Content-Language names it). */
+function expiryReminder(
+  credential: HeldCredential,
+  language: MessageLanguage,
+  date: string,
+  daysLeft: number,
+): { subject: string; text: string; language: string } {
+  const s = EXPIRY_REMINDER_STRINGS[language.locale];
+  const params = {
+    name: credential.holder?.name ?? (credential.subject === 'employee' ? s.colleague : s.candidate),
+    type: credential.credentialType,
+    requirement: credential.requirementKey,
+    date,
+    days: String(daysLeft),
+  };
+  return {
+    // Line breaks in the organization's words never reach the Subject header.
+    subject: fillReminder(s.subject, params).replace(/[\r\n]+/g, ' '),
+    text: [
+      fillReminder(s.greeting, params),
+      '',
+      fillReminder(daysLeft === 1 ? s.expires_one : s.expires_other, params),
+      credential.subject === 'employee' ? s.renew_employee : s.renew_candidate,
+    ].join('\n'),
+    language: language.tag,
   };
 }

@@ -21,6 +21,7 @@ import type { Employee, EmployeeChanges, EmployeeRepository } from './employee';
 import type { EmployeeDocument, EmployeeDocumentRepository, EmployeeSubject } from './employee-document';
 import type { Role, RoleRepository } from './role';
 import { standingOf, type RequirementStanding } from './requirement-standing';
+import { uploadLinkMessage } from './upload-link-message';
 import type { PresentedVerifiableCredential, RoleCredentialChecker } from './role-credential-check';
 
 /** An upload link is good for two weeks: long enough to find the card, short enough not to linger in inboxes. */
@@ -232,23 +233,13 @@ export class EmployeeService {
       x: Math.floor(expiresAt.getTime() / 1000),
     });
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/v1/employee-uploads?token=${encodeURIComponent(token)}`;
+    const message = uploadLinkMessage(employee, requirement.label, url, expiresAt);
     const delivery = await this.email().sendEmail({
       organizationId,
       actionKey: COMPLIANCE_TRACKING,
       idempotencyKey: `employee-upload-link:${employee.id}:${idempotencyKey}`,
       to: { name: employee.name, email: employee.email },
-      language: employee.language,
-      subject: `Please upload your ${requirement.label}`,
-      text: [
-        `Dear ${employee.name},`,
-        '',
-        `Please upload a scan or photo (PDF, PNG or JPEG) of your ${requirement.label} for your records with us.`,
-        `Send it with a POST of {"file_name", "content_base64"} to this link, valid until ${expiresAt.toISOString().slice(0, 10)}:`,
-        url,
-        '',
-        'If you hold it as a verifiable credential (a VC-JWT or one with a Data Integrity proof, such as an Open Badge), present it instead',
-        `with a POST of {"credential": {"format", "credential"}} to ${url.replace('/v1/employee-uploads?', '/v1/employee-uploads/credentials?')}`,
-      ].join('\n'),
+      ...message,
     });
     return { url, expiresAt, deliveryId: delivery.deliveryId };
   }
