@@ -2,7 +2,8 @@
  * Documents with human review through the API: a candidate's license scan is uploaded for a
  * requirement (its type read from its bytes, its content encrypted on disk), a reviewer
  * approves it with the expiry printed on it and the application's check reads `met`
- * (source document_review); one approved with a past expiry reads `expired`; a wrong type,
+ * (source document_review) and compliance follows its expiry, reminding the email the
+ * candidate gave with the application; one approved with a past expiry reads `expired`; a wrong type,
  * an unknown requirement and an oversized file are refused with nothing written; decisions
  * are audited; another organization sees nothing; erasure deletes the files.
  */
@@ -53,7 +54,10 @@ describe('credential documents with human review', function () {
     await enableProfileApply(t, acme.apiKey, [ORIGIN]);
     const run = await runConnect(t, { organizationId: acme.organizationId, listingId: listing.body.id, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
-    const applied = await as('POST', `/v1/opportunities/listings/${listing.body.id}/applications/profile`, { profile_user_id: ADA.id });
+    const applied = await as('POST', `/v1/opportunities/listings/${listing.body.id}/applications/profile`, {
+      profile_user_id: ADA.id,
+      contact: { email: 'Ada@Lovelace.example' },
+    });
     assert.equal(applied.status, 201, applied.text);
     applicationId = applied.body.application_id;
   });
@@ -88,6 +92,10 @@ describe('credential documents with human review', function () {
       [met.status, met.reason, met.evidence.source, met.evidence.credential_id, met.evidence.valid_until],
       ['met', null, 'document_review', id, expiresAt],
     );
+
+    // Its expiry is tracked from now on, and the reminders before it go to the email given with the application.
+    const held = await t.database.db('hi_held_credentials').where({ source_id: id }).first();
+    assert.deepEqual([held?.holder_email, held?.holder_name], ['ada@lovelace.example', ADA.name]);
 
     const again = await as('POST', `/v1/credential-documents/${id}/reject`, { reason: 'changed my mind' });
     assert.deepEqual([again.status, again.body.error.code], [409, 'document_already_reviewed']);
