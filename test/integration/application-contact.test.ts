@@ -16,6 +16,15 @@ import { activateLicense } from '../helpers/hooks';
 import { startPrism, type PrismServer } from '../helpers/prism';
 import { ADA, enableProfileApply, GRACE, runConnect, waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
+import { testLogger } from '../helpers/log-capture';
+import { usingRedis } from '../helpers/redis';
+import { skipBecause } from '../helpers/skip';
+import { queueDefinitions } from '../../src/composition/infrastructure';
+import { loadManifest } from '../../src/platform/manifest/manifest';
+import { BullmqJobQueue } from '../../src/platform/queue/bullmq-queue';
+import { closeRedis, createRedis } from '../../src/platform/queue/redis';
+import { ReconciliationSweep } from '../../src/features/operations/domain/reconciliation-sweep';
+import { BackgroundCheckOrderReconciler } from '../../src/features/background-checks/storage/background-check-order-reconciler';
 
 const SPEC = path.join(PACKAGE_ROOT, 'test/fixtures/checkr/checkr.openapi.yaml');
 const KEY = '83ebeabdec09f6670863766f792ead24d61fe3f9';
@@ -34,6 +43,7 @@ describe('applications: contact, background checks on submission, board dedupe',
   let open: string;
   let adaApplication: string;
   let boardSecret: string;
+  let connectionId: string;
   const apply = (listing: string, body: object) => t.request('POST', `/v1/opportunities/listings/${listing}/applications/profile`, { auth: acme.apiKey, body });
   const application = (id: string, auth = acme.apiKey) => t.request('GET', `/v1/opportunities/applications/${id}`, { auth });
   const delivered = (id: string) =>
@@ -92,6 +102,7 @@ describe('applications: contact, background checks on submission, board dedupe',
       body: { connector: 'checkr', settings: { api_base_url: prism.url }, credentials: { api_key: KEY } },
     });
     assert.equal(connection.status, 201, connection.text);
+    connectionId = connection.body.id;
     const tested = await t.request('POST', `/v1/integrations/connections/${connection.body.id}/test`, { auth: acme.apiKey });
     assert.equal(tested.body.ok, true, tested.text);
     for (const action of ['background_checks.run_check', 'job_boards.import_applications']) await activateLicense(t, acme.apiKey, action);
@@ -304,6 +315,168 @@ describe('applications: contact, background checks on submission, board dedupe',
       JSON.stringify(applications.map((a) => a.id)),
     );
     assert.ok(!applications.some((a) => a.id === adaApplication), "nobody else's");
+  });
+
+  describe('orders that fail or get lost', () => {
+    let courier: string;
+    const orderRun = async (applicationId: string) =>
+      (await t.database
+        .db('hi_action_runs')
+        .where({ organization_id: acme.organizationId, idempotency_key: `bgc-order-${acme.organizationId}-background_checks.run_check-${applicationId}` })
+        .first()) ?? undefined;
+    const failedRun = (applicationId: string) =>
+      waitFor(async () => {
+        const run = await orderRun(applicationId);
+        return run?.status === 'failed' ? run : undefined;
+      }, `the failed order run of ${applicationId}`);
+    const completedOf = async (applicationId: string) => (await events('credential_check.completed')).filter((e) => e.check_id === applicationId);
+
+    before(async () => {
+      const made = await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Courier', background_check: POLICY } });
+      assert.equal(made.status, 201, made.text);
+      courier = made.body.id;
+    });
+
+    it('an order the vendor refuses reads unverified (vendor_order_failed, the run as evidence), completed once; a retry refused again changes nothing', async () => {
+      // A domain label ending in "-" passes our email check; Checkr refuses it (400 "Email is invalid").
+      const response = await apply(courier, { profile_user_id: ADA.id, contact: { email: 'ada@mail-.example.com' } });
+      assert.equal(response.status, 201, response.text);
+      const id = response.body.application_id;
+      const run = await failedRun(id);
+      assert.deepEqual([run.connector, run.error_code], ['checkr', 'counterpart_rejected']);
+      const read = (await application(id)).body.credential_check;
+      const expected = [
+        {
+          requirement: 'background_check',
+          status: 'unverified',
+          reason: 'vendor_order_failed',
+          evidence: {
+            source: 'background_check',
+            credential_id: null,
+            issuer: 'checkr',
+            types: ['BackgroundCheck'],
+            valid_from: null,
+            valid_until: null,
+            verification: 'unverified',
+            detail: 'counterpart_rejected',
+            run_id: run.id,
+          },
+        },
+      ];
+      assert.deepEqual([read.status, read.requirements], ['not_met', expected]);
+      const completed = await waitFor(async () => {
+        const found = await completedOf(id);
+        return found.length > 0 ? found : undefined;
+      }, 'credential_check.completed of the refused order');
+      assert.deepEqual(
+        completed.map((e) => [e.status, e.listing_id, e.run_id, e.requirements]),
+        [['not_met', courier, run.id, expected]],
+      );
+      assert.equal((await t.database.db('hi_background_checks').where({ host_check_id: id })).length, 0, 'nothing stored as ordered');
+
+      // Retried: one more attempt on the same run, refused again; the event is not published twice.
+      const retried = await t.request('POST', `/v1/integrations/runs/${run.id}/retry`, { auth: acme.apiKey });
+      assert.equal(retried.status, 202, retried.text);
+      await waitFor(async () => {
+        const again = await orderRun(id);
+        return again?.status === 'failed' && again.attempts.length === 2 ? again : undefined;
+      }, 'the second refused attempt');
+      assert.equal((await completedOf(id)).length, 1);
+      assert.equal((await t.request('POST', `/v1/integrations/runs/${run.id}/retry`, { auth: globex.apiKey })).status, 404);
+    });
+
+    it('retried after the connection is fixed, the order goes through: pending again, then the vendor decides', async () => {
+      // The key rotated: the connection is untested, so no order goes out (connection_missing).
+      const rotated = await t.request('PATCH', `/v1/integrations/connections/${connectionId}`, { auth: acme.apiKey, body: { credentials: { api_key: KEY } } });
+      assert.equal(rotated.status, 200, rotated.text);
+      const response = await apply(courier, { profile_user_id: GRACE.id, contact: { email: 'grace.h@example.com' } });
+      assert.equal(response.status, 201, response.text);
+      const id = response.body.application_id;
+      const run = await failedRun(id);
+      assert.equal(run.error_code, 'connection_missing');
+      assert.deepEqual(
+        (await application(id)).body.credential_check.requirements.map((r: any) => [r.status, r.reason, r.evidence?.run_id]),
+        [['unverified', 'vendor_order_failed', run.id]],
+      );
+      const tested = await t.request('POST', `/v1/integrations/connections/${connectionId}/test`, { auth: acme.apiKey });
+      assert.equal(tested.body.ok, true, tested.text);
+      const retried = await t.request('POST', `/v1/integrations/runs/${run.id}/retry`, { auth: acme.apiKey });
+      assert.equal(retried.status, 202, retried.text);
+      const check = await waitFor(
+        async () => (await t.database.db('hi_background_checks').where({ organization_id: acme.organizationId, host_check_id: id }).first()) ?? undefined,
+        'the check ordered by the retried run',
+      );
+      assert.equal(check.run_id, run.id, 'the same run');
+      assert.equal((await orderRun(id)).status, 'succeeded');
+      const pending = (await application(id)).body.credential_check;
+      assert.deepEqual(
+        [pending.status, pending.requirements],
+        ['pending', [{ requirement: 'background_check', status: 'pending', reason: null, evidence: null }]],
+      );
+
+      const body = JSON.stringify({
+        id: 'evt_contact_retried',
+        object: 'event',
+        type: 'report.completed',
+        created_at: '2026-11-27T11:00:00Z',
+        data: { object: { id: 'rep_contact_retried', object: 'report', status: 'complete', result: 'clear', candidate_id: VENDOR_CANDIDATE } },
+      });
+      const done = await t.request('POST', `/v1/background-checks/vendor-events?organization_id=${acme.organizationId}`, {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', 'X-Checkr-Signature': checkrSignature(body, KEY) },
+      });
+      assert.equal(done.status, 200, done.text);
+      assert.equal((await application(id)).body.credential_check.status, 'met');
+      assert.deepEqual(
+        (await completedOf(id)).map((e) => e.status),
+        ['not_met', 'met'],
+      );
+    });
+
+    it('an order job lost with Redis is found by the reconciliation sweep and ordered once', async function () {
+      if (!usingRedis()) return skipBecause(this, 'the in-process queue has no store to lose');
+      const night = (await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Night courier' } })).body.id;
+      const response = await apply(night, { profile_user_id: ADA.id, contact: { email: 'ada.night@example.com' } });
+      assert.equal(response.status, 201, response.text);
+      const id = response.body.application_id;
+      await delivered(id);
+      // The policy was in force when the application was delivered, and its order job died with Redis.
+      assert.equal((await t.request('PATCH', `/v1/listings/${night}`, { auth: acme.apiKey, body: { background_check: POLICY } })).status, 200);
+      await t.database
+        .db('hi_listing_background_checks')
+        .where({ listing_id: night })
+        .update({ updated_at: new Date(Date.now() - 3_600_000) });
+      assert.equal((await t.database.db('hi_background_checks').where({ host_check_id: id })).length, 0);
+
+      const client = createRedis(process.env.REDIS_URL!, 'client');
+      const queue = new BullmqJobQueue({
+        connection: client,
+        workerConnection: () => createRedis(process.env.REDIS_URL!, 'worker'),
+        prefix: t.config.queuePrefix,
+        definitions: queueDefinitions(loadManifest()),
+        logger: testLogger(),
+      });
+      try {
+        const sweep = new ReconciliationSweep([new BackgroundCheckOrderReconciler(t.database.db)], queue, testLogger(), { boundMs: 0, batchSize: 100 });
+        // Two sweeps at once (two workers): the job's fixed id lets one job exist.
+        const reports = await Promise.all([sweep.run(new Date(Date.now() + 1000)), sweep.run(new Date(Date.now() + 1000))]);
+        for (const report of reports)
+          assert.deepEqual([report.background_check_orders!.found, report.background_check_orders!.error ?? 0], [1, 0], JSON.stringify(reports));
+        const check = await waitFor(
+          async () => (await t.database.db('hi_background_checks').where({ organization_id: acme.organizationId, host_check_id: id }).first()) ?? undefined,
+          'the swept order',
+        );
+        assert.deepEqual([check.status, check.candidate_email], ['pending', 'ada.night@example.com']);
+        // Nothing left to sweep, and the refused order of the courier listing stays failed (not re-queued).
+        const after = await sweep.run(new Date(Date.now() + 1000));
+        assert.equal(after.background_check_orders!.found, 0, JSON.stringify(after));
+        assert.equal((await t.database.db('hi_background_checks').where({ host_check_id: id })).length, 1, 'ordered once');
+        assert.equal((await orderRun(id)).status, 'succeeded');
+      } finally {
+        await queue.close();
+        await closeRedis(client);
+      }
+    });
   });
 });
 

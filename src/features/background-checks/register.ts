@@ -13,6 +13,9 @@ import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlement
 import { LISTING_BACKGROUND_CHECK_POLICIES, type ListingBackgroundCheckPolicies } from '../listings/domain/background-check-policy';
 import { SubmissionBackgroundChecks } from './domain/submission-background-checks';
 import { SubmissionCheckOrderProcessor } from './jobs/submission-check-order';
+import { SubmissionOrderReplayer } from './domain/submission-order-replayer';
+import { knexFailedOrderRuns } from './storage/knex-failed-order-runs';
+import { RUN_REPLAYER } from '../action-runs/domain/run-retries';
 import type { PluginModule, HookHandlerRegistration } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
@@ -94,8 +97,20 @@ export const backgroundChecksModule: PluginModule = {
           service: () => c.resolve(BackgroundCheckService),
           checks: c.resolve<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY),
           application: (id) => c.resolve<ApplicationRepository>(APPLICATION_REPOSITORY).findById(id),
+          failedOrders: knexFailedOrderRuns(db),
+          events: c.resolve<EventPublisher>(EVENT_PUBLISHER),
         }),
     );
+    // A failed automatic order's run is retried by queueing its application's order job again.
+    container.register(RUN_REPLAYER, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new SubmissionOrderReplayer(
+            () => c.resolve<JobQueue>(JOB_QUEUE),
+            (id) => c.resolve<ApplicationRepository>(APPLICATION_REPOSITORY).findById(id),
+          ),
+      ),
+    });
     container.register(SubmissionBackgroundChecks, { useFactory: submissionChecks });
     // Applications (pipeline delivery) and credential checks reach it through their own ports.
     container.register<SubmissionFollowUps>(SUBMISSION_FOLLOW_UPS, { useFactory: (c) => c.resolve(SubmissionBackgroundChecks) });

@@ -17,6 +17,7 @@ import { ApplicationDeliveryReconciler } from '../applications/storage/pipeline-
 import { InterviewReminderReconciler } from '../reminders/storage/interview-reminder-reconciler';
 import { LicenseReconciler } from '../licensing/storage/provisioning-reconciler';
 import { TimesheetPayoutReconciler } from '../payouts/storage/timesheet-payout-reconciler';
+import { BackgroundCheckOrderReconciler } from '../background-checks/storage/background-check-order-reconciler';
 import { ReconciliationSweep } from './domain/reconciliation-sweep';
 import { RECONCILIATION_QUEUE, ReconciliationSweepProcessor } from './jobs/reconciliation-sweep';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from '../../platform/http/idempotency';
@@ -26,7 +27,13 @@ import type { RedisConnection } from '../../platform/queue/redis';
 import type { PluginModule } from '../../platform/composition/plugin-module';
 
 /** Every reconciler; add one file under src/features/<name>/storage/ and list it here. */
-export const RECONCILER_CLASSES = [LicenseReconciler, ApplicationDeliveryReconciler, InterviewReminderReconciler, TimesheetPayoutReconciler] as const;
+export const RECONCILER_CLASSES = [
+  LicenseReconciler,
+  ApplicationDeliveryReconciler,
+  InterviewReminderReconciler,
+  TimesheetPayoutReconciler,
+  BackgroundCheckOrderReconciler,
+] as const;
 
 const SCHEDULER_ID = 'reconciliation-sweep';
 const PRUNE_EVERY_MS = 10 * 60_000;

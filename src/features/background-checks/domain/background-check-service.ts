@@ -46,6 +46,9 @@ export interface CheckOrder {
   workLocation: { country: string; state?: string; city?: string };
 }
 
+/** The idempotency key of an order's action run: one run per (organization, action, host check). */
+export const orderIdempotencyKey = (organizationId: string, action: string, hostCheckId: string) => `bgc-order-${organizationId}-${action}-${hostCheckId}`;
+
 const REPORT_EVENTS = new Set([
   'report.created',
   'report.completed',
@@ -72,7 +75,7 @@ export class BackgroundCheckService {
       {
         organizationId,
         actionKey: order.action,
-        idempotencyKey: `bgc-order-${organizationId}-${order.action}-${order.hostCheckId}`,
+        idempotencyKey: orderIdempotencyKey(organizationId, order.action, order.hostCheckId),
         email: order.email,
         ...(order.firstName ? { firstName: order.firstName } : {}),
         ...(order.lastName ? { lastName: order.lastName } : {}),

@@ -8,7 +8,13 @@
  * vendor's signed webhook decides them, `missing` with `contact_email_missing` when the
  * application gave no email (nothing is ordered). Organizations not holding the policy's
  * action (`run_check`, or `route_verification` for a driver) get no order and no outcomes.
+ * An order the vendor refused (its action run `failed`) reads `unverified` with
+ * `vendor_order_failed` and the run as evidence, and `credential_check.completed` says so once
+ * per run; retrying the run (POST /v1/integrations/runs/{id}/retry, SubmissionOrderReplayer)
+ * makes it `pending` again until the vendor decides.
  */
+import { isDomainError } from '../../../kernel/errors';
+import type { EventPublisher } from '../../../kernel/events';
 import type { JobQueue } from '../../../kernel/job-queue';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import type { BackgroundCheckPolicy, ListingBackgroundCheckPolicies } from '../../listings/domain/background-check-policy';
@@ -23,7 +29,43 @@ import {
   type BackgroundCheckAction,
   type BackgroundCheckRepository,
 } from './background-check';
-import { REQUIREMENT_KEYS, type BackgroundCheckService } from './background-check-service';
+import { orderIdempotencyKey, REQUIREMENT_KEYS, type BackgroundCheckService } from './background-check-service';
+
+/** An order's action run that failed for good (or until the organization retries it). */
+export interface FailedOrderRun {
+  idempotencyKey: string;
+  runId: string;
+  connector: string;
+  errorCode: string | null;
+}
+
+/** Reads the failed order runs among these idempotency keys (one query for a page). */
+export type FailedOrderRuns = (organizationId: string, idempotencyKeys: readonly string[]) => Promise<FailedOrderRun[]>;
+
+const REQUIREMENT_TYPES: Record<string, string> = {
+  background_check: 'BackgroundCheck',
+  driver_license: 'DriverLicense',
+  motor_vehicle_record: 'MotorVehicleRecord',
+};
+
+/** The outcomes of a refused order: `unverified`, `vendor_order_failed`, the run as evidence. */
+export const failedOrderOutcomes = (keys: readonly string[], run: FailedOrderRun): RequirementOutcome[] =>
+  keys.map((requirement) => ({
+    requirement,
+    status: 'unverified',
+    reason: 'vendor_order_failed',
+    evidence: {
+      source: 'background_check',
+      credential_id: null,
+      issuer: run.connector,
+      types: [REQUIREMENT_TYPES[requirement] ?? 'BackgroundCheck'],
+      valid_from: null,
+      valid_until: null,
+      verification: 'unverified',
+      ...(run.errorCode ? { detail: run.errorCode } : {}),
+      run_id: run.runId,
+    },
+  }));
 
 export const SUBMISSION_CHECKS_QUEUE = 'background-check-orders';
 
@@ -56,6 +98,8 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
       service: () => BackgroundCheckService;
       checks: BackgroundCheckRepository;
       application: (applicationId: string) => Promise<ProfileApplication | undefined>;
+      failedOrders: FailedOrderRuns;
+      events: EventPublisher;
     },
   ) {}
 
@@ -76,18 +120,45 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
     const action = policyAction(policy);
     if (!(await this.deps.entitlements.isActive(organizationId, action))) return { ordered: false, reason: 'not_licensed' };
     if (!application.contact) return { ordered: false, reason: 'contact_email_missing' };
-    const check = await this.deps.service().order(organizationId, {
-      action,
-      hostCheckId: application.id,
-      candidateId: application.profileUserId,
-      listingId: application.listingId,
-      purpose: policy.purpose,
-      email: application.contact.email,
-      ...nameParts(application.candidateName),
-      packageSlug: policy.package,
-      workLocation: policy.work_location,
-    });
+    let check: BackgroundCheck;
+    try {
+      check = await this.deps.service().order(organizationId, {
+        action,
+        hostCheckId: application.id,
+        candidateId: application.profileUserId,
+        listingId: application.listingId,
+        purpose: policy.purpose,
+        email: application.contact.email,
+        ...nameParts(application.candidateName),
+        packageSlug: policy.package,
+        workLocation: policy.work_location,
+      });
+    } catch (error) {
+      // Refused for good (a vendor outage retries): the application's check says so, once per run.
+      if (isDomainError(error) && error.kind !== 'upstream') await this.announceFailure(application, policy, action);
+      throw error;
+    }
     return { ordered: true, backgroundCheckId: check.id, status: check.status };
+  }
+
+  private async announceFailure(application: ProfileApplication, policy: BackgroundCheckPolicy, action: BackgroundCheckAction): Promise<void> {
+    const key = orderIdempotencyKey(application.organizationId, action, application.id);
+    const [run] = await this.deps.failedOrders(application.organizationId, [key]);
+    if (!run) return;
+    await this.deps.events.publish(
+      'credential_check.completed',
+      application.organizationId,
+      {
+        action,
+        check_id: application.id,
+        listing_id: application.listingId,
+        candidate_id: application.profileUserId,
+        status: 'not_met',
+        requirements: failedOrderOutcomes(REQUIREMENT_KEYS[policy.purpose], run),
+        run_id: run.runId,
+      },
+      { dedupeKey: `credential_check.completed:order_failed:${application.organizationId}:${run.runId}` },
+    );
   }
 
   async of(organizationId: string, applications: VendorCheckedApplication[]): Promise<Map<string, RequirementOutcome[]>> {
@@ -108,11 +179,25 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
       organizationId,
       covered.map((a) => a.id),
     );
+    // And the failed order runs of those without a check (a refused order stores none).
+    const unordered = covered.filter((a) => a.contact && !stored.some((c) => c.hostCheckId === a.id));
+    const failed = new Map(
+      (
+        await (unordered.length === 0
+          ? Promise.resolve([])
+          : this.deps.failedOrders(
+              organizationId,
+              unordered.map((a) => orderIdempotencyKey(organizationId, policyAction(policies.get(a.listingId)!), a.id)),
+            ))
+      ).map((run) => [run.idempotencyKey, run]),
+    );
     for (const application of covered) {
       const policy = policies.get(application.listingId)!;
       const check = stored.find((c) => c.hostCheckId === application.id && c.action === policyAction(policy));
       const keys = REQUIREMENT_KEYS[policy.purpose];
+      const refused = failed.get(orderIdempotencyKey(organizationId, policyAction(policy), application.id));
       if (check) results.set(application.id, check.requirements as RequirementOutcome[]);
+      else if (refused) results.set(application.id, failedOrderOutcomes(keys, refused));
       else if (!application.contact)
         results.set(
           application.id,

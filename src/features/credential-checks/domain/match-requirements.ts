@@ -19,7 +19,8 @@ export type VendorReason =
   | 'motor_vehicle_record_missing'
   | 'driver_license_not_valid'
   | 'major_violation'
-  | 'contact_email_missing';
+  | 'contact_email_missing'
+  | 'vendor_order_failed';
 
 export interface RequirementOutcome {
   requirement: string;
@@ -37,6 +38,8 @@ export interface RequirementOutcome {
     verification: PresentedCredential['verification']['status'];
     /** A vendor check's: what the reason rests on (a violation's description). */
     detail?: string;
+    /** A failed vendor order's: the action run that says why (`vendor_order_failed`). */
+    run_id?: string;
   } | null;
 }
 

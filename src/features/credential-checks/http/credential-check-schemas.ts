@@ -35,6 +35,10 @@ const evidence = z.object({
   valid_until: z.string().nullable(),
   verification: z.enum(['verified', 'unverified', 'invalid']),
   detail: z.string().optional().meta({ description: "A vendor check's: what the reason rests on (a violation's description)" }),
+  run_id: z
+    .string()
+    .optional()
+    .meta({ description: "A failed vendor order's (`vendor_order_failed`): the action run that says why (GET /v1/integrations/runs/{id}); retry it there" }),
 });
 
 /** One requirement's outcome, with the credential it rests on. */
@@ -43,7 +47,7 @@ export const requirementOutcomeSchema = z.object({
   status: z.enum(['met', 'missing', 'expired', 'unverified', 'pending']),
   reason: z.string().nullable().meta({
     description:
-      "Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …); a vendor check's: report_consider, invitation_expired, report_canceled, motor_vehicle_record_missing, driver_license_not_valid, major_violation, contact_email_missing (no email to send the vendor's invitation to: nothing ordered)",
+      "Why not met: issuer_untrusted, credential_expired, validity_below_minimum, no_matching_credential, or the verification reason (signature_invalid, credential_revoked, …); a vendor check's: report_consider, invitation_expired, report_canceled, motor_vehicle_record_missing, driver_license_not_valid, major_violation, contact_email_missing (no email to send the vendor's invitation to: nothing ordered), vendor_order_failed (the vendor refused the order: the evidence names the failed action run)",
   }),
   evidence: evidence.nullable(),
 });
