@@ -477,6 +477,42 @@ describe('applications: contact, background checks on submission, board dedupe',
         await closeRedis(client);
       }
     });
+
+    it('an order whose vendor stays out of reach through its last attempt fails its run, and the check says so once', async function () {
+      if (!usingRedis()) return skipBecause(this, 'the job is queued with one attempt through BullMQ');
+      const late = (await t.request('POST', '/v1/listings', { auth: acme.apiKey, body: { title: 'Late courier' } })).body.id;
+      const response = await apply(late, { profile_user_id: GRACE.id, contact: { email: 'grace.late@example.com' } });
+      assert.equal(response.status, 201, response.text);
+      const id = response.body.application_id;
+      await delivered(id);
+      assert.equal((await t.request('PATCH', `/v1/listings/${late}`, { auth: acme.apiKey, body: { background_check: POLICY } })).status, 200);
+      // Checkr is gone (the last test of the file: nothing after it needs the vendor).
+      await prism.stop();
+      const { Queue } = await import('bullmq');
+      const { default: Redis } = await import('ioredis');
+      const connection = new Redis(t.config.redisUrl!, { maxRetriesPerRequest: null });
+      const queue = new Queue('background-check-orders', { connection, prefix: t.config.queuePrefix });
+      try {
+        // Its only attempt is its last: a transient failure exhausts the retries.
+        await queue.add('order', { organization_id: acme.organizationId, application_id: id }, { jobId: `last-${id}`, attempts: 1 });
+      } finally {
+        await queue.close();
+        await connection.quit();
+      }
+      const run = await failedRun(id);
+      assert.deepEqual([run.error_code, run.attempts.length], ['connection_unreachable', 1]);
+      const read = (await application(id)).body.credential_check;
+      assert.deepEqual(
+        [read.status, ...read.requirements.map((r: any) => [r.status, r.reason, r.evidence.detail, r.evidence.run_id])],
+        ['not_met', ['unverified', 'vendor_order_failed', 'connection_unreachable', run.id]],
+      );
+      await waitFor(async () => ((await completedOf(id)).length === 1 ? true : undefined), 'credential_check.completed of the exhausted order');
+      const failed = (await events('action_run.failed')).filter((e) => e.run_id === run.id);
+      assert.deepEqual(
+        failed.map((e) => [e.status, e.error_code]),
+        [['failed', 'connection_unreachable']],
+      );
+    });
   });
 });
 

@@ -14,7 +14,8 @@ import { LISTING_BACKGROUND_CHECK_POLICIES, type ListingBackgroundCheckPolicies 
 import { SubmissionBackgroundChecks } from './domain/submission-background-checks';
 import { SubmissionCheckOrderProcessor } from './jobs/submission-check-order';
 import { SubmissionOrderReplayer } from './domain/submission-order-replayer';
-import { knexFailedOrderRuns } from './storage/knex-failed-order-runs';
+import { knexExhaustOrderRun, knexFailedOrderRuns } from './storage/knex-failed-order-runs';
+import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from '../action-runs/domain/action-run';
 import { RUN_REPLAYER } from '../action-runs/domain/run-retries';
 import type { PluginModule, HookHandlerRegistration } from '../../platform/composition/plugin-module';
 import { CLOCK, type Clock } from '../../kernel/clock';
@@ -98,6 +99,10 @@ export const backgroundChecksModule: PluginModule = {
           checks: c.resolve<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY),
           application: (id) => c.resolve<ApplicationRepository>(APPLICATION_REPOSITORY).findById(id),
           failedOrders: knexFailedOrderRuns(db),
+          exhaustRun: async (organizationId, key) => {
+            const id = await knexExhaustOrderRun(db)(organizationId, key, c.resolve<Clock>(CLOCK).now());
+            return id ? c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY).find(organizationId, id) : undefined;
+          },
           events: c.resolve<EventPublisher>(EVENT_PUBLISHER),
         }),
     );

@@ -16,6 +16,8 @@
 import { isDomainError } from '../../../kernel/errors';
 import type { EventPublisher } from '../../../kernel/events';
 import type { JobQueue } from '../../../kernel/job-queue';
+import { runEventPayload } from '../../action-runs/domain/action-runner';
+import type { ActionRun } from '../../action-runs/domain/action-run';
 import type { Entitlements } from '../../licensing/domain/entitlements';
 import type { BackgroundCheckPolicy, ListingBackgroundCheckPolicies } from '../../listings/domain/background-check-policy';
 import type { ProfileApplication } from '../../applications/domain/application';
@@ -99,6 +101,8 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
       checks: BackgroundCheckRepository;
       application: (applicationId: string) => Promise<ProfileApplication | undefined>;
       failedOrders: FailedOrderRuns;
+      /** Fails the order's run left `retrying` when its job gave up; answers it then. */
+      exhaustRun: (organizationId: string, idempotencyKey: string) => Promise<ActionRun | undefined>;
       events: EventPublisher;
     },
   ) {}
@@ -111,8 +115,11 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
     await this.deps.queue().add(SUBMISSION_CHECKS_QUEUE, 'order', job, { jobId: submissionCheckJobId(application.id) });
   }
 
-  /** The job: orders the check the listing's policy asks for, once per application. */
-  async order(organizationId: string, applicationId: string): Promise<SubmissionOrderOutcome> {
+  /**
+   * The job: orders the check the listing's policy asks for, once per application. `lastAttempt`:
+   * the job's final try, after which a vendor outage fails the run instead of leaving it `retrying`.
+   */
+  async order(organizationId: string, applicationId: string, lastAttempt = false): Promise<SubmissionOrderOutcome> {
     const application = await this.deps.application(applicationId);
     if (!application || application.organizationId !== organizationId) return { ordered: false, reason: 'application_missing' };
     const policy = await this.deps.policies.get(organizationId, application.listingId);
@@ -136,9 +143,18 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
     } catch (error) {
       // Refused for good (a vendor outage retries): the application's check says so, once per run.
       if (isDomainError(error) && error.kind !== 'upstream') await this.announceFailure(application, policy, action);
+      else if (isDomainError(error) && lastAttempt) await this.exhaust(application, policy, action);
       throw error;
     }
     return { ordered: true, backgroundCheckId: check.id, status: check.status };
+  }
+
+  /** The vendor stayed out of reach through every retry: the run fails (action_run.failed), and the check says so. */
+  private async exhaust(application: ProfileApplication, policy: BackgroundCheckPolicy, action: BackgroundCheckAction): Promise<void> {
+    const run = await this.deps.exhaustRun(application.organizationId, orderIdempotencyKey(application.organizationId, action, application.id));
+    if (!run) return;
+    await this.deps.events.publish('action_run.failed', run.organizationId, runEventPayload(run), { dedupeKey: `action_run.failed:${run.id}` });
+    await this.announceFailure(application, policy, action);
   }
 
   private async announceFailure(application: ProfileApplication, policy: BackgroundCheckPolicy, action: BackgroundCheckAction): Promise<void> {

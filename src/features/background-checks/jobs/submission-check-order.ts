@@ -5,8 +5,10 @@
  * Idempotent: the job id is `bgc-submission-<application id>`; the check is stored under
  * (organization, action, application id) and found before anything is ordered; the vendor
  * step's action run carries an idempotency key of the same three, so a retry after the
- * vendor answered orders nothing twice. A vendor outage (`upstream`) retries with backoff;
- * anything a retry cannot fix (no connection, a refused order) ends the job, its failed run says why.
+ * vendor answered orders nothing twice. A vendor outage (`upstream`) retries with backoff, and
+ * on the last attempt fails the run (retries exhausted); anything a retry cannot fix (no
+ * connection, a refused order) ends the job. Either way the failed run says why, and the
+ * application's check reads `unverified` with `vendor_order_failed` (SubmissionBackgroundChecks).
  */
 import { inject, injectable } from 'tsyringe';
 import { isDomainError } from '../../../kernel/errors';
@@ -31,7 +33,7 @@ export class SubmissionCheckOrderProcessor implements JobProcessor<Partial<Submi
       throw new UnrecoverableJobError('background-check-orders job without organization_id and application_id');
     }
     try {
-      return await this.checks.order(organization_id, application_id);
+      return await this.checks.order(organization_id, application_id, job.attempt >= job.maxAttempts);
     } catch (error) {
       if (isDomainError(error) && error.kind !== 'upstream') throw new UnrecoverableJobError(`${error.code}: ${error.message}`);
       throw error;
