@@ -383,6 +383,9 @@ describe('applications: contact, background checks on submission, board dedupe',
       }, 'the second refused attempt');
       assert.equal((await completedOf(id)).length, 1);
       assert.equal((await t.request('POST', `/v1/integrations/runs/${run.id}/retry`, { auth: globex.apiKey })).status, 404);
+      // Failed runs are pruned after ACTION_RUN_FAILED_RETENTION_DAYS: the check still says what happened, never `pending`.
+      await t.database.db('hi_action_runs').where({ id: run.id }).delete();
+      assert.deepEqual((await application(id)).body.credential_check.requirements, expected);
     });
 
     it('retried after the connection is fixed, the order goes through: pending again, then the vendor decides', async () => {

@@ -14,7 +14,7 @@ import { LISTING_BACKGROUND_CHECK_POLICIES, type ListingBackgroundCheckPolicies 
 import { SubmissionBackgroundChecks } from './domain/submission-background-checks';
 import { SubmissionCheckOrderProcessor } from './jobs/submission-check-order';
 import { SubmissionOrderReplayer } from './domain/submission-order-replayer';
-import { knexExhaustOrderRun, knexFailedOrderRuns } from './storage/knex-failed-order-runs';
+import { knexExhaustOrderRun, knexFailedOrderRuns, knexOrderFailures } from './storage/knex-failed-order-runs';
 import { ACTION_RUN_REPOSITORY, type ActionRunRepository } from '../action-runs/domain/action-run';
 import { RUN_REPLAYER } from '../action-runs/domain/run-retries';
 import type { PluginModule, HookHandlerRegistration } from '../../platform/composition/plugin-module';
@@ -99,6 +99,8 @@ export const backgroundChecksModule: PluginModule = {
           checks: c.resolve<BackgroundCheckRepository>(BACKGROUND_CHECK_REPOSITORY),
           application: (id) => c.resolve<ApplicationRepository>(APPLICATION_REPOSITORY).findById(id),
           failedOrders: knexFailedOrderRuns(db),
+          failures: knexOrderFailures(db),
+          now: () => c.resolve<Clock>(CLOCK).now(),
           exhaustRun: async (organizationId, key) => {
             const id = await knexExhaustOrderRun(db)(organizationId, key, c.resolve<Clock>(CLOCK).now());
             return id ? c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY).find(organizationId, id) : undefined;
@@ -135,6 +137,13 @@ export const backgroundChecksModule: PluginModule = {
               s.emails.map((e) => e.toLowerCase()),
             ),
         }),
+      ),
+    );
+    registerCandidateData(
+      container,
+      noCandidateData(
+        'hi_background_check_order_failures',
+        "Automatic orders that failed: the application's and the run's ids, the connector and error code (goes with its application)",
       ),
     );
     registerCandidateData(

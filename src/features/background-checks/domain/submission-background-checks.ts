@@ -41,8 +41,22 @@ export interface FailedOrderRun {
   errorCode: string | null;
 }
 
-/** Reads the failed order runs among these idempotency keys (one query for a page). */
+/** Reads the failed order runs among these idempotency keys. */
 export type FailedOrderRuns = (organizationId: string, idempotencyKeys: readonly string[]) => Promise<FailedOrderRun[]>;
+
+/** What an application's check shows of a failed order. */
+export type OrderFailure = Pick<FailedOrderRun, 'runId' | 'connector' | 'errorCode'>;
+
+/**
+ * The failed orders, one per application: kept while the application is (the run itself is
+ * pruned after ACTION_RUN_FAILED_RETENTION_DAYS), so its check never falls back to `pending`.
+ */
+export interface OrderFailures {
+  /** Records (or replaces) the application's failed order. */
+  record(organizationId: string, applicationId: string, action: string, run: FailedOrderRun, at: Date): Promise<void>;
+  /** These applications' standing failures (their run failed, or was pruned since; not while it is retried), by application id. */
+  of(organizationId: string, applicationIds: readonly string[]): Promise<Map<string, { action: string; run: OrderFailure }>>;
+}
 
 const REQUIREMENT_TYPES: Record<string, string> = {
   background_check: 'BackgroundCheck',
@@ -51,7 +65,7 @@ const REQUIREMENT_TYPES: Record<string, string> = {
 };
 
 /** The outcomes of a refused order: `unverified`, `vendor_order_failed`, the run as evidence. */
-export const failedOrderOutcomes = (keys: readonly string[], run: FailedOrderRun): RequirementOutcome[] =>
+export const failedOrderOutcomes = (keys: readonly string[], run: OrderFailure): RequirementOutcome[] =>
   keys.map((requirement) => ({
     requirement,
     status: 'unverified',
@@ -101,6 +115,8 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
       checks: BackgroundCheckRepository;
       application: (applicationId: string) => Promise<ProfileApplication | undefined>;
       failedOrders: FailedOrderRuns;
+      failures: OrderFailures;
+      now: () => Date;
       /** Fails the order's run left `retrying` when its job gave up; answers it then. */
       exhaustRun: (organizationId: string, idempotencyKey: string) => Promise<ActionRun | undefined>;
       events: EventPublisher;
@@ -161,6 +177,7 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
     const key = orderIdempotencyKey(application.organizationId, action, application.id);
     const [run] = await this.deps.failedOrders(application.organizationId, [key]);
     if (!run) return;
+    await this.deps.failures.record(application.organizationId, application.id, action, run, this.deps.now());
     await this.deps.events.publish(
       'credential_check.completed',
       application.organizationId,
@@ -195,25 +212,19 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
       organizationId,
       covered.map((a) => a.id),
     );
-    // And the failed order runs of those without a check (a refused order stores none).
+    // And the failed orders of those without a check (a refused order stores none).
     const unordered = covered.filter((a) => a.contact && !stored.some((c) => c.hostCheckId === a.id));
-    const failed = new Map(
-      (
-        await (unordered.length === 0
-          ? Promise.resolve([])
-          : this.deps.failedOrders(
-              organizationId,
-              unordered.map((a) => orderIdempotencyKey(organizationId, policyAction(policies.get(a.listingId)!), a.id)),
-            ))
-      ).map((run) => [run.idempotencyKey, run]),
+    const failed = await this.deps.failures.of(
+      organizationId,
+      unordered.map((a) => a.id),
     );
     for (const application of covered) {
       const policy = policies.get(application.listingId)!;
       const check = stored.find((c) => c.hostCheckId === application.id && c.action === policyAction(policy));
       const keys = REQUIREMENT_KEYS[policy.purpose];
-      const refused = failed.get(orderIdempotencyKey(organizationId, policyAction(policy), application.id));
+      const refused = failed.get(application.id);
       if (check) results.set(application.id, check.requirements as RequirementOutcome[]);
-      else if (refused) results.set(application.id, failedOrderOutcomes(keys, refused));
+      else if (refused && refused.action === policyAction(policy)) results.set(application.id, failedOrderOutcomes(keys, refused.run));
       else if (!application.contact)
         results.set(
           application.id,

@@ -6,7 +6,8 @@
  * for older applications by surprise), delivered past the sweep's bound and within the last
  * 30 days, with a contact email, in an organization holding the policy's action
  * (`run_check`, or `route_verification` for a driver), with neither a background check stored
- * under the application id nor the recorded failed order run (a refused order fails once and
+ * under the application id nor a recorded failed order (`hi_background_check_order_failures`,
+ * or its failed run: a refused order fails once and
  * says why on the application; a retry of that run is the organization's, not the sweep's).
  * The job runs under its deterministic id `bgc-submission-<application>`; the check found by
  * (organization, action, application id) and the run's idempotency key order it once.
@@ -48,6 +49,13 @@ export class BackgroundCheckOrderReconciler implements Reconciler {
       )
       .whereNotExists((q) =>
         q.select(this.db.raw('1')).from('hi_background_checks as b').whereRaw('b.organization_id = a.organization_id').whereRaw('b.host_check_id = a.id'),
+      )
+      .whereNotExists((q) =>
+        q
+          .select(this.db.raw('1'))
+          .from('hi_background_check_order_failures as f')
+          .whereRaw('f.organization_id = a.organization_id')
+          .whereRaw('f.application_id = a.id'),
       )
       .whereNotExists((q) =>
         q

@@ -1,6 +1,11 @@
-/** The failed order runs among some idempotency keys, from the action runs' table (one query). */
+/**
+ * Failed automatic orders on knex: the failed order runs by idempotency key (from the action
+ * runs' table), the failures recorded per application (`hi_background_check_order_failures`,
+ * kept while the application is: failed runs are pruned, the failure is not), and failing a
+ * run whose job gave up.
+ */
 import type { Database } from '../../../platform/database/database';
-import type { FailedOrderRun, FailedOrderRuns } from '../domain/submission-background-checks';
+import type { FailedOrderRun, FailedOrderRuns, OrderFailures } from '../domain/submission-background-checks';
 
 export const knexFailedOrderRuns =
   (db: () => Database): FailedOrderRuns =>
@@ -12,6 +17,29 @@ export const knexFailedOrderRuns =
       .select('id', 'idempotency_key', 'connector', 'error_code');
     return rows.map((r): FailedOrderRun => ({ idempotencyKey: r.idempotency_key, runId: r.id, connector: r.connector, errorCode: r.error_code }));
   };
+
+export const knexOrderFailures = (db: () => Database): OrderFailures => ({
+  async record(organizationId, applicationId, action, run, at) {
+    const row = { run_id: run.runId, connector: run.connector, error_code: run.errorCode, action, failed_at: at };
+    await db()('hi_background_check_order_failures')
+      .insert({ organization_id: organizationId, application_id: applicationId, ...row })
+      .onConflict(['organization_id', 'application_id'])
+      .merge(Object.keys(row));
+  },
+  async of(organizationId, applicationIds) {
+    if (applicationIds.length === 0) return new Map();
+    // Not while its run is retried (`retrying`/`running`) or went through; a pruned run leaves the failure standing.
+    const rows: { application_id: string; run_id: string; connector: string; error_code: string | null; action: string }[] = await db()(
+      'hi_background_check_order_failures as f',
+    )
+      .leftJoin('hi_action_runs as r', (j) => j.on('r.organization_id', 'f.organization_id').andOn('r.id', 'f.run_id'))
+      .where('f.organization_id', organizationId)
+      .whereIn('f.application_id', applicationIds)
+      .where((q) => q.whereNull('r.id').orWhere('r.status', 'failed'))
+      .select('f.application_id', 'f.run_id', 'f.connector', 'f.error_code', 'f.action');
+    return new Map(rows.map((r) => [r.application_id, { action: r.action, run: { runId: r.run_id, connector: r.connector, errorCode: r.error_code } }]));
+  },
+});
 
 /**
  * An order run whose job exhausted its retries (the vendor stayed out of reach): `retrying` →
