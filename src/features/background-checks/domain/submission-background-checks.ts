@@ -218,6 +218,16 @@ export class SubmissionBackgroundChecks implements SubmissionFollowUps, VendorCh
       organizationId,
       unordered.map((a) => a.id),
     );
+    // A run that failed just now (or whose record a crash lost) says so before its record does.
+    const unrecorded = unordered.filter((a) => !failed.has(a.id));
+    const keyOf = (a: VendorCheckedApplication) => orderIdempotencyKey(organizationId, policyAction(policies.get(a.listingId)!), a.id);
+    if (unrecorded.length > 0) {
+      const runs = new Map((await this.deps.failedOrders(organizationId, unrecorded.map(keyOf))).map((run) => [run.idempotencyKey, run]));
+      for (const a of unrecorded) {
+        const run = runs.get(keyOf(a));
+        if (run) failed.set(a.id, { action: policyAction(policies.get(a.listingId)!), run });
+      }
+    }
     for (const application of covered) {
       const policy = policies.get(application.listingId)!;
       const check = stored.find((c) => c.hostCheckId === application.id && c.action === policyAction(policy));
