@@ -264,7 +264,7 @@ describe('compliance: automatic checks and credentials over time', function () {
           check_id: 'chk_mail',
           listing_id: listingId,
           candidate_id: 'cand_mail',
-          candidate: { name: 'Grace Hopper', email: 'grace@example.com' },
+          candidate: { name: 'Grace Hopper', email: 'grace@example.com', language: 'de' },
           credentials: [{ format: 'vc+ld+json', credential }],
         },
       },
@@ -287,9 +287,10 @@ describe('compliance: automatic checks and credentials over time', function () {
     await sweep(34);
     const sent = await mails();
     assert.equal(sent.length, 2, 'the 7-day reminder');
-    assert.match(sent[0].subject, /License expires on/);
-    assert.match(sent[0].text, /Dear Grace Hopper,[\s\S]*in 29 days/);
-    assert.match(sent[1].text, /in 6 days/);
+    // In the language the host named with the person.
+    assert.match(sent[0].subject, /^Ihr Nachweis „License“ läuft am \d{4}-\d{2}-\d{2} ab$/);
+    assert.match(sent[0].text, /^Hallo Grace Hopper,\n[\s\S]*in 29 Tagen\./);
+    assert.match(sent[1].text, /in 6 Tagen/);
     const runs = (await as('GET', '/v1/integrations/runs?action=background_checks.compliance_tracking&limit=10')).body.data;
     assert.deepEqual(
       runs.map((r: any) => [r.step, r.status]),
