@@ -17,6 +17,8 @@ export interface FlowUi {
   /** The API base (only called once the attributes are valid, so it is known). */
   base_(): string;
   ids_(): ConnectIds;
+  /** The BCP 47 tag the widget renders in: sent with the application, so messages to the candidate use it. */
+  lang_(): string;
   /** Settles once the candidate's words are there. */
   localeReady_(): Promise<void>;
   /** Draws the flow's current state. */
@@ -219,7 +221,7 @@ export class ApplyFlow {
     const listing = this.listing_;
     if (!session || !listing || (this.view_.name === 'form' && this.view_.busy)) return;
     if (Date.now() >= session.expiresAt) return this.#expireSession({ status: 401, code: 'session_expired', message: '' });
-    const submission = this.form_.submission_(session.profileUserId, listing.questions);
+    const submission = this.form_.submission_(session.profileUserId, listing.questions, this.#ui.lang_());
     if (typeof submission === 'number') return this.#formError({ key: 'check_answers', params: { count: submission } });
     this.show_({ name: 'form', busy: true });
     this.#ui.say_({ key: 'submitting_status' });

@@ -32,7 +32,7 @@ export class FormState {
   }
 
   /** The request body and its idempotency key; or, when answers are invalid, how many (their errors are then shown). */
-  submission_(profileUserId: string, questions: readonly Question[]): { body: string; key: string } | number {
+  submission_(profileUserId: string, questions: readonly Question[], language: string): { body: string; key: string } | number {
     const { answers, errors } = coerceAnswers(questions, this.values_, this.coverLetter_);
     this.errors_ = errors;
     const invalid = Object.keys(errors).length;
@@ -40,7 +40,7 @@ export class FormState {
     const email = this.values_[EMAIL_FIELD]?.trim();
     const phone = this.values_[PHONE_FIELD]?.trim();
     const contact = email ? { contact: phone ? { email, phone } : { email } } : {};
-    const body = JSON.stringify({ profile_user_id: profileUserId, cover_letter: this.coverLetter_, answers, ...contact });
+    const body = JSON.stringify({ profile_user_id: profileUserId, cover_letter: this.coverLetter_, answers, ...contact, language });
     if (this.#last?.body !== body) this.#last = { body, key: randomKey() };
     return this.#last;
   }

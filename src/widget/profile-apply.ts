@@ -70,6 +70,8 @@ class ProfileApplyElement extends HTMLElement {
     this.#flow = new ApplyFlow({
       base_: () => this.#apiBase!,
       ids_: () => ({ organization_id: this.#organizationId, listing_id: this.#listingId }),
+      // The API takes tags up to 35 characters: a longer one (extensions) is sent as its language alone.
+      lang_: (tag = this.#i18n.tag) => (tag.length > 35 ? tag.split('-')[0]! : tag),
       localeReady_: () => this.#localeReady,
       render_: () => this.#render(),
       say_: (message, kind) => this.#say(message, kind),

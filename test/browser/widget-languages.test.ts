@@ -152,6 +152,8 @@ describe('browser: the widget in the candidate’s language', function () {
     await page.getByRole('heading', { name: text('already_title') }).waitFor({ timeout: 15_000 });
     states.already = await rendered(page);
     const applied = await t.request('GET', `/v1/opportunities/listings/${listings[locale]}/applications?limit=1`, { auth: org.apiKey });
+    // The widget sent the language it rendered in with the application (messages to the candidate use it).
+    assert.equal(applied.body.data[0].language, locale, `${locale}: the application's language`);
     const date = await page.evaluate(
       ([tag, at]) => new Intl.DateTimeFormat(tag, { dateStyle: 'long' }).format(new Date(at!)),
       [locale, applied.body.data[0].created_at as string],

@@ -157,6 +157,9 @@ describe('applications: contact, background checks on submission, board dedupe',
       ['too few digits', { contact: { email: 'ada@example.com', phone: '+1 23' } }, 'parameter_invalid', 'contact.phone'],
       ['an unknown field', { contact: { email: 'ada@example.com', fax: '1' } }, 'parameter_unknown', 'contact.fax'],
       ['not an object', { contact: 'ada@example.com' }, 'parameter_invalid', 'contact'],
+      ['a malformed language', { contact: { email: 'ada@example.com' }, language: 'español!' }, 'parameter_invalid', 'language'],
+      ['a language too long', { contact: { email: 'ada@example.com' }, language: `es-${'abcdefgh-'.repeat(4)}x` }, 'parameter_invalid', 'language'],
+      ['a language not a string', { contact: { email: 'ada@example.com' }, language: ['es'] }, 'parameter_invalid', 'language'],
     ];
     for (const [name, extra, code, param] of cases) {
       const response = await apply(checked, { profile_user_id: ADA.id, ...extra });
@@ -167,7 +170,7 @@ describe('applications: contact, background checks on submission, board dedupe',
   });
 
   it('an application to such a listing orders the vendor check off the request: pending until the signed result, once per application', async () => {
-    const response = await apply(checked, { profile_user_id: ADA.id, contact: { email: 'Ada@Example.com', phone: '+1 (555) 555-0100' } });
+    const response = await apply(checked, { profile_user_id: ADA.id, contact: { email: 'Ada@Example.com', phone: '+1 (555) 555-0100' }, language: 'ES-mx' });
     assert.equal(response.status, 201, response.text);
     adaApplication = response.body.application_id;
     const check = await waitFor(
@@ -185,12 +188,14 @@ describe('applications: contact, background checks on submission, board dedupe',
     const read = (await application(adaApplication)).body;
     assert.deepEqual(read.contact, { email: 'ada@example.com', phone: '+1 (555) 555-0100' });
     assert.equal(read.duplicate_of, null);
+    assert.equal(read.language, 'es-MX', 'the language the widget rendered in, canonical');
     assert.equal(read.credential_check.status, 'pending');
     assert.deepEqual(read.credential_check.requirements, [{ requirement: 'background_check', status: 'pending', reason: null, evidence: null }]);
     await delivered(adaApplication);
     const submitted = (await events('application.submitted')).find((e) => e.application_id === adaApplication);
     assert.deepEqual(submitted.applicant, { email: 'ada@example.com', phone: '+1 (555) 555-0100', has_resume: false });
     assert.equal(submitted.credential_check.status, 'pending');
+    assert.equal(submitted.language, 'es-MX');
     const entry = await t.database.db('host_pipeline_applications').where({ application_id: adaApplication }).first();
     const piped = typeof entry.payload === 'string' ? JSON.parse(entry.payload) : entry.payload;
     assert.deepEqual(piped.applicant, { email: 'ada@example.com', phone: '+1 (555) 555-0100', resume: null });
@@ -278,7 +283,7 @@ describe('applications: contact, background checks on submission, board dedupe',
     const profile = await apply(third, { profile_user_id: GRACE.id, contact: { email: 'Grace@Example.com' } });
     assert.equal(profile.status, 201, profile.text);
     const read = (await application(profile.body.application_id)).body;
-    assert.deepEqual([read.duplicate_of, read.contact], [first.body.application_id, { email: 'grace@example.com', phone: null }]);
+    assert.deepEqual([read.duplicate_of, read.contact, read.language], [first.body.application_id, { email: 'grace@example.com', phone: null }, null]);
     await delivered(profile.body.application_id);
     const submitted = (await events('application.submitted')).find((e) => e.application_id === profile.body.application_id);
     assert.equal(submitted.duplicate_of, first.body.application_id, 'the receiver can merge them');

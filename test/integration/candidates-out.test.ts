@@ -488,7 +488,13 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
     const applied = await t.request('POST', `/v1/opportunities/listings/${icu.body.id}/applications/profile`, {
       auth: acme.apiKey,
-      body: { profile_user_id: KATHERINE.id, answers: ANSWERS, recontact_consent: { consent: true, email: 'katherine@johnson.example', location: 'Boston' } },
+      // She applied in French (the widget's language): her consent keeps it, and invitations are written in it.
+      body: {
+        profile_user_id: KATHERINE.id,
+        answers: ANSWERS,
+        language: 'fr-CA',
+        recontact_consent: { consent: true, email: 'katherine@johnson.example', location: 'Boston' },
+      },
     });
     assert.equal(applied.status, 201, applied.text);
     const search = async (query: string) => (await t.request('GET', `/v1/sourcing/candidates?${query}`, { auth: acme.apiKey })).body.data as any[];
@@ -527,6 +533,9 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     const invited = await t.request('POST', '/v1/sourcing/invitations', { auth: acme.apiKey, body: { profile_user_id: KATHERINE.id, listing_id: listing.id } });
     assert.equal(invited.status, 201, invited.text);
     const mail = await waitFor(async () => smtp.received.find((m) => m.envelope.to.includes('katherine@johnson.example')), 'the invitation email');
+    assert.equal(mail.parsed.subject, 'Acme vous invite à postuler : Flight nurse');
+    assert.equal(mail.parsed.headers.get('content-language'), 'fr-CA');
+    assert.match(mail.parsed.text ?? '', /^Acme vous invite à postuler au poste « Flight nurse »\.\n[\s\S]*jusqu’au \w+ \d{1,2} \S+ \d{4}\) :\n/u);
     // The raw header lines (mailparser reshapes List-Unsubscribe into an object).
     const raw = (key: string) =>
       mail.parsed.headerLines

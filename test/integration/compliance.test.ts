@@ -45,7 +45,12 @@ describe('compliance: automatic checks and credentials over time', function () {
     await activateLicense(t, acme.apiKey, 'background_checks.compliance_tracking');
     const run = await runConnect(t, { organizationId: acme.organizationId, listingId, origin: ORIGIN, button: `Authorize as ${ADA.name}` });
     assert.equal(run.result?.message.type, 'profile-apply:authorized');
-    const applied = await as('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, { profile_user_id: ADA.id });
+    // In Spanish: the reminders about her reviewed documents are written in the language she applied in.
+    const applied = await as('POST', `/v1/opportunities/listings/${listingId}/applications/profile`, {
+      profile_user_id: ADA.id,
+      contact: { email: 'ada@example.com' },
+      language: 'es',
+    });
     assert.equal(applied.status, 201, applied.text);
     applicationId = applied.body.application_id;
   });
@@ -102,6 +107,15 @@ describe('compliance: automatic checks and credentials over time', function () {
     assert.deepEqual(await sweep(34), [1, 0], '6 days left: the 7-day notice');
     assert.deepEqual(await sweep(41), [0, 1], 'expired');
     assert.deepEqual(await sweep(50), [0, 0], 'once');
+    // The reminders went to the email and in the language given with the application.
+    const reminders = (await t.database.db('hi_connector_deliveries').where({ organization_id: acme.organizationId, connector: 'email' }))
+      .map((m) => (typeof m.request === 'string' ? JSON.parse(m.request) : m.request))
+      .filter((m) => m.to.email === 'ada@example.com');
+    assert.deepEqual(
+      reminders.map((m) => m.subject),
+      [`Tu License vence el ${expiresAt.slice(0, 10)}`, `Tu License vence el ${expiresAt.slice(0, 10)}`],
+    );
+    assert.match(reminders[1].text, /^Hola, Ada Lovelace:\n[\s\S]*dentro de 6 días\./);
 
     const events = (await as('GET', '/v1/events?type=credential.expiring,credential.expired&limit=10')).body.data;
     assert.deepEqual(events.map((e: any) => [e.type, e.data.days_before]).reverse(), [
@@ -250,7 +264,7 @@ describe('compliance: automatic checks and credentials over time', function () {
           check_id: 'chk_mail',
           listing_id: listingId,
           candidate_id: 'cand_mail',
-          candidate: { name: 'Grace Hopper', email: 'grace@example.com' },
+          candidate: { name: 'Grace Hopper', email: 'grace@example.com', language: 'de' },
           credentials: [{ format: 'vc+ld+json', credential }],
         },
       },
@@ -273,13 +287,17 @@ describe('compliance: automatic checks and credentials over time', function () {
     await sweep(34);
     const sent = await mails();
     assert.equal(sent.length, 2, 'the 7-day reminder');
-    assert.match(sent[0].subject, /License expires on/);
-    assert.match(sent[0].text, /Dear Grace Hopper,[\s\S]*in 29 days/);
-    assert.match(sent[1].text, /in 6 days/);
+    // In the language the host named with the person.
+    assert.match(sent[0].subject, /^Ihr Nachweis „License“ läuft am \d{4}-\d{2}-\d{2} ab$/);
+    assert.match(sent[0].text, /^Hallo Grace Hopper,\n[\s\S]*in 29 Tagen\./);
+    assert.match(sent[1].text, /in 6 Tagen/);
     const runs = (await as('GET', '/v1/integrations/runs?action=background_checks.compliance_tracking&limit=10')).body.data;
     assert.deepEqual(
       runs.map((r: any) => [r.step, r.status]),
+      // Grace's two, and Ada's two from her reviewed document (the test before).
       [
+        ['email', 'succeeded'],
+        ['email', 'succeeded'],
         ['email', 'succeeded'],
         ['email', 'succeeded'],
       ],

@@ -53,12 +53,18 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
   };
   const optedOut = (organizationId: string) => t.database.db('hi_sms_opt_outs').where({ organization_id: organizationId });
 
-  const fire = (organizationId: string, id: string, name: string, phone: string) =>
+  const fire = (organizationId: string, id: string, name: string, phone: string, extra: { language?: string; timezone?: string; startsAt?: Date } = {}) =>
     t.request('POST', '/host/v1/hooks/interview.scheduled', {
       auth: t.operatorKey,
       body: {
         organization_id: organizationId,
-        payload: { interview_id: id, candidate: { name, phone }, starts_at: new Date(Date.now() + 500).toISOString(), title: 'Onsite interview' },
+        payload: {
+          interview_id: id,
+          candidate: { name, phone, ...(extra.language ? { language: extra.language } : {}) },
+          starts_at: (extra.startsAt ?? new Date(Date.now() + 500)).toISOString(),
+          title: 'Onsite interview',
+          ...(extra.timezone ? { timezone: extra.timezone } : {}),
+        },
       },
     });
   const settledReminder = (organizationId: string, interviewId: string) =>
@@ -140,7 +146,7 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     assert.equal(sms.from, 'AcmeHiring');
     assert.equal(sms.registeredDelivery, 1, 'a delivery receipt is asked for');
     assert.equal(sms.dataCoding, smpp.ENCODING.SMSC_DEFAULT);
-    assert.match(sms.text, /Hello Ada Lovelace, a reminder: "Onsite interview" starts at/);
+    assert.match(sms.text, /^Hello Ada Lovelace, a reminder: "Onsite interview" starts \w+day, \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(UTC\)\.$/);
     const r = await run(acme.apiKey, row.delivery_id);
     assert.equal(r.status, 'succeeded');
     assert.equal(r.connector, 'smpp');
@@ -167,6 +173,51 @@ describe('connectors: SMS over SMPP and the Twilio Messages API', function () {
     const stored = await storedResult(r.id);
     assert.equal(stored.encoding, 'UCS-2');
     assert.equal(stored.segments, 2, 'the UCS-2 reminder is longer than 70 units');
+  });
+
+  it("SMPP: the reminder SMS speaks the candidate's language (es, ar) with the time in the interview's zone; UCS-2 segments counted", async () => {
+    // Zones without daylight saving, so the expected wall-clock time is plain arithmetic.
+    const startsAt = new Date(Date.now() + 1_000);
+    const wall = (offsetHours: number) => new Date(startsAt.getTime() + offsetHours * 3_600_000);
+    const bogota = wall(-5);
+    const riyadh = wall(3);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const before = smsc.received.length;
+    await fire(acme.organizationId, 'int_es', 'Lucía Pérez', '+573001234567', { language: 'es-CO', timezone: 'America/Bogota', startsAt });
+    await fire(acme.organizationId, 'int_ar', 'ليلى حسن', '+966501234567', { language: 'ar', timezone: 'Asia/Riyadh', startsAt });
+    const es = await settledReminder(acme.organizationId, 'int_es');
+    const ar = await settledReminder(acme.organizationId, 'int_ar');
+    assert.equal(es.status, 'sent', JSON.stringify(es));
+    assert.equal(ar.status, 'sent', JSON.stringify(ar));
+    assert.equal(smsc.received.length, before + 2);
+    const received = (to: string) => smsc.received.find((m) => m.to === to)!;
+
+    const esSms = received('573001234567');
+    assert.equal(esSms.dataCoding, smpp.ENCODING.UCS2, 'í is outside GSM-7');
+    const esMonth = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'][
+      bogota.getUTCMonth()
+    ];
+    assert.equal(
+      esSms.text.replace(/^(Hola, Lucía Pérez: te recordamos que «Onsite interview» empieza el )\p{L}+, /u, '$1<día>, '),
+      `Hola, Lucía Pérez: te recordamos que «Onsite interview» empieza el <día>, ${bogota.getUTCDate()} de ${esMonth} de ${bogota.getUTCFullYear()}, ` +
+        // es-CO: Spanish words, Colombian clock (12-hour, "a. m."/"p. m.").
+        `${bogota.getUTCHours() % 12 || 12}:${pad(bogota.getUTCMinutes())} ${bogota.getUTCHours() < 12 ? 'a. m.' : 'p. m.'} (America/Bogota).`,
+    );
+    const esStored = await storedResult((await run(acme.apiKey, es.delivery_id)).id);
+    assert.equal(esStored.encoding, 'UCS-2');
+    assert.equal(esStored.segments, esSms.text.length <= 70 ? 1 : Math.ceil(esSms.text.length / 67));
+
+    const arSms = received('966501234567');
+    assert.equal(arSms.dataCoding, smpp.ENCODING.UCS2);
+    const hour12 = riyadh.getUTCHours() % 12 || 12;
+    const meridiem = riyadh.getUTCHours() < 12 ? 'ص' : 'م';
+    assert.match(arSms.text, /^مرحبًا ليلى حسن، تذكير: يبدأ "Onsite interview" في /u);
+    assert.ok(arSms.text.includes(`${riyadh.getUTCFullYear()}`), arSms.text);
+    assert.ok(arSms.text.includes(`${hour12}:${pad(riyadh.getUTCMinutes())}`) && arSms.text.includes(meridiem), arSms.text);
+    assert.ok(arSms.text.endsWith('(Asia/Riyadh).'), arSms.text);
+    const arStored = await storedResult((await run(acme.apiKey, ar.delivery_id)).id);
+    assert.equal(arStored.encoding, 'UCS-2', 'Arabic travels as UCS-2');
+    assert.equal(arStored.segments, arSms.text.length <= 70 ? 1 : Math.ceil(arSms.text.length / 67));
   });
 
   it('SMPP: after the SMSC dropped the session, the next message binds again and goes out', async () => {

@@ -64,11 +64,13 @@ export const credentialDocumentsModule: PluginModule = {
           config.credentialDocuments.maxBytes,
           () => c.resolve<Clock>(CLOCK).now(),
           // From now on its expiry is tracked (reminders, credential.expiring/expired, GET /v1/compliance);
-          // the reminder goes to the email the candidate gave with the application, when they gave one.
+          // the reminder goes to the email the candidate gave with the application, when they gave one, in their language.
           async (d) => {
             if (!d.expiresAt) return;
             const application = await applications.get(d.organizationId, d.applicationId).catch(() => undefined);
-            const holder = application?.contact ? { name: application.candidateName, email: application.contact.email } : undefined;
+            const holder = application?.contact
+              ? { name: application.candidateName, email: application.contact.email, language: application.language ?? null }
+              : undefined;
             await c.resolve(ComplianceService).record({
               ...(holder ? { holder } : {}),
               organizationId: d.organizationId,

@@ -47,3 +47,21 @@ export function pageShell(
 <style nonce="${nonce}">${SHELL_CSS}</style>
 </head><body><main>${body}</main></body></html>`;
 }
+
+/** What a page behind a message link answers when the link cannot be used (tampered, expired, for something gone). */
+export interface LinkRefusal {
+  status: number;
+  /** The stable error code: shown on the page and in `X-Error-Code`. */
+  code: string;
+  title: string;
+  text: string;
+  retryAfterSeconds?: number;
+}
+
+export function sendLinkRefusal(res: Response, refusal: LinkRefusal, csp: (nonce: string) => string): void {
+  const nonce = newNonce();
+  const body = `<h1>${escapeHtml(refusal.title)}</h1><p>${escapeHtml(refusal.text)}</p><p class="muted">${escapeHtml(refusal.code)}</p>`;
+  res.setHeader('X-Error-Code', refusal.code);
+  if (refusal.retryAfterSeconds) res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+  sendPage(res, refusal.status, pageShell(refusal.title, body, nonce), csp(nonce));
+}

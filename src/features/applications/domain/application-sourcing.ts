@@ -17,6 +17,8 @@ export interface InvitationClaim {
 export interface RecontactConsent {
   email: string;
   location: string | null;
+  /** The candidate's language given with the application (a BCP 47 tag); the invitation is written in it. */
+  language?: string | null;
 }
 
 export interface AppliedApplication {

@@ -38,6 +38,8 @@ export function applicationSubmittedPayload(
     credential_check: credentialCheck,
     // The earlier application to this listing with the same contact email (the same person), for the receiver to merge.
     duplicate_of: application.duplicateOf ?? null,
+    // The language the candidate applied in (a BCP 47 tag), for the host's own messages to them; null when none was given.
+    language: application.language ?? null,
     // How to reach the candidate (a profile application's contact or a board applicant's): the contact only (a resume goes to the pipeline, not into events).
     applicant: applicant ? { email: applicant.email, phone: applicant.phone, has_resume: applicant.resume !== null } : null,
   };

@@ -28,6 +28,8 @@ export interface ProfileApplication {
   contact: ApplicationContact | null;
   /** On reads: the earlier application to this listing with the same contact email (the same person applied twice), null when none. */
   duplicateOf?: string | null;
+  /** The candidate's language, a canonical BCP 47 tag (the widget's), given with a profile application; null when none was given. */
+  language?: string | null;
   createdAt: Date;
   deliveredAt: Date | null;
 }

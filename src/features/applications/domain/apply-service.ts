@@ -44,6 +44,8 @@ export interface ApplicationRequest {
   recontact?: RecontactConsent;
   /** How to reach the candidate; required by a listing with a background-check policy (the vendor's invitation goes to the email). */
   contact?: { email: string; phone?: string };
+  /** The candidate's language (a BCP 47 tag, canonicalized by the API): messages to them without another language use it. */
+  language?: string;
 }
 
 export const duplicateApplication = (applicationId: string) =>
@@ -112,7 +114,9 @@ export class ApplyService {
         applicationId: created.id,
         at: this.clock.now(),
       };
-      await this.sourcing.applied(applied, invited, request.recontact);
+      // The consent keeps the language it was given in: the invitation is written in it.
+      const recontact = request.recontact ? { ...request.recontact, language: request.recontact.language ?? request.language ?? null } : undefined;
+      await this.sourcing.applied(applied, invited, recontact);
     }
     return created;
   }
@@ -132,6 +136,7 @@ export class ApplyService {
       answers: fields.answers,
       source: fields.source,
       contact: request.contact ? { email: normalizedEmail(request.contact.email), phone: request.contact.phone ?? null } : null,
+      language: request.language ?? null,
       createdAt: this.clock.now(),
     };
     // application.submitted is recorded by the pipeline delivery this message guarantees (its

@@ -12,7 +12,7 @@ import type { ProfileApplication, SubmittedApplication } from './application';
 /** The applicant's part of an application; the profile part comes from the snapshot. */
 export type ApplicationDraft = Pick<
   ProfileApplication,
-  'id' | 'organizationId' | 'listingId' | 'profileUserId' | 'coverLetter' | 'createdAt' | 'source' | 'contact'
+  'id' | 'organizationId' | 'listingId' | 'profileUserId' | 'coverLetter' | 'createdAt' | 'source' | 'contact' | 'language'
 > & {
   answers: Record<string, AnswerValue>;
 };

@@ -55,6 +55,9 @@ export const applicationSchema = submittedApplicationSchema
     contact: z.object({ email: z.string(), phone: z.string().nullable() }).nullable().meta({
       description: "How to reach the candidate: the profile application's `contact` (email lower-cased) or a board applicant's; null when none was given",
     }),
+    language: z.string().nullable().meta({
+      description: 'The language the candidate applied in (a canonical BCP 47 tag, given with a profile application); null when none was given',
+    }),
     duplicate_of: z.string().nullable().meta({
       description:
         'The earlier application to this listing with the same contact email (the same person applied through a job board and with their profile); null when none',

@@ -7,6 +7,7 @@ import { applicationView } from '../domain/pipeline-delivery';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import { isPhone, MAX_EMAIL_LENGTH, MAX_PHONE_LENGTH } from '../domain/application-contact';
+import { canonicalLanguageTag, MAX_LANGUAGE_TAG_LENGTH } from '../domain/application-language';
 import { applicationListSchema, applicationSchema, submittedApplicationSchema } from './application-schemas';
 
 export const APPLY_PATH = '/listings/:listing_id/applications/profile';
@@ -39,6 +40,16 @@ const applyBody = z
       .meta({
         description:
           "How to reach the candidate (an extension of SPEC 4.1). Required (400 parameter_missing, param contact.email) when the listing orders a background check when an application arrives: the vendor's consent invitation goes to the email. The email is stored lower-cased",
+      }),
+    language: z
+      .string()
+      .max(MAX_LANGUAGE_TAG_LENGTH)
+      .refine((tag) => canonicalLanguageTag(tag) !== undefined, 'expected a BCP 47 language tag such as en or pt-BR')
+      .optional()
+      .meta({
+        description:
+          'The language the candidate applied in (an extension of SPEC 4.1; the widget sends the one it renders in), a BCP 47 tag stored canonical. Messages to the candidate that have no other language use it: a credential expiry reminder, a sourcing invitation (en, es, fr, de, pt, ar; others read English)',
+        example: 'es-MX',
       }),
     recontact_consent: z
       .object({
@@ -96,6 +107,7 @@ export function applicationDetail(application: ProfileApplication, credentialChe
     source: application.source,
     contact: application.contact,
     duplicate_of: application.duplicateOf ?? null,
+    language: application.language ?? null,
     created_at: application.createdAt.toISOString(),
     credential_check: credentialCheck,
   };
@@ -129,6 +141,7 @@ export function applicationRoutes(apply: ApplyService, reader: ApplicationReader
           answers: body.answers,
           source: body.source,
           contact: body.contact,
+          language: body.language === undefined ? undefined : canonicalLanguageTag(body.language),
           recontact: body.recontact_consent ? { email: body.recontact_consent.email, location: body.recontact_consent.location ?? null } : undefined,
         });
         return reply(201, applicationView(application) satisfies z.output<typeof submittedApplicationSchema>);

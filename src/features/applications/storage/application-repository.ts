@@ -51,6 +51,7 @@ interface ApplicationRow {
   source: string | null;
   contact_email: string | null;
   contact_phone: string | null;
+  language?: string | null;
   duplicate_of?: string | null;
   created_at: Date;
   delivered_at: Date | null;
@@ -74,6 +75,7 @@ const fromRow = (row: ApplicationRow): ProfileApplication => ({
   source: row.source ?? null,
   contact: row.contact_email ? { email: row.contact_email, phone: row.contact_phone ?? null } : null,
   duplicateOf: row.duplicate_of ?? null,
+  language: row.language ?? null,
   createdAt: new Date(row.created_at),
   deliveredAt: row.delivered_at ? new Date(row.delivered_at) : null,
 });
@@ -98,6 +100,7 @@ export function applicationRow(application: ProfileApplication) {
     source: application.source,
     contact_email: application.contact ? normalizedEmail(application.contact.email) : null,
     contact_phone: application.contact?.phone ?? null,
+    language: application.language ?? null,
     created_at: application.createdAt,
   };
 }

@@ -49,8 +49,8 @@ with context as (
 application as (
   insert into hi_profile_applications
     (id, organization_id, listing_id, profile_user_id, status, cover_letter, answers, candidate_name, candidate_headline,
-     imported_skills, imported_credentials, experience_summary, work_history, profile_url, source, contact_email, contact_phone, created_at)
-  select ?, ?, ?, ?, 'submitted', ?, cast(? as jsonb), name, headline, skills, credentials, experience_summary, work_history, profile_url, ?, ?, ?, ?
+     imported_skills, imported_credentials, experience_summary, work_history, profile_url, source, contact_email, contact_phone, language, created_at)
+  select ?, ?, ?, ?, 'submitted', ?, cast(? as jsonb), name, headline, skills, credentials, experience_summary, work_history, profile_url, ?, ?, ?, ?, ?
   from context
   where existing_application_id is null and not contact_required and authorized_at is not null and imported_at >= authorized_at and imported_at > ?
   returning id, imported_skills, imported_credentials, experience_summary, profile_url
@@ -69,7 +69,18 @@ export class KnexSnapshotApplicationWriter implements SnapshotApplications {
     const { organizationId: org, listingId: listing, profileUserId: user } = draft;
     const email = draft.contact ? normalizedEmail(draft.contact.email) : null;
     const bindings: unknown[] = [org, listing, user, email, org, listing, org, user, org, user];
-    bindings.push(draft.id, org, listing, user, draft.coverLetter, JSON.stringify(draft.answers), draft.source, email, draft.contact?.phone ?? null);
+    bindings.push(
+      draft.id,
+      org,
+      listing,
+      user,
+      draft.coverLetter,
+      JSON.stringify(draft.answers),
+      draft.source,
+      email,
+      draft.contact?.phone ?? null,
+      draft.language ?? null,
+    );
     bindings.push(draft.createdAt, freshSince);
     let sql = CONTEXT_AND_APPLICATION;
     for (const row of outboxRows(messages)) {
@@ -88,7 +99,7 @@ export class KnexSnapshotApplicationWriter implements SnapshotApplications {
     try {
       // A named prepared statement: parsed and planned once per connection, not per
       // application (the text differs only by the number of messages and whether a key is held).
-      const name = `hi_apply_from_snapshot_v3_${messages.length}${key ? '_keyed' : ''}`;
+      const name = `hi_apply_from_snapshot_v4_${messages.length}${key ? '_keyed' : ''}`;
       row = (await this.db.raw(sql + RESULT, bindings as never[]).options({ name })).rows[0] as ResultRow;
     } catch (error) {
       // Another request for the same (organization, listing, candidate) won the race.

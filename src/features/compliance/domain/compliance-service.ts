@@ -46,7 +46,7 @@ export class ComplianceService {
     private readonly now: () => Date,
     private readonly verifier?: () => HeldCredentialVerifier,
     private readonly email?: () => NotificationConnector,
-    /** The holder's language, where a feature stores one (employees); else the reminder reads English. */
+    /** The holder's language, where a feature stores one (employees); else the holder's own (a candidate's application), else English. */
     private readonly holderLanguages?: () => HolderLanguages | undefined,
   ) {}
 
@@ -184,7 +184,8 @@ export class ComplianceService {
     // The days actually left (the sweep may run after the threshold was crossed).
     const daysLeft = Math.max(1, Math.ceil((credential.expiresAt.getTime() - at.getTime()) / 86_400_000));
     try {
-      const language = messageLanguage(await this.holderLanguages?.()?.languageOf(credential));
+      // An employee's language as it is now; else the one the holder's application gave (a candidate's).
+      const language = messageLanguage((await this.holderLanguages?.()?.languageOf(credential)) ?? credential.holder.language ?? undefined);
       await this.email().sendEmail({
         organizationId: credential.organizationId,
         actionKey: COMPLIANCE_TRACKING,

@@ -41,7 +41,7 @@ export interface HeldCredential {
   /** When its proof, status and issuer last checked out. */
   verifiedAt: Date | null;
   /** Who to remind before it expires, when the host said (reminder emails). */
-  holder: { name: string | null; email: string } | null;
+  holder: CredentialHolder | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -49,7 +49,14 @@ export interface HeldCredential {
 export type NewHeldCredential = Pick<
   HeldCredential,
   'organizationId' | 'profileUserId' | 'listingId' | 'requirementKey' | 'credentialType' | 'source' | 'sourceId' | 'expiresAt'
-> & { kept?: KeptCredential; holder?: { name: string | null; email: string }; subject?: HeldCredentialSubject };
+> & { kept?: KeptCredential; holder?: CredentialHolder; subject?: HeldCredentialSubject };
+
+/** Who to remind: a name, an email and, when known (a candidate's application gave one), the BCP 47 language they read. */
+export interface CredentialHolder {
+  name: string | null;
+  email: string;
+  language?: string | null;
+}
 
 export type ComplianceStatus = 'compliant' | 'expiring' | 'expired' | 'revoked' | 'untrusted';
 

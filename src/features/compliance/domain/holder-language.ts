@@ -1,7 +1,8 @@
 /**
  * The language a credential's holder reads, when something stores one: an employee's
- * `language` (the employees feature answers for its own holders). Candidates' held
- * credentials carry no language, so their reminders read English.
+ * `language` (the employees feature answers for its own holders). A candidate's held
+ * credential carries the language of the application it came with (`holder.language`);
+ * without one the reminder reads English.
  */
 import type { HeldCredential } from './held-credential';
 

@@ -36,6 +36,7 @@ interface Row {
   verified_at: Date | null;
   holder_name: string | null;
   holder_email: string | null;
+  holder_language?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -60,7 +61,7 @@ const fromRow = (r: Row): HeldCredential => ({
   state: r.state as HeldCredentialState,
   stateReason: r.state_reason,
   verifiedAt: r.verified_at ? new Date(r.verified_at) : null,
-  holder: r.holder_email ? { name: r.holder_name, email: r.holder_email } : null,
+  holder: r.holder_email ? { name: r.holder_name, email: r.holder_email, language: r.holder_language ?? null } : null,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -89,21 +90,22 @@ export class KnexHeldCredentials implements HeldCredentialRepository {
       verified_at: c.kept ? now : null,
       holder_name: c.holder?.name ?? null,
       holder_email: c.holder?.email ?? null,
+      holder_language: c.holder?.language ?? null,
       created_at: now,
       updated_at: now,
     };
     // One statement: a credential expiring later replaces the one held (its notices start over); an earlier one changes nothing.
     await this.db.raw(
       `INSERT INTO ${TABLE} AS h (id, organization_id, profile_user_id, listing_id, requirement_key, credential_type, source, source_id,
-         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, holder_name, holder_email, subject, created_at, updated_at)
+         expires_at, expiring_notices, expired_notice_at, credential_format, credential, issuer, state, verified_at, holder_name, holder_email, holder_language, subject, created_at, updated_at)
        VALUES (:id, :organization_id, :profile_user_id, :listing_id, :requirement_key, :credential_type, :source, :source_id,
-         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :holder_name, :holder_email, :subject, :created_at, :updated_at)
+         :expires_at, :expiring_notices::jsonb, NULL, :credential_format, :credential, :issuer, 'active', :verified_at, :holder_name, :holder_email, :holder_language, :subject, :created_at, :updated_at)
        ON CONFLICT (organization_id, profile_user_id, listing_id, requirement_key) DO UPDATE SET
          credential_type = excluded.credential_type, source = excluded.source, source_id = excluded.source_id,
          expires_at = excluded.expires_at, expiring_notices = '[]'::jsonb, expired_notice_at = NULL,
          credential_format = excluded.credential_format, credential = excluded.credential, issuer = excluded.issuer,
          state = 'active', state_reason = NULL, state_changed_at = NULL, verified_at = excluded.verified_at,
-         holder_name = excluded.holder_name, holder_email = excluded.holder_email, updated_at = excluded.updated_at
+         holder_name = excluded.holder_name, holder_email = excluded.holder_email, holder_language = excluded.holder_language, updated_at = excluded.updated_at
        WHERE excluded.expires_at > h.expires_at OR h.state <> 'active'`,
       row,
     );

@@ -58,7 +58,9 @@ export class CredentialCheckHookHandler implements GatedHookHandler {
       requirements: result.outcomes,
     };
     if (presented.candidate_id && this.hold) {
-      const holder = presented.candidate?.email ? { name: presented.candidate.name ?? null, email: presented.candidate.email } : undefined;
+      // The host's person may name their language: the expiry reminders are written in it.
+      const candidate = presented.candidate;
+      const holder = candidate?.email ? { name: candidate.name ?? null, email: candidate.email, language: candidate.language ?? null } : undefined;
       for (const held of heldFrom(presented.credentials as PresentedInput[], result)) {
         await this.hold({ ...held, organizationId, profileUserId: presented.candidate_id, listingId: presented.listing_id, ...(holder ? { holder } : {}) });
       }

@@ -12,7 +12,7 @@
  */
 import express, { Router, type Request, type Response } from 'express';
 import { isDomainError } from '../../../kernel/errors';
-import { escapeHtml, newNonce, pageShell, sendPage } from '../../../platform/http/html';
+import { escapeHtml, newNonce, pageShell, sendLinkRefusal, sendPage } from '../../../platform/http/html';
 import { notFoundHandler } from '../../../platform/http/errors';
 import type { ApiRouter } from '../../../platform/http/route';
 import type { RouterKit } from '../../../platform/http/router-kit';
@@ -98,12 +98,9 @@ export function esignPageRouter(envelopes: Envelopes, kit: RouterKit): ApiRouter
 
   const refused = (res: Response, error: unknown) => {
     if (!isDomainError(error) || !STATUS[error.kind]) throw error;
-    const nonce = newNonce();
     const s = PAGE_STRINGS.en;
     const text = error.code === 'signing_link_invalid' ? s.link_invalid : error.message;
-    const body = `<h1>${escapeHtml(s.link_invalid_title)}</h1><p>${escapeHtml(text)}</p><p class="muted">${escapeHtml(error.code)}</p>`;
-    res.setHeader('X-Error-Code', error.code);
-    sendPage(res, STATUS[error.kind]!, pageShell(s.link_invalid_title, body, nonce), csp(nonce));
+    sendLinkRefusal(res, { status: STATUS[error.kind]!, code: error.code, title: s.link_invalid_title, text }, csp);
   };
   const show = (res: Response, status: number, view: SigningView, error?: string) => {
     const nonce = newNonce();

@@ -26,6 +26,7 @@ import { HookGate } from '../../hooks/domain/hook-gate';
 import type { HookHandlerReport } from '../../hooks/domain/hook-handler';
 import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
 import { renderMessage } from '../../messages/domain/render-message';
+import { fillReminderSms, REMINDER_SMS_STRINGS } from './reminder-sms-strings';
 
 export const INTERVIEW_REMINDERS_QUEUE = 'interview-reminders';
 
@@ -328,12 +329,18 @@ export class ReminderDelivery {
   }
 }
 
+/**
+ * The SMS reminder in the candidate's language, the time in the interview's time zone.
+ * Intl may separate with no-break spaces (U+00A0, U+202F, newer ICU data), which are not
+ * GSM-7: they become plain spaces so an English reminder is not forced into UCS-2.
+ */
 export function reminderText(reminder: InterviewReminder): string {
   const { candidate, title, timezone, location } = reminder.details;
-  const when = reminder.startsAt.toISOString().replace('.000Z', 'Z');
-  return [`Hello ${candidate.name}, a reminder: "${title}" starts at ${when}${timezone ? ` (${timezone})` : ''}.`, location ? `Where: ${location}.` : '']
-    .filter(Boolean)
-    .join(' ');
+  const language = messageLanguage(candidate.language);
+  const strings = REMINDER_SMS_STRINGS[language.locale];
+  const when = formatMoment(reminder.startsAt, language, timezone).replace(/[\u00a0\u202f]/g, ' ');
+  const params = { name: candidate.name, title, when, location: location ?? '' };
+  return [fillReminderSms(strings.body, params), location ? fillReminderSms(strings.where, params) : ''].filter(Boolean).join(' ');
 }
 
 /** The email reminder in the candidate's language, the time in the interview's time zone. */

@@ -12,7 +12,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { DateTime } from 'luxon';
 import { isDomainError } from '../../../kernel/errors';
-import { escapeHtml, newNonce, pageShell, sendPage } from '../../../platform/http/html';
+import { escapeHtml, newNonce, pageShell, sendLinkRefusal, sendPage } from '../../../platform/http/html';
 import { notFoundHandler } from '../../../platform/http/errors';
 import type { ApiRouter } from '../../../platform/http/route';
 import type { RouterKit } from '../../../platform/http/router-kit';
@@ -94,13 +94,10 @@ export function schedulingPageRouter(scheduling: SchedulingRequests, kit: Router
 
   const refused = (res: Response, error: unknown) => {
     if (!isDomainError(error) || !STATUS[error.kind]) throw error;
-    const nonce = newNonce();
     const s = PAGE_STRINGS.en;
     const text = error.code === 'scheduling_link_invalid' ? s.link_invalid : error.message;
-    const body = `<h1>${escapeHtml(s.link_invalid_title)}</h1><p>${escapeHtml(text)}</p><p class="muted">${escapeHtml(error.code)}</p>`;
-    res.setHeader('X-Error-Code', error.code);
-    if (error.details.retryAfterSeconds) res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
-    sendPage(res, STATUS[error.kind]!, pageShell(s.link_invalid_title, body, nonce), csp(nonce));
+    const retryAfterSeconds = error.details.retryAfterSeconds as number | undefined;
+    sendLinkRefusal(res, { status: STATUS[error.kind]!, code: error.code, title: s.link_invalid_title, text, retryAfterSeconds }, csp);
   };
   const show = (res: Response, status: number, view: SchedulingView, token: string, error?: string) => {
     const html = render(view, token, error);

@@ -10,7 +10,7 @@
  */
 import express, { Router, type Request, type Response } from 'express';
 import { isDomainError } from '../../../kernel/errors';
-import { escapeHtml, newNonce, pageShell, sendPage } from '../../../platform/http/html';
+import { escapeHtml, newNonce, pageShell, sendLinkRefusal, sendPage } from '../../../platform/http/html';
 import { notFoundHandler } from '../../../platform/http/errors';
 import type { ApiRouter } from '../../../platform/http/route';
 import type { RouterKit } from '../../../platform/http/router-kit';
@@ -31,10 +31,9 @@ function refuse(res: Response, error: unknown, asPage: boolean): void {
     res.status(STATUS[error.kind]!).type('text/plain').send(`${error.code}: ${error.message}\n`);
     return;
   }
-  const nonce = newNonce();
   const s = PAGE_STRINGS.en;
-  const body = `<h1>${escapeHtml(s.link_invalid_title)}</h1><p>${escapeHtml(error.code === 'link_invalid' ? s.link_invalid : error.message)}</p><p class="muted">${escapeHtml(error.code)}</p>`;
-  sendPage(res, STATUS[error.kind]!, pageShell(s.link_invalid_title, body, nonce), csp(nonce));
+  const text = error.code === 'link_invalid' ? s.link_invalid : error.message;
+  sendLinkRefusal(res, { status: STATUS[error.kind]!, code: error.code, title: s.link_invalid_title, text }, csp);
 }
 
 function page(res: Response, shift: Shift, token: string, outcome?: RespondOutcome): void {

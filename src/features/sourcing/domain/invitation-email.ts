@@ -1,8 +1,13 @@
 /**
  * The invitation email: who invites, to which job, the link, until when, why the candidate
  * hears from us, and a one-click way to stop (the same signed link the List-Unsubscribe
- * header carries: it withdraws the consent to be contacted again).
+ * header carries: it withdraws the consent to be contacted again). Written in the language
+ * the candidate applied in (kept with their consent), the date for that language; English
+ * when none was given.
  */
+import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
+import { fillInvitation, INVITATION_EMAIL_STRINGS } from './invitation-email-strings';
+
 export function invitationEmail(input: {
   organizationName: string;
   listingTitle: string;
@@ -10,20 +15,29 @@ export function invitationEmail(input: {
   expiresAt: Date;
   note?: string;
   unsubscribeUrl: string;
+  language?: string | null;
 }): {
   subject: string;
   text: string;
+  language: string;
 } {
-  const until = input.expiresAt.toISOString().slice(0, 10);
+  const language = messageLanguage(input.language ?? undefined);
+  const s = INVITATION_EMAIL_STRINGS[language.locale];
+  const params = {
+    organization: input.organizationName,
+    title: input.listingTitle,
+    until: formatMoment(input.expiresAt, language, 'UTC', 'date'),
+    url: input.unsubscribeUrl,
+  };
   const lines = [
-    `${input.organizationName} invites you to apply for "${input.listingTitle}".`,
+    fillInvitation(s.invites, params),
     '',
     ...(input.note ? [input.note, ''] : []),
-    `Apply here (the link is for you only and works once, until ${until}):`,
+    fillInvitation(s.apply, params),
     input.link,
     '',
-    `You receive this because, when you last applied to ${input.organizationName}, you agreed to be contacted about other jobs.`,
-    `To withdraw that consent and receive no more invitations: ${input.unsubscribeUrl}`,
+    fillInvitation(s.why, params),
+    fillInvitation(s.withdraw, params),
   ];
-  return { subject: `${input.organizationName} invites you to apply: ${input.listingTitle}`, text: lines.join('\n') };
+  return { subject: fillInvitation(s.subject, params), text: lines.join('\n'), language: language.tag };
 }

@@ -123,6 +123,7 @@ export class SourcingService implements ApplicationSourcing {
         expiresAt: invitation.expiresAt,
         note: input.message,
         unsubscribeUrl,
+        language: member.language,
       });
       const sent = await this.deps.email.sendEmail({
         organizationId,
@@ -222,6 +223,7 @@ export class SourcingService implements ApplicationSourcing {
         applicationId: application.applicationId,
         email: recontact.email,
         location: recontact.location,
+        language: recontact.language ?? null,
         grantedAt: application.at,
       });
     }

@@ -12,6 +12,8 @@ export interface PoolMember {
   applicationId: string;
   email: string;
   location: string | null;
+  /** The language the candidate applied in (BCP 47), kept with the consent: invitations are written in it; null when none was given. */
+  language?: string | null;
   grantedAt: Date;
   withdrawnAt: Date | null;
 }

@@ -18,11 +18,12 @@ export class KnexTalentPool implements TalentPoolRepository {
         application_id: m.applicationId,
         email: m.email,
         location: m.location,
+        language: m.language ?? null,
         granted_at: m.grantedAt,
         withdrawn_at: null,
       })
       .onConflict(['organization_id', 'profile_user_id'])
-      .merge(['application_id', 'email', 'location', 'granted_at', 'withdrawn_at']);
+      .merge(['application_id', 'email', 'location', 'language', 'granted_at', 'withdrawn_at']);
   }
 
   async active(organizationId: string, profileUserId: string): Promise<PoolMember | undefined> {
@@ -39,6 +40,7 @@ export class KnexTalentPool implements TalentPoolRepository {
       applicationId: row.application_id,
       email: row.email,
       location: row.location ?? null,
+      language: row.language ?? null,
       grantedAt: new Date(row.granted_at),
       withdrawnAt: row.withdrawn_at ? new Date(row.withdrawn_at) : null,
     };
