@@ -9,6 +9,14 @@ const linkErrors = {
   '429': html('Too many requests from this network (Retry-After)'),
 };
 
+/** An unsubscribe POST: the page's button (no body) or a mail client's RFC 8058 one-click. */
+const oneClickUnsubscribe = {
+  required: false,
+  content: {
+    'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } },
+  },
+};
+
 export const MESSAGE_LINK_TAG = {
   name: 'message links',
   description:
@@ -31,12 +39,7 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       tags: ['message links'],
       security: [],
       parameters: tokenQuery,
-      requestBody: {
-        required: false,
-        content: {
-          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } },
-        },
-      },
+      requestBody: oneClickUnsubscribe,
       responses: { '200': html('Unsubscribed'), ...linkErrors },
     },
   },
@@ -56,12 +59,7 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
       tags: ['message links'],
       security: [],
       parameters: tokenQuery,
-      requestBody: {
-        required: false,
-        content: {
-          'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] } } } },
-        },
-      },
+      requestBody: oneClickUnsubscribe,
       responses: { '200': html('Consent withdrawn'), ...linkErrors },
     },
   },
