@@ -8,7 +8,8 @@
  *   retrying / running  → answered as it stands (a retry is already under way: idempotent)
  *   succeeded           → 409 run_succeeded
  *   no replayer         → 409 run_not_retryable (nothing here can perform that action again)
- *   source gone         → 409 run_not_retryable (e.g. the interview was canceled since)
+ *   source gone         → 409 run_not_retryable (e.g. the interview was canceled since, or the
+ *                         run came from a host hook that only the host can fire again)
  */
 import { conflict, notFound } from '../../../kernel/errors';
 import type { OutboxMessage } from '../../../kernel/outbox';
@@ -17,7 +18,7 @@ import type { ActionRun, ActionRunRepository } from './action-run';
 /** A feature that performs runs of some actions and can queue one again. */
 export interface RunReplayer {
   readonly actions: readonly string[];
-  /** Queues the step of a reopened run again (same idempotency key); false when what it was for is gone. */
+  /** Queues the step of a reopened run again (same idempotency key); false when it cannot (what it was for is gone, or only the host's hook starts it). */
   replay(run: ActionRun): Promise<boolean>;
   /**
    * For the sweep (ActionRunReconciler): the jobs that perform these runs' step, under
@@ -53,7 +54,11 @@ export class RunRetries {
     } finally {
       if (!queued) await this.runs.restoreFailed(organizationId, runId, this.now());
     }
-    if (!queued) throw conflict('run_not_retryable', `What the run '${runId}' was performed for is gone (canceled or replaced)`);
+    if (!queued)
+      throw conflict(
+        'run_not_retryable',
+        `The run '${runId}' cannot be queued again: what it was performed for is gone (canceled or replaced), or the host's hook started it (fire the hook again)`,
+      );
     return reopened;
   }
 }
