@@ -1,32 +1,46 @@
 /**
- * Webhook deliveries per second to a local receiver, beside a bare `fetch` POST loop to
- * the same receiver from the same process.
+ * Webhook deliveries per second through the product as it is deployed, beside a bare
+ * `fetch` POST loop to the same receiver; and the CPU time each side spends per delivery,
+ * which the other engineers' load on a shared machine moves far less than wall-clock rates.
  *
- * A standalone host runs in this process on a fresh PostgreSQL database and a queue prefix
- * of its own on Redis, with its workers stopped while N events are recorded for one
- * endpoint (deliveries wait as BullMQ jobs, their queue paused). Then the workers start
- * (their connections and Lua scripts loaded: a worker process does that once in its life,
- * not per delivery), the queue is resumed and the clock runs until the receiver has
- * answered all N deliveries: each one is a job that
- * loads its delivery, event, endpoint and secret, signs with `standardwebhooks`, POSTs,
- * and records the outcome. The baseline POSTs the same bodies with `fetch`, with the same
- * concurrency as the queue (20), to the same receiver.
+ * What is compared (BENCHMARKS.md, section 6):
+ * - The receiver is a bare `node:http` server in a process of its own
+ *   (bench/servers/webhook-receiver.ts: 200, empty body, keep-alive), the same for both
+ *   sides, counted on neither.
+ * - The product: `hiring-integrations serve --no-worker` (the API, which also runs the
+ *   outbox relay) and `hiring-integrations worker` (WORKER_CONCURRENCY 20) as their own
+ *   processes on a fresh database and queue prefix, NODE_ENV=production, log level info as
+ *   shipped. One organization has one endpoint (created through the API) for the
+ *   receiver. Events are written as the product writes them (in a transaction, through the
+ *   outbox, as the host path does); the API's relay fans them out to deliveries and their
+ *   BullMQ jobs. A warm-up of WARMUP deliveries runs first (JIT, pools, keep-alive
+ *   connections); then the delivery queue is paused, N events are written and relayed, and
+ *   the clock runs from resuming the queue until the receiver has answered the Nth
+ *   delivery: each one is a job in the worker that claims its delivery, signs with
+ *   `standardwebhooks`, POSTs, and records the outcome.
+ * - The baseline: bench/servers/fetch-loop.ts, bare `fetch` POSTs of a body of the same
+ *   shape, 20 at a time, in its own process (fetch's helper threads included in its CPU),
+ *   with the same warm-up.
+ * - CPU per delivery: the API's and the worker's (from /proc, over the timed window), the
+ *   PostgreSQL backends serving the product's database (from /proc), the Redis server's
+ *   (its INFO: shared with anything else using that Redis, context only), against the
+ *   baseline process's own. The receiver's CPU per request is reported for both sides.
+ * - Statements: every query the product's two processes sent during the window, counted by
+ *   bench/lib/count-statements.ts (preloaded, `BEGIN`/`COMMIT` included); BENCH_SQL=1 prints them.
  *
  * Alone: `node dist/bench/webhooks.bench.js`; in `npm run bench` as the `webhooks` part.
  */
 import 'reflect-metadata';
-import { createServer } from 'node:http';
+import path from 'node:path';
 import { Queue } from 'bullmq';
-import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/kernel/config';
+import { Redis } from 'ioredis';
 import { eventMessage } from '../src/kernel/outbox';
-import { createLogger } from '../src/platform/logging/pino-logger';
 import { operatorServices } from '../src/standalone/cli/operator-services';
-import { createStandaloneHost } from '../src/standalone/host/standalone-host';
-import { createDatabase } from '../src/platform/database/database';
 import { writeOutbox } from '../src/features/events/storage/outbox-writer';
-import { createBenchDatabase } from './lib/database';
-import { profileWindow, startCpuMeter } from './lib/cpu-meter';
+import { WEBHOOK_DELIVERY_QUEUE } from '../src/features/webhooks/domain/webhook-delivery';
+import { request } from '../test/helpers/test-host';
+import { cpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
+import { Product } from './product';
 
 export interface WebhookBenchResult {
   deliveries: number;
@@ -34,179 +48,245 @@ export interface WebhookBenchResult {
   fetchPerSecond: number;
   ratio: number;
   concurrency: number;
-  /** SQL statements the product ran per delivery while delivering (claim, endpoint, outcome, their batches). */
+  /** SQL statements the product's two processes ran per delivery while delivering. */
   statementsPerDelivery: number;
-  /** CPU per delivery (ms): this process (host, worker, receiver), the database's PostgreSQL backends, the Redis server (shared). */
-  cpuPerDelivery: { processMs: number; postgresMs: number; redisMs: number | undefined };
-  /** CPU per bare POST (ms): this process (fetch loop and receiver). */
-  cpuPerPost: { processMs: number };
-  /** The product's CPU per delivery (this process + PostgreSQL backends; Redis left out: shared) ÷ the baseline's per POST. */
-  cpuRatio: number;
-  /** The same, this process only (what the Node side costs, host + worker + receiver, vs fetch loop + receiver). */
-  processCpuRatio: number;
-  /** Redis commands this process sent per delivery, and the most frequent ones. */
-  redisCommandsPerDelivery: number;
-  redisCommands: Record<string, number>;
-  /**
-   * Share of one core this process was busy while measuring, product and baseline: near 1, the
-   * single Node thread is the bottleneck; well below, the rate waits on round trips (latency-bound).
-   */
-  processBusy: { product: number; baseline: number };
+  /** CPU ms per delivery: the product's API and worker processes, its PostgreSQL backends, and the baseline process per POST. */
+  cpu: {
+    apiMs: number;
+    workerMs: number;
+    productMs: number;
+    postgresMs: number | undefined;
+    redisMs: number | undefined;
+    baselineMs: number;
+    /** The receiver's CPU per request, while the product delivered and while the baseline posted. */
+    receiverMs: { product: number | undefined; baseline: number | undefined };
+    /** Baseline CPU per POST ÷ the product's per delivery (API + worker + PostgreSQL backends). */
+    ratio: number;
+    /** The same, Node processes only (API + worker). */
+    processRatio: number;
+  };
+  /** Share of one core each process was busy during its timed window (the worker's near 1: its one thread is the bottleneck). */
+  busy: { api: number; worker: number; baseline: number };
+  /** Keep-alive connections the receiver saw opened during each side's window. */
+  connections: { product: number; baseline: number };
   /** Row updates of hi_webhook_deliveries while delivering, and how many were heap-only (no index writes). */
   deliveryRowUpdates: { updates: number; hot: number };
 }
 
 const CONCURRENCY = 20;
-/** Time given to the workers to connect and load their scripts before the clock starts. */
-const WORKER_BOOT_MS = 2_000;
+const COUNT_STATEMENTS = path.join(__dirname, 'lib/count-statements.js');
+const EVENT_DATA = { application_id: 'app_bench', answers: { years_experience: 7 }, imported_skills: ['TypeScript', 'PostgreSQL'] };
+
+/** CPU time (ms) of the PostgreSQL backends connected to one database (other than the asker's own). */
+async function backendsCpu(product: Product): Promise<Map<number, number>> {
+  const { rows } = await product.db.raw('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const result = new Map<number, number>();
+  for (const { pid } of rows as { pid: number }[]) {
+    const ms = cpuMs(pid);
+    if (ms !== undefined) result.set(pid, ms);
+  }
+  return result;
+}
+
+async function redisCpuMs(redis: Redis): Promise<number | undefined> {
+  const info = await redis.info('cpu');
+  const user = /used_cpu_user:([\d.]+)/.exec(info)?.[1];
+  const sys = /used_cpu_sys:([\d.]+)/.exec(info)?.[1];
+  return user && sys ? (Number(user) + Number(sys)) * 1000 : undefined;
+}
+
+function nextMessage<T>(proc: BenchProcess, accept: (m: any) => T | undefined): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (m: unknown) => {
+      const value = accept(m);
+      if (value === undefined) return;
+      proc.child.off('message', listener);
+      resolve(value);
+    };
+    proc.child.on('message', listener);
+  });
+}
+
+type Reached = { connections: number; cpuMs: number };
+const reached = (receiver: BenchProcess, n: number) => {
+  const answer = nextMessage(receiver, (m) => (m?.reached === n ? (m as Reached) : undefined));
+  receiver.child.send({ waitFor: n });
+  return answer;
+};
+
+const statementsOf = (proc: BenchProcess) => {
+  const answer = nextMessage(proc, (m) => (m?.statements ? (m as { statements: Record<string, number>; latencyMs: Record<string, number> }) : undefined));
+  proc.child.send('bench:statements');
+  return answer;
+};
+
+async function deliveryRowUpdates(product: Product): Promise<{ updates: number; hot: number }> {
+  const { rows } = (await product.db.raw(
+    `select n_tup_upd as updates, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'hi_webhook_deliveries'`,
+  )) as {
+    rows: { updates: string; hot: string }[];
+  };
+  return { updates: Number(rows[0]?.updates ?? 0), hot: Number(rows[0]?.hot ?? 0) };
+}
 
 export async function benchWebhooks(options: { databaseUrl: string; redisUrl: string; deliveries?: number }): Promise<WebhookBenchResult> {
   const total = options.deliveries ?? 2000;
-  let received = 0;
-  let onReceived: (() => void) | undefined;
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200).end();
-      received += 1;
-      onReceived?.();
-    });
-  });
-  receiver.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const database = await createBenchDatabase(options.databaseUrl);
-  const db = createDatabase({ databaseUrl: database.url, poolMax: 20 });
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL: options.redisUrl,
-    QUEUE_PREFIX: `{hi-bench-webhooks-${Date.now()}}`,
-    SECRET_KEY: 'b'.repeat(64),
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '0',
-  });
-  const host = await createStandaloneHost({ config, logger: createLogger({ level: 'warn' }), db, runWorkers: false });
+  const warmup = Math.min(200, Math.ceil(total / 10));
+  const receiver = startNode('webhook-receiver', path.join(__dirname, 'servers/webhook-receiver.js'), [], {});
+  const { port } = (await waitForMessage(receiver)) as { port: number };
+  const url = `http://127.0.0.1:${port}/hook`;
+  const product = await Product.create(options.databaseUrl, options.redisUrl, 'webhooks-');
+  const redis = new Redis(options.redisUrl);
+  let queue: Queue | undefined;
+  let baseline: BenchProcess | undefined;
   try {
-    const { organization, key } = await operatorServices(db, config).organizations.create('Bench Org');
-    const api = host.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => api.once('listening', resolve));
-    const created = await fetch(`http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/webhook_endpoints`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url }),
+    Object.assign(product.env, {
+      // The receiver is plain HTTP on loopback: production refuses both unless the operator lists the host.
+      WEBHOOK_ALLOWED_INTERNAL_HOSTS: '127.0.0.1',
+      WEBHOOK_HTTP_ALLOWED_HOSTS: '127.0.0.1',
+      WORKER_CONCURRENCY: String(CONCURRENCY),
     });
-    api.closeAllConnections();
-    api.close();
-    if (created.status !== 201) throw new Error(`creating the endpoint: ${created.status} ${await created.text()}`);
-    // Events as the product writes them: in a transaction, through the outbox (which fans them out).
-    const body = { application_id: 'app_bench', answers: { years_experience: 7 }, imported_skills: ['TypeScript', 'PostgreSQL'] };
-    for (let i = 0; i < total; i += 100) {
-      const batch = Array.from({ length: Math.min(100, total - i) }, (_, j) =>
-        eventMessage({ organizationId: organization.id, type: 'application.submitted', data: body, dedupeKey: `bench:${i + j}` }),
-      );
-      await db.transaction((trx) => writeOutbox(trx, batch));
-    }
-    // Every delivery job is in Redis before the clock starts.
+    const preload = ['--require', COUNT_STATEMENTS];
+    await product.startApi(preload);
+    await product.startWorker({}, preload);
+    const { organization, key } = await operatorServices(product.db, product.config).organizations.create('Bench Org');
+    const created = await request(product.baseUrl, 'POST', '/v1/webhook_endpoints', { auth: key.apiKey, body: { url } });
+    if (created.status !== 201) throw new Error(`creating the endpoint: ${created.status} ${created.text}`);
+
+    // Events as the product writes them: in a transaction, through the outbox (the API's relay fans them out).
+    let written = 0;
+    const writeEvents = async (n: number) => {
+      for (const end = written + n; written < end;) {
+        const batch = Array.from({ length: Math.min(100, end - written) }, () =>
+          eventMessage({ organizationId: organization.id, type: 'application.submitted', data: EVENT_DATA, dedupeKey: `bench:${written++}` }),
+        );
+        await product.db.transaction((trx) => writeOutbox(trx, batch));
+      }
+    };
+    // Warm-up (JIT, caches, pooled and keep-alive connections), then the measured window.
+    const warmed = reached(receiver, warmup);
+    await writeEvents(warmup);
+    const atWarmup = await warmed;
+    queue = new Queue(WEBHOOK_DELIVERY_QUEUE, { connection: { url: options.redisUrl }, prefix: product.queuePrefix });
+    await queue.pause();
+    await writeEvents(total);
+    // Every delivery job is in Redis (relayed, its queue paused) before the clock starts.
+    const deadline = Date.now() + 120_000;
     for (;;) {
-      const pending = Number((await db('hi_outbox').whereNull('dispatched_at').count({ n: '*' }).first())!.n);
-      if (pending === 0) break;
+      const pending = Number((await product.db('hi_outbox').whereNull('dispatched_at').count({ n: '*' }).first())!.n);
+      const waiting = await queue.count();
+      if (pending === 0 && waiting >= total) break;
+      if (Date.now() > deadline) throw new Error(`the relay left ${pending} outbox rows, ${waiting} jobs waiting`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    const done = new Promise<void>((resolve) => {
-      onReceived = () => received >= total && resolve();
-    });
-    // Statements per delivery (load-independent, unlike the rate): counted from knex's query events.
-    const statements = new Map<string, number>();
-    const countStatement = (query: { sql: string }) => statements.set(query.sql, (statements.get(query.sql) ?? 0) + 1);
-    const queue = new Queue('webhook-delivery', { connection: { url: options.redisUrl }, prefix: config.queuePrefix });
-    await queue.pause();
-    await host.plugin.startWorkers({ concurrency: CONCURRENCY });
-    await new Promise((resolve) => setTimeout(resolve, WORKER_BOOT_MS));
-    const updatesBefore = await deliveryRowUpdates(db);
-    db.on('query', countStatement);
-    const meter = await startCpuMeter(db);
-    const stopProfile = await profileWindow('webhooks-product');
+    await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
+    const api = product.api!.child.pid;
+    const worker = product.worker!.child.pid;
+    const updatesBefore = await deliveryRowUpdates(product);
+    const done = reached(receiver, warmup + total);
+    const before = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
     const started = process.hrtime.bigint();
     await queue.resume();
-    await done;
-    const webhookSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    db.off('query', countStatement);
-    const product = await meter.stop();
-    await stopProfile();
+    const productReceived = await done;
+    const productSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const after = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
+    const [apiCounts, workerCounts] = await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
+    let statementCount = 0;
+    const statements = new Map<string, number>();
+    for (const [side, counts] of [
+      ['api', apiCounts],
+      ['worker', workerCounts],
+    ] as const)
+      for (const [sql, n] of Object.entries(counts.statements)) {
+        statementCount += n;
+        const key = `${side.padEnd(6)} ${sql.replace(/\s+/g, ' ').slice(0, 140)}`;
+        statements.set(key, (statements.get(key) ?? 0) + n);
+      }
+    if (process.env.BENCH_SQL) for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1])) console.error(`${(n / total).toFixed(2)}  ${sql}`);
+    let postgres: number | undefined;
+    if (before.pg.size + after.pg.size > 0) {
+      postgres = 0;
+      for (const [pid, ms] of after.pg) postgres += ms - (before.pg.get(pid) ?? 0);
+    }
     // The statistics reach pg_stat_user_tables when a backend reports them (at most a second later).
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const updatesAfter = await deliveryRowUpdates(db);
-    await queue.close();
-    onReceived = undefined;
-    if (process.env.BENCH_SQL) {
-      for (const [sql, n] of [...statements].sort((a, b) => b[1] - a[1])) console.error(`${(n / total).toFixed(2)}  ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
-    }
+    const updatesAfter = await deliveryRowUpdates(product);
 
-    // Baseline: the same bodies, bare fetch, same concurrency, same receiver.
-    const payload = JSON.stringify({ id: 'evt_bench', type: 'application.submitted', timestamp: new Date().toISOString(), sequence: 1, data: body });
-    let next = 0;
-    const baselineMeter = await startCpuMeter(undefined);
-    const stopBaselineProfile = await profileWindow('webhooks-baseline');
-    const baselineStart = process.hrtime.bigint();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < total) {
-          next += 1;
-          const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
-          await response.arrayBuffer();
-        }
-      }),
-    );
-    const fetchSeconds = Number(process.hrtime.bigint() - baselineStart) / 1e9;
-    const baseline = await baselineMeter.stop();
-    await stopBaselineProfile();
-    const perPost = baseline.processMs / total;
-    const cpuPerDelivery = {
-      processMs: product.processMs / total,
-      postgresMs: product.postgresMs / total,
-      redisMs: product.redisMs === undefined ? undefined : product.redisMs / total,
+    // Baseline: bare fetch in its own process, the same warm-up, concurrency, receiver and body shape.
+    const body = JSON.stringify({ id: 'evt_bench', type: 'application.submitted', timestamp: new Date().toISOString(), sequence: 1, data: EVENT_DATA });
+    const loop = (n: number) => {
+      baseline = startNode('fetch-loop', path.join(__dirname, 'servers/fetch-loop.js'), [], {
+        URL: url,
+        TOTAL: String(n),
+        CONCURRENCY: String(CONCURRENCY),
+        BODY: body,
+      });
+      return baseline;
     };
-    const redisTotal = [...product.redisCommands.values()].reduce((a, b) => a + b, 0);
-    const deliveriesPerSecond = total / webhookSeconds;
-    const fetchPerSecond = total / fetchSeconds;
+    const sent = warmup + total;
+    const warm = loop(warmup);
+    await waitForMessage(warm);
+    warm.child.send({ go: true });
+    await nextMessage(warm, (m) => m?.seconds as number | undefined);
+    await warm.stop();
+    const measured = loop(total);
+    await waitForMessage(measured);
+    const baselineWarmed = await reached(receiver, sent + warmup);
+    measured.child.send({ go: true });
+    const bare = await nextMessage(measured, (m) => (typeof m?.seconds === 'number' ? (m as { seconds: number; cpuMs: number }) : undefined));
+    const baselineReceived = await reached(receiver, sent + warmup + total);
+    await measured.stop();
+
+    const perDelivery = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? (b - a) / total : undefined);
+    const apiMs = perDelivery(before.api, after.api) ?? NaN;
+    const workerMs = perDelivery(before.worker, after.worker) ?? NaN;
+    const postgresMs = postgres === undefined ? undefined : postgres / total;
+    const baselineMs = bare.cpuMs / total;
+    const deliveriesPerSecond = total / productSeconds;
+    const fetchPerSecond = total / bare.seconds;
     return {
       deliveries: total,
       deliveriesPerSecond,
       fetchPerSecond,
       ratio: deliveriesPerSecond / fetchPerSecond,
       concurrency: CONCURRENCY,
-      statementsPerDelivery: [...statements.values()].reduce((a, b) => a + b, 0) / total,
-      cpuPerDelivery,
-      cpuPerPost: { processMs: perPost },
-      cpuRatio: perPost / (cpuPerDelivery.processMs + cpuPerDelivery.postgresMs),
-      processCpuRatio: perPost / cpuPerDelivery.processMs,
-      redisCommandsPerDelivery: redisTotal / total,
-      processBusy: { product: product.processMs / (webhookSeconds * 1000), baseline: baseline.processMs / (fetchSeconds * 1000) },
+      statementsPerDelivery: statementCount / total,
+      cpu: {
+        apiMs,
+        workerMs,
+        productMs: apiMs + workerMs,
+        postgresMs,
+        redisMs: perDelivery(before.redis, after.redis),
+        baselineMs,
+        receiverMs: { product: perDelivery(atWarmup.cpuMs, productReceived.cpuMs), baseline: perDelivery(baselineWarmed.cpuMs, baselineReceived.cpuMs) },
+        ratio: baselineMs / (apiMs + workerMs + (postgresMs ?? 0)),
+        processRatio: baselineMs / (apiMs + workerMs),
+      },
+      busy: {
+        api: (apiMs * total) / (productSeconds * 1000),
+        worker: (workerMs * total) / (productSeconds * 1000),
+        baseline: bare.cpuMs / (bare.seconds * 1000),
+      },
+      connections: {
+        product: productReceived.connections - atWarmup.connections,
+        baseline: baselineReceived.connections - baselineWarmed.connections,
+      },
       deliveryRowUpdates: { updates: updatesAfter.updates - updatesBefore.updates, hot: updatesAfter.hot - updatesBefore.hot },
-      redisCommands: Object.fromEntries([...product.redisCommands].sort((a, b) => b[1] - a[1]).map(([name, n]) => [name, Number((n / total).toFixed(3))])),
     };
   } finally {
-    await host.close();
-    await db.destroy();
-    await database.drop();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await baseline?.stop();
+    await queue?.close();
+    redis.disconnect();
+    await product.close();
+    await receiver.stop();
   }
-}
-
-async function deliveryRowUpdates(db: ReturnType<typeof createDatabase>): Promise<{ updates: number; hot: number }> {
-  const { rows } = (await db.raw(`select n_tup_upd as updates, n_tup_hot_upd as hot from pg_stat_user_tables where relname = 'hi_webhook_deliveries'`)) as {
-    rows: { updates: string; hot: string }[];
-  };
-  return { updates: Number(rows[0]?.updates ?? 0), hot: Number(rows[0]?.hot ?? 0) };
 }
 
 if (require.main === module) {
   benchWebhooks({
     databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    deliveries: Number(process.env.BENCH_WEBHOOKS ?? 2000),
   }).then(
     (result) => {
       console.log(JSON.stringify(result, null, 2));
