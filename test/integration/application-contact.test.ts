@@ -46,6 +46,20 @@ describe('applications: contact, background checks on submission, board dedupe',
   let connectionId: string;
   const apply = (listing: string, body: object) => t.request('POST', `/v1/opportunities/listings/${listing}/applications/profile`, { auth: acme.apiKey, body });
   const application = (id: string, auth = acme.apiKey) => t.request('GET', `/v1/opportunities/applications/${id}`, { auth });
+  /** The vendor's signed webhook: the report on the candidate came back clear. */
+  const reportClear = (eventId: string, reportId: string, createdAt: string) => {
+    const body = JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'report.completed',
+      created_at: createdAt,
+      data: { object: { id: reportId, object: 'report', status: 'complete', result: 'clear', candidate_id: VENDOR_CANDIDATE } },
+    });
+    return t.request('POST', `/v1/background-checks/vendor-events?organization_id=${acme.organizationId}`, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'X-Checkr-Signature': checkrSignature(body, KEY) },
+    });
+  };
   const delivered = (id: string) =>
     waitFor(async () => (await t.database.db('hi_profile_applications').where({ id }).whereNotNull('delivered_at').first()) ?? undefined, `delivery of ${id}`);
   const events = async (type: string) =>
@@ -223,17 +237,7 @@ describe('applications: contact, background checks on submission, board dedupe',
   });
 
   it("the vendor's signed webhook completes the application's check and credential_check.completed names it", async () => {
-    const body = JSON.stringify({
-      id: 'evt_contact_1',
-      object: 'event',
-      type: 'report.completed',
-      created_at: '2026-11-27T10:00:00Z',
-      data: { object: { id: 'rep_contact_1', object: 'report', status: 'complete', result: 'clear', candidate_id: VENDOR_CANDIDATE } },
-    });
-    const done = await t.request('POST', `/v1/background-checks/vendor-events?organization_id=${acme.organizationId}`, {
-      rawBody: body,
-      headers: { 'content-type': 'application/json', 'X-Checkr-Signature': checkrSignature(body, KEY) },
-    });
+    const done = await reportClear('evt_contact_1', 'rep_contact_1', '2026-11-27T10:00:00Z');
     assert.equal(done.status, 200, done.text);
     const check = (await application(adaApplication)).body.credential_check;
     assert.equal(check.status, 'met');
@@ -422,17 +426,7 @@ describe('applications: contact, background checks on submission, board dedupe',
         ['pending', [{ requirement: 'background_check', status: 'pending', reason: null, evidence: null }]],
       );
 
-      const body = JSON.stringify({
-        id: 'evt_contact_retried',
-        object: 'event',
-        type: 'report.completed',
-        created_at: '2026-11-27T11:00:00Z',
-        data: { object: { id: 'rep_contact_retried', object: 'report', status: 'complete', result: 'clear', candidate_id: VENDOR_CANDIDATE } },
-      });
-      const done = await t.request('POST', `/v1/background-checks/vendor-events?organization_id=${acme.organizationId}`, {
-        rawBody: body,
-        headers: { 'content-type': 'application/json', 'X-Checkr-Signature': checkrSignature(body, KEY) },
-      });
+      const done = await reportClear('evt_contact_retried', 'rep_contact_retried', '2026-11-27T11:00:00Z');
       assert.equal(done.status, 200, done.text);
       assert.equal((await application(id)).body.credential_check.status, 'met');
       assert.deepEqual(
