@@ -37,7 +37,7 @@ import { Redis } from 'ioredis';
 import { reminderEmail, type InterviewReminder } from '../src/features/reminders/domain/interview-reminders';
 import { operatorServices } from '../src/standalone/cli/operator-services';
 import { request } from '../test/helpers/test-host';
-import { cpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
+import { backendsCpu, cpuMs, nextMessage, redisCpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
 import { Product } from './product';
 
 export interface ReminderBenchResult {
@@ -64,36 +64,6 @@ export interface ReminderBenchResult {
 
 const CONCURRENCY = 20;
 const COUNT_STATEMENTS = path.join(__dirname, 'lib/count-statements.js');
-
-/** CPU time (ms) of the PostgreSQL backends connected to one database (other than the asker's own). */
-async function backendsCpu(product: Product): Promise<Map<number, number>> {
-  const { rows } = await product.db.raw('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  const result = new Map<number, number>();
-  for (const { pid } of rows as { pid: number }[]) {
-    const ms = cpuMs(pid);
-    if (ms !== undefined) result.set(pid, ms);
-  }
-  return result;
-}
-
-async function redisCpuMs(redis: Redis): Promise<number | undefined> {
-  const info = await redis.info('cpu');
-  const user = /used_cpu_user:([\d.]+)/.exec(info)?.[1];
-  const sys = /used_cpu_sys:([\d.]+)/.exec(info)?.[1];
-  return user && sys ? (Number(user) + Number(sys)) * 1000 : undefined;
-}
-
-function nextMessage<T>(proc: BenchProcess, accept: (m: any) => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (m: unknown) => {
-      const value = accept(m);
-      if (value === undefined) return;
-      proc.child.off('message', listener);
-      resolve(value);
-    };
-    proc.child.on('message', listener);
-  });
-}
 
 const reached = (sink: BenchProcess, n: number) => {
   const answer = nextMessage(sink, (m) => (m?.reached === n ? (m as { connections: number; bytes: number }) : undefined));
@@ -173,14 +143,14 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
     const api = product.api!.child.pid;
     const worker = product.worker!.child.pid;
-    const before = { api: cpuMs(api), worker: cpuMs(worker), sink: cpuMs(sink.child.pid), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
+    const before = { api: cpuMs(api), worker: cpuMs(worker), sink: cpuMs(sink.child.pid), pg: await backendsCpu(product.db), redis: await redisCpuMs(redis) };
     const started = process.hrtime.bigint();
     const done = reached(sink, warmup + total);
     await fire(warmup + total);
     if (process.env.BENCH_SQL) console.error(`hooks done after ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s`);
     const productSmtp = await done;
     const productSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const after = { api: cpuMs(api), worker: cpuMs(worker), sink: cpuMs(sink.child.pid), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
+    const after = { api: cpuMs(api), worker: cpuMs(worker), sink: cpuMs(sink.child.pid), pg: await backendsCpu(product.db), redis: await redisCpuMs(redis) };
     // Batched statements differ only in their number of placeholders: counted as one shape.
     const shape = (sql: string) =>
       sql

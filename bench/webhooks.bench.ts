@@ -39,7 +39,7 @@ import { operatorServices } from '../src/standalone/cli/operator-services';
 import { writeOutbox } from '../src/features/events/storage/outbox-writer';
 import { WEBHOOK_DELIVERY_QUEUE } from '../src/features/webhooks/domain/webhook-delivery';
 import { request } from '../test/helpers/test-host';
-import { cpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
+import { backendsCpu, cpuMs, nextMessage, redisCpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
 import { Product } from './product';
 
 export interface WebhookBenchResult {
@@ -76,36 +76,6 @@ export interface WebhookBenchResult {
 const CONCURRENCY = 20;
 const COUNT_STATEMENTS = path.join(__dirname, 'lib/count-statements.js');
 const EVENT_DATA = { application_id: 'app_bench', answers: { years_experience: 7 }, imported_skills: ['TypeScript', 'PostgreSQL'] };
-
-/** CPU time (ms) of the PostgreSQL backends connected to one database (other than the asker's own). */
-async function backendsCpu(product: Product): Promise<Map<number, number>> {
-  const { rows } = await product.db.raw('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  const result = new Map<number, number>();
-  for (const { pid } of rows as { pid: number }[]) {
-    const ms = cpuMs(pid);
-    if (ms !== undefined) result.set(pid, ms);
-  }
-  return result;
-}
-
-async function redisCpuMs(redis: Redis): Promise<number | undefined> {
-  const info = await redis.info('cpu');
-  const user = /used_cpu_user:([\d.]+)/.exec(info)?.[1];
-  const sys = /used_cpu_sys:([\d.]+)/.exec(info)?.[1];
-  return user && sys ? (Number(user) + Number(sys)) * 1000 : undefined;
-}
-
-function nextMessage<T>(proc: BenchProcess, accept: (m: any) => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (m: unknown) => {
-      const value = accept(m);
-      if (value === undefined) return;
-      proc.child.off('message', listener);
-      resolve(value);
-    };
-    proc.child.on('message', listener);
-  });
-}
 
 type Reached = { connections: number; cpuMs: number };
 const reached = (receiver: BenchProcess, n: number) => {
@@ -184,12 +154,12 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     const worker = product.worker!.child.pid;
     const updatesBefore = await deliveryRowUpdates(product);
     const done = reached(receiver, warmup + total);
-    const before = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
+    const before = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product.db), redis: await redisCpuMs(redis) };
     const started = process.hrtime.bigint();
     await queue.resume();
     const productReceived = await done;
     const productSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const after = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product), redis: await redisCpuMs(redis) };
+    const after = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product.db), redis: await redisCpuMs(redis) };
     const [apiCounts, workerCounts] = await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
     let statementCount = 0;
     const statements = new Map<string, number>();

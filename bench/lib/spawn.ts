@@ -7,6 +7,8 @@
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
+import type { Redis } from 'ioredis';
+import type { Knex } from 'knex';
 import { PACKAGE_ROOT } from '../../src/platform/manifest/manifest';
 
 export const BIN = path.join(PACKAGE_ROOT, 'bin/hiring-integrations.js');
@@ -116,4 +118,36 @@ export function cpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU time (ms) of the PostgreSQL backends connected to one database (other than the asker's own). */
+export async function backendsCpu(db: Knex): Promise<Map<number, number>> {
+  const { rows } = await db.raw('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const result = new Map<number, number>();
+  for (const { pid } of rows as { pid: number }[]) {
+    const ms = cpuMs(pid);
+    if (ms !== undefined) result.set(pid, ms);
+  }
+  return result;
+}
+
+/** The Redis server's own CPU time (ms), from INFO: shared with everyone using that server. */
+export async function redisCpuMs(redis: Redis): Promise<number | undefined> {
+  const info = await redis.info('cpu');
+  const user = /used_cpu_user:([\d.]+)/.exec(info)?.[1];
+  const sys = /used_cpu_sys:([\d.]+)/.exec(info)?.[1];
+  return user && sys ? (Number(user) + Number(sys)) * 1000 : undefined;
+}
+
+/** The first IPC message from `proc` that `accept` turns into a value. */
+export function nextMessage<T>(proc: BenchProcess, accept: (m: any) => T | undefined): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (m: unknown) => {
+      const value = accept(m);
+      if (value === undefined) return;
+      proc.child.off('message', listener);
+      resolve(value);
+    };
+    proc.child.on('message', listener);
+  });
 }
