@@ -554,7 +554,9 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     // Opening the link (a mail scanner does) changes nothing.
     const page = await t.request('GET', path);
     assert.equal(page.status, 200);
-    assert.match(page.text, /Withdraw my consent/);
+    // In the language she applied in, as the invitation.
+    assert.match(page.text, /<html lang="fr-CA" dir="ltr">/);
+    assert.match(page.text, /Retirer mon consentement/);
     assert.match(page.text, /k\*\*\*@johnson\.example/);
     assert.equal(await search(), 1);
     const tampered = await t.request('POST', `${path.slice(0, -3)}xyz`, {
@@ -569,7 +571,7 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
     const oneClick = () => t.request('POST', path, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const done = await oneClick();
     assert.equal(done.status, 200, done.text);
-    assert.match(done.text, /will not invite/);
+    assert.match(done.text, /ne vous invitera plus/);
     assert.equal(await search(), 0);
     const again = await t.request('POST', '/v1/sourcing/invitations', { auth: acme.apiKey, body: { profile_user_id: KATHERINE.id, listing_id: listing.id } });
     assert.equal(again.status, 404);
@@ -579,6 +581,6 @@ describe('candidates out: exports (job_import.export_candidates) and sourcing (s
       withdrawn.map((e: { data: any }) => [e.data.profile_user_id, e.data.invitation_id, e.data.via]),
       [[KATHERINE.id, invited.body.id, 'unsubscribe_link']],
     );
-    assert.match((await t.request('GET', path)).text, /will not invite/);
+    assert.match((await t.request('GET', path)).text, /ne vous invitera plus/);
   });
 });

@@ -58,6 +58,8 @@ export interface OptOutTarget {
   email: string | undefined;
   organizationName: string;
   withdrawn: boolean;
+  /** The language the candidate applied in (kept with the consent): the page is written in it; null when none was given. */
+  language: string | null;
 }
 
 export class SourcingService implements ApplicationSourcing {
@@ -175,6 +177,7 @@ export class SourcingService implements ApplicationSourcing {
     return {
       invitation,
       email: member?.email,
+      language: member?.language ?? null,
       organizationName: await this.deps.organizationName(invitation.organizationId),
       withdrawn: !member || member.withdrawnAt !== null,
     };

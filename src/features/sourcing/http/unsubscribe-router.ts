@@ -7,7 +7,7 @@
  *                   client's RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`)
  *
  * A changed or cut token answers a 400 page (link_invalid), an erased invitation 404. The
- * page is in English, as the invitation email is (the talent pool keeps no language).
+ * page is in the language the candidate applied in, as the invitation email is.
  */
 import express, { Router, type Request, type Response } from 'express';
 import { isDomainError } from '../../../kernel/errors';
@@ -15,12 +15,13 @@ import { escapeHtml, newNonce, pageShell, sendLinkRefusal, sendPage } from '../.
 import { notFoundHandler } from '../../../platform/http/errors';
 import type { ApiRouter } from '../../../platform/http/route';
 import type { RouterKit } from '../../../platform/http/router-kit';
-import { PAGE_STRINGS } from '../../messages/domain/page-strings';
+import { messageLanguage } from '../../messages/domain/message-language';
+import { fillPage, PAGE_STRINGS } from '../../messages/domain/page-strings';
+import { UNSUBSCRIBE_PAGE_STRINGS } from '../domain/unsubscribe-page-strings';
 import type { OptOutTarget, SourcingService } from '../domain/sourcing-service';
 
 const csp = (nonce: string) => `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const STATUS: Record<string, number> = { invalid: 400, not_found: 404, gone: 410 };
-const TITLE = 'Stop invitations to apply';
 
 /** a***@example.com: enough to recognise one's address, not enough to harvest a forwarded one. */
 const masked = (email: string) => email.replace(/^(.)[^@]*/, '$1***');
@@ -35,13 +36,17 @@ export function sourcingUnsubscribeRouter(sourcing: SourcingService, kit: Router
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     try {
       const target = await act(token.slice(0, 2000));
-      const organization = escapeHtml(target.organizationName);
-      const address = target.email ? escapeHtml(masked(target.email)) : 'you';
+      const language = messageLanguage(target.language ?? undefined);
+      const s = UNSUBSCRIBE_PAGE_STRINGS[language.locale];
+      const params = {
+        organization: escapeHtml(target.organizationName),
+        email: target.email ? escapeHtml(masked(target.email)) : escapeHtml(s.your_address),
+      };
       const body = target.withdrawn
-        ? `<h1>${TITLE}</h1><p role="status">Done: ${organization} will not invite ${address} to apply for its jobs again.</p>`
-        : `<h1>${TITLE}</h1><p>Withdraw your consent to be contacted by ${organization} about other jobs, and receive no more invitations at ${address}?</p>` +
-          `<form method="post" action="?token=${encodeURIComponent(token)}"><button class="primary" type="submit">Withdraw my consent</button></form>`;
-      sendPage(res, 200, pageShell(TITLE, body, nonce), csp(nonce));
+        ? `<h1>${escapeHtml(s.title)}</h1><p role="status">${fillPage(s.done, params)}</p>`
+        : `<h1>${escapeHtml(s.title)}</h1><p>${fillPage(s.question, params)}</p>` +
+          `<form method="post" action="?token=${encodeURIComponent(token)}"><button class="primary" type="submit">${escapeHtml(s.button)}</button></form>`;
+      sendPage(res, 200, pageShell(s.title, body, nonce, language), csp(nonce));
     } catch (error) {
       if (!isDomainError(error) || !STATUS[error.kind]) throw error;
       const s = PAGE_STRINGS.en;
