@@ -37,7 +37,7 @@ import { Redis } from 'ioredis';
 import { reminderEmail, type InterviewReminder } from '../src/features/reminders/domain/interview-reminders';
 import { operatorServices } from '../src/standalone/cli/operator-services';
 import { request } from '../test/helpers/test-host';
-import { backendsCpu, cpuMs, nextMessage, redisCpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
+import { backendsCpu, cpuMs, nextMessage, reached, redisCpuMs, startNode, statementsOf, waitForMessage, type BenchProcess } from './lib/spawn';
 import { Product } from './product';
 
 export interface ReminderBenchResult {
@@ -65,17 +65,8 @@ export interface ReminderBenchResult {
 const CONCURRENCY = 20;
 const COUNT_STATEMENTS = path.join(__dirname, 'lib/count-statements.js');
 
-const reached = (sink: BenchProcess, n: number) => {
-  const answer = nextMessage(sink, (m) => (m?.reached === n ? (m as { connections: number; bytes: number }) : undefined));
-  sink.child.send({ waitFor: n });
-  return answer;
-};
-
-const statementsOf = (proc: BenchProcess) => {
-  const answer = nextMessage(proc, (m) => (m?.statements ? (m as { statements: Record<string, number>; latencyMs: Record<string, number> }) : undefined));
-  proc.child.send('bench:statements');
-  return answer;
-};
+/** What the SMTP sink reports once it has seen a number of messages. */
+type SinkReport = { connections: number; bytes: number };
 
 export async function benchReminders(options: { databaseUrl: string; redisUrl: string; reminders?: number }): Promise<ReminderBenchResult> {
   const total = options.reminders ?? 1000;
@@ -139,13 +130,13 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     };
     // Warm-up (JIT, caches, pooled connections), then the measured window.
     await fire(warmup);
-    const warmed = await reached(sink, warmup);
+    const warmed = await reached<SinkReport>(sink, warmup);
     await Promise.all([statementsOf(product.api!), statementsOf(product.worker!)]);
     const api = product.api!.child.pid;
     const worker = product.worker!.child.pid;
     const before = { api: cpuMs(api), worker: cpuMs(worker), sink: cpuMs(sink.child.pid), pg: await backendsCpu(product.db), redis: await redisCpuMs(redis) };
     const started = process.hrtime.bigint();
-    const done = reached(sink, warmup + total);
+    const done = reached<SinkReport>(sink, warmup + total);
     await fire(warmup + total);
     if (process.env.BENCH_SQL) console.error(`hooks done after ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)} s`);
     const productSmtp = await done;
@@ -204,12 +195,12 @@ export async function benchReminders(options: { databaseUrl: string; redisUrl: s
     await warm.stop();
     const measured = loop(total);
     await waitForMessage(measured);
-    const baselineWarmed = await reached(sink, sent + warmup);
+    const baselineWarmed = await reached<SinkReport>(sink, sent + warmup);
     const sinkBefore = cpuMs(sink.child.pid);
     measured.child.send({ go: true });
     const bare = await nextMessage(measured, (m) => (typeof m?.seconds === 'number' ? (m as { seconds: number; cpuMs: number }) : undefined));
     const sinkAfter = cpuMs(sink.child.pid);
-    const baselineSmtp = await reached(sink, sent + warmup + total);
+    const baselineSmtp = await reached<SinkReport>(sink, sent + warmup + total);
     await measured.stop();
 
     const perMessage = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? (b - a) / total : undefined);

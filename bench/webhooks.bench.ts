@@ -39,7 +39,7 @@ import { operatorServices } from '../src/standalone/cli/operator-services';
 import { writeOutbox } from '../src/features/events/storage/outbox-writer';
 import { WEBHOOK_DELIVERY_QUEUE } from '../src/features/webhooks/domain/webhook-delivery';
 import { request } from '../test/helpers/test-host';
-import { backendsCpu, cpuMs, nextMessage, redisCpuMs, startNode, waitForMessage, type BenchProcess } from './lib/spawn';
+import { backendsCpu, cpuMs, nextMessage, reached, redisCpuMs, startNode, statementsOf, waitForMessage, type BenchProcess } from './lib/spawn';
 import { Product } from './product';
 
 export interface WebhookBenchResult {
@@ -78,17 +78,6 @@ const COUNT_STATEMENTS = path.join(__dirname, 'lib/count-statements.js');
 const EVENT_DATA = { application_id: 'app_bench', answers: { years_experience: 7 }, imported_skills: ['TypeScript', 'PostgreSQL'] };
 
 type Reached = { connections: number; cpuMs: number };
-const reached = (receiver: BenchProcess, n: number) => {
-  const answer = nextMessage(receiver, (m) => (m?.reached === n ? (m as Reached) : undefined));
-  receiver.child.send({ waitFor: n });
-  return answer;
-};
-
-const statementsOf = (proc: BenchProcess) => {
-  const answer = nextMessage(proc, (m) => (m?.statements ? (m as { statements: Record<string, number>; latencyMs: Record<string, number> }) : undefined));
-  proc.child.send('bench:statements');
-  return answer;
-};
 
 async function deliveryRowUpdates(product: Product): Promise<{ updates: number; hot: number }> {
   const { rows } = (await product.db.raw(
@@ -134,7 +123,7 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
       }
     };
     // Warm-up (JIT, caches, pooled and keep-alive connections), then the measured window.
-    const warmed = reached(receiver, warmup);
+    const warmed = reached<Reached>(receiver, warmup);
     await writeEvents(warmup);
     const atWarmup = await warmed;
     queue = new Queue(WEBHOOK_DELIVERY_QUEUE, { connection: { url: options.redisUrl }, prefix: product.queuePrefix });
@@ -153,7 +142,7 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     const api = product.api!.child.pid;
     const worker = product.worker!.child.pid;
     const updatesBefore = await deliveryRowUpdates(product);
-    const done = reached(receiver, warmup + total);
+    const done = reached<Reached>(receiver, warmup + total);
     const before = { api: cpuMs(api), worker: cpuMs(worker), pg: await backendsCpu(product.db), redis: await redisCpuMs(redis) };
     const started = process.hrtime.bigint();
     await queue.resume();
@@ -201,10 +190,10 @@ export async function benchWebhooks(options: { databaseUrl: string; redisUrl: st
     await warm.stop();
     const measured = loop(total);
     await waitForMessage(measured);
-    const baselineWarmed = await reached(receiver, sent + warmup);
+    const baselineWarmed = await reached<Reached>(receiver, sent + warmup);
     measured.child.send({ go: true });
     const bare = await nextMessage(measured, (m) => (typeof m?.seconds === 'number' ? (m as { seconds: number; cpuMs: number }) : undefined));
-    const baselineReceived = await reached(receiver, sent + warmup + total);
+    const baselineReceived = await reached<Reached>(receiver, sent + warmup + total);
     await measured.stop();
 
     const perDelivery = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? (b - a) / total : undefined);

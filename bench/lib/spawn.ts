@@ -151,3 +151,17 @@ export function nextMessage<T>(proc: BenchProcess, accept: (m: any) => T | undef
     proc.child.on('message', listener);
   });
 }
+
+/** Asks a counterpart process to say when it has seen `n` requests; answers its report then. */
+export function reached<T>(proc: BenchProcess, n: number): Promise<T> {
+  const answer = nextMessage(proc, (m) => (m?.reached === n ? (m as T) : undefined));
+  proc.child.send({ waitFor: n });
+  return answer;
+}
+
+/** The SQL statements a product process counted (bench/lib/count-statements.ts), with each one's mean latency. */
+export function statementsOf(proc: BenchProcess): Promise<{ statements: Record<string, number>; latencyMs: Record<string, number> }> {
+  const answer = nextMessage(proc, (m) => (m?.statements ? (m as { statements: Record<string, number>; latencyMs: Record<string, number> }) : undefined));
+  proc.child.send('bench:statements');
+  return answer;
+}
