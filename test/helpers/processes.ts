@@ -5,7 +5,7 @@
  * for the test's. Their JSON log lines go to the run's log (checked for leaked secrets).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -251,13 +251,48 @@ export async function waitForHttp(url: string, proc?: AppProcess, timeoutMs = 30
   }
 }
 
-/** A TCP port nobody listens on right now. */
+/**
+ * A TCP port nobody listens on right now, for a server that another process (or a later call) binds.
+ *
+ * Picked below the kernel's ephemeral range: `listen(0)` picks inside it, and so does every outgoing connection (to
+ * PostgreSQL, Redis, a child's own clients), so a port picked that way can be taken by a connection before the server
+ * binds it. That is how CI once lost a scale-out API process to EADDRINUSE. Ports handed out by this process are
+ * never handed out again; the other mocha worker picks at random from the same ten thousand and checks with a bind.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const [low, high] = PICKABLE_PORTS;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + randomInt(high - low);
+    if (handedOut.has(port)) continue;
+    if (await bindable(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${low} and ${high} after 200 tries`);
+}
+
+const handedOut = new Set<number>();
+const PICKABLE_PORTS = pickablePorts();
+
+/** Ten thousand ports just below the ephemeral range (32768 on Linux by default). */
+function pickablePorts(): [number, number] {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    /* not Linux: keep the default */
+  }
+  const high = Math.max(ephemeralLow, 11_024);
+  return [high - 10_000, high];
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+  });
 }
 
 /** Runs a compose healthcheck's `test` (CMD form) in the given environment; true when it exits 0. */

@@ -5,9 +5,9 @@
  * server is up the message is delivered exactly once (read back from its Maildir).
  */
 import { strict as assert } from 'node:assert';
-import { createServer, type AddressInfo } from 'node:net';
 import { startAiosmtpd, type Aiosmtpd } from '../helpers/aiosmtpd';
 import { activateLicense } from '../helpers/hooks';
+import { freePort } from '../helpers/processes';
 import { waitFor } from '../helpers/profile-flow';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -80,11 +80,3 @@ describe('connections: the deployment default SMTP relay (Debian aiosmtpd)', fun
     assert.equal(run.reference, mail!.messageId, 'aiosmtpd names no queue id: the Message-ID is the reference');
   });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}

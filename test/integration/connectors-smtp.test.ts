@@ -4,11 +4,11 @@
  * codes, what arrives (parsed back with mailparser), and how replies are classified.
  */
 import { strict as assert } from 'node:assert';
-import { createServer, type AddressInfo } from 'node:net';
 import { smtpConnector } from '../../src/connectors/smtp';
 import { SmtpNotificationConnector } from '../../src/connectors/smtp/smtp-client';
 import type { SmtpSettings } from '../../src/connectors/smtp/settings';
 import { DomainError } from '../../src/kernel/errors';
+import { freePort } from '../helpers/processes';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 
 describe('connector smtp: against a real SMTP server', function () {
@@ -102,11 +102,3 @@ describe('connector smtp: against a real SMTP server', function () {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
