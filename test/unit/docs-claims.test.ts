@@ -1,8 +1,10 @@
 /**
- * The events the docs list are the events the plugin publishes: docs/api.md's "Event types"
- * table names every event of the manifest's `events` exactly once and no other, and every
- * event name the source publishes literally (`publish('x.y'`, `announce('x.y'`, an
- * `…_EVENT = 'x.y'` constant, a billing effect `{ name: 'x.y', payload }`) is in the manifest.
+ * The tables the docs keep are what the code has. Events: docs/api.md's "Event types" table
+ * names every event of the manifest's `events` exactly once and no other, and every event name
+ * the source publishes literally (`publish('x.y'`, `announce('x.y'`, an `…_EVENT = 'x.y'`
+ * constant, a billing effect `{ name: 'x.y', payload }`) is in the manifest. Actions:
+ * docs/integration-actions.md has one row per catalog action with its price, and its hook
+ * handler table names every handler of the manifest (with its hook and action) and no other.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,6 +31,17 @@ export function publishedLiterals(source: string): string[] {
   ];
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1]));
 }
+
+/** The rows (`| … |` lines starting with a code span) of a page's section, cut into cells. */
+export function tableRows(page: string, heading: string): string[][] {
+  const section = page.split(heading)[1]?.split(/^## /m)[0] ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.slice(2, -2).split(' | '));
+}
+
+const codeSpans = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -75,5 +88,40 @@ describe('Documentation: event types', () => {
       'e.f',
       'g.h',
     ]);
+  });
+});
+
+describe('Documentation: integration actions', () => {
+  const page = readFileSync(path.join(ROOT, 'docs/integration-actions.md'), 'utf8');
+  const catalog = JSON.parse(readFileSync(path.join(ROOT, 'src/features/licensing/catalog.v1.json'), 'utf8')) as {
+    groups: { actions: { key: string; price: { amount: number } }[] }[];
+  };
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'plugin.manifest.json'), 'utf8')) as {
+    hooks: { name: string; hook: string; action: string }[];
+  };
+
+  it('the catalog table has one row per action of the catalog, in its order, with its price', () => {
+    const rows = tableRows(page, '## What each action does today');
+    assert.deepEqual(
+      rows.map((cells) => [codeSpans(cells[0])[0], Number(cells[2])]),
+      catalog.groups.flatMap((group) => group.actions.map((action) => [action.key, action.price.amount])),
+    );
+  });
+
+  it('the hook handler table names every handler of the manifest once, with its hook and action, and no other', () => {
+    const rows = tableRows(page, '## What runs today: the hook handlers');
+    const documented = rows.flatMap((cells) => codeSpans(cells[0]));
+    assert.deepEqual([...documented].sort(), manifest.hooks.map((h) => h.name).sort());
+    const suffix = (key: string) => key.slice(key.indexOf('.'));
+    for (const handler of manifest.hooks) {
+      const [, hook, action] = rows.find((cells) => codeSpans(cells[0]).includes(handler.name))!;
+      const hooks = codeSpans(hook);
+      assert.ok(hooks.includes(handler.hook) || hooks.includes(suffix(handler.hook)), `${handler.name}: hook ${handler.hook}`);
+      const actions = codeSpans(action);
+      assert.ok(
+        actions.includes(handler.action) || actions.includes(suffix(handler.action)) || action === 'the reminder actions',
+        `${handler.name}: action ${handler.action}`,
+      );
+    }
   });
 });
