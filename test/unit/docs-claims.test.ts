@@ -1,7 +1,7 @@
 /**
  * The tables the docs keep are what the code has. Events: docs/api.md's "Event types" table
  * names every event of the manifest's `events` exactly once and no other, and every event name
- * the source publishes literally (`publish('x.y'`, `announce('x.y'`, an `…_EVENT = 'x.y'`
+ * the source publishes literally (`publish('x.y'`, `announce('x.y'` or `announce(events, logger, 'x.y'`, an `…_EVENT = 'x.y'`
  * constant, a billing effect `{ name: 'x.y', payload }`) is in the manifest. Actions:
  * docs/integration-actions.md has one row per catalog action with its price, and its hook
  * handler table names every handler of the manifest (with its hook and action) and no other.
@@ -26,6 +26,7 @@ export function publishedLiterals(source: string): string[] {
   const name = String.raw`'([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)'`;
   const patterns = [
     new RegExp(String.raw`\.(?:publish|announce)\(\s*${name}`, 'g'),
+    new RegExp(String.raw`\bannounce\((?:\s*[\w.]+,)+\s*${name}`, 'g'),
     new RegExp(String.raw`_EVENT = ${name}`, 'g'),
     new RegExp(String.raw`\{ name: ${name}, payload`, 'g'),
   ];
@@ -82,12 +83,9 @@ describe('Documentation: event types', () => {
   it('the scanners themselves', () => {
     const page = '### Event types\n\n| Type | When |\n|---|---|\n| `a.b`, `c.d` | `x.y` |\n| `e.f` / `g.h` | w |\n\n## Next\n| `z.z` | |\n';
     assert.deepEqual(documentedEvents(page), ['a.b', 'c.d', 'e.f', 'g.h']);
-    assert.deepEqual(publishedLiterals("x.publish(\n  'a.b', o); y.announce('c.d'); const E_EVENT = 'e.f'; push({ name: 'g.h', payload }); f('i.j')"), [
-      'a.b',
-      'c.d',
-      'e.f',
-      'g.h',
-    ]);
+    const source =
+      "x.publish(\n  'a.b', o); y.announce('c.d'); announce(this.events, log, 'k.l', o); const E_EVENT = 'e.f'; push({ name: 'g.h', payload }); f('i.j')";
+    assert.deepEqual(publishedLiterals(source), ['a.b', 'c.d', 'k.l', 'e.f', 'g.h']);
   });
 });
 
