@@ -5,6 +5,7 @@
  * constant, a billing effect `{ name: 'x.y', payload }`) is in the manifest. Actions:
  * docs/integration-actions.md has one row per catalog action with its price, and its hook
  * handler table names every handler of the manifest (with its hook and action) and no other.
+ * Metrics: every metric the source registers has a row in docs/self-hosting.md.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -121,5 +122,26 @@ describe('Documentation: integration actions', () => {
         `${handler.name}: action ${handler.action}`,
       );
     }
+  });
+});
+
+describe('Documentation: metrics', () => {
+  it("docs/self-hosting.md's metrics table names every metric the source registers", () => {
+    const page = readFileSync(path.join(ROOT, 'docs/self-hosting.md'), 'utf8');
+    const registered = new Set(
+      sources(path.join(ROOT, 'src')).flatMap((file) => {
+        const source = readFileSync(file, 'utf8');
+        return [
+          ...[...source.matchAll(/\$\{METRICS_PREFIX\}([a-z0-9_]+)/g)].map((m) => `hiring_integrations_${m[1]}`),
+          ...[...source.matchAll(/name: '(hiring_integrations_[a-z0-9_]+)'/g)].map((m) => m[1]),
+        ];
+      }),
+    );
+    assert.ok(registered.size >= 10, `only ${registered.size} metrics found: the scan is broken`);
+    assert.deepEqual(
+      [...registered].filter((metric) => !page.includes(`| \`${metric}\` |`)),
+      [],
+      'metrics missing from the table in docs/self-hosting.md',
+    );
   });
 });
