@@ -5,7 +5,8 @@
  * constant, a billing effect `{ name: 'x.y', payload }`) is in the manifest. Actions:
  * docs/integration-actions.md has one row per catalog action with its price, and its hook
  * handler table names every handler of the manifest (with its hook and action) and no other.
- * Metrics: every metric the source registers has a row in docs/self-hosting.md.
+ * Metrics: every metric the source registers has a row in docs/self-hosting.md. Errors: every
+ * code of docs/api.md's error table is one the source answers.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -142,6 +143,26 @@ describe('Documentation: metrics', () => {
       [...registered].filter((metric) => !page.includes(`| \`${metric}\` |`)),
       [],
       'metrics missing from the table in docs/self-hosting.md',
+    );
+  });
+});
+
+describe('Documentation: error codes', () => {
+  it("every code in docs/api.md's error table is one the source answers", () => {
+    const page = readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+    const section = page.split(/^## Errors$/m)[1]?.split(/^## /m)[0] ?? '';
+    const codes = section
+      .split('\n')
+      .filter((line) => /^\| [45]\d\d/.test(line))
+      .flatMap((line) => codeSpans(line.split(' | ')[1] ?? ''));
+    assert.ok(codes.length >= 40, `only ${codes.length} codes found: the scan is broken`);
+    const source = sources(path.join(ROOT, 'src'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    assert.deepEqual(
+      codes.filter((code) => !source.includes(`'${code}'`) && !source.includes(`"${code}"`) && !source.includes(`\`${code}\``)),
+      [],
+      'documented codes nothing answers',
     );
   });
 });
