@@ -1,14 +1,17 @@
 /**
- * Reminders to sign on a test clock, over SMTP (the `smtp-server` package): the organization's
- * schedule (`PATCH /v1/esign/settings {reminders}`, bounded, off possible), a due reminder in the
- * signer's language with the same signing link, none for a signed envelope or an organization
- * that turned them off, two sweeps racing send one, the notice a day before expiry, nothing
- * after expiry; each an action run and an `offer.reminder_sent` event.
+ * Reminders to sign on a test clock, over SMTP (the `smtp-server` package) and SMPP (the `smpp`
+ * package's server): the organization's schedule (`PATCH /v1/esign/settings {reminders}`,
+ * bounded, off possible), a due reminder in the signer's language with the same signing link
+ * (by SMS too when the link went by SMS), none for a signed envelope or an organization that
+ * turned them off, two sweeps racing send one, the notice a day before expiry, nothing after
+ * expiry; each an action run and an `offer.reminder_sent` event. A 451 gives the slot back, a
+ * 550 spends it.
  */
 import { strict as assert } from 'node:assert';
 import { activateLicense } from '../helpers/hooks';
 import { eventsOf } from '../helpers/licensing';
 import { waitFor } from '../helpers/profile-flow';
+import { startSmppServer, type TestSmppServer } from '../helpers/smpp-server';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp-server';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -18,10 +21,12 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
   this.timeout(60_000);
   let t: TestHost;
   let smtp: TestSmtpServer;
+  let smsc: TestSmppServer;
   let acme: { organizationId: string; apiKey: string };
   let globex: { organizationId: string; apiKey: string };
 
   const mailsTo = (to: string) => smtp.received.filter((m) => m.envelope.to.includes(to));
+  const smsTo = (digits: string) => smsc.received.filter((m) => m.to.includes(digits));
   const remind = (at: number) => t.request('POST', '/v1/esign/operator/remind', { auth: t.operatorKey, body: { at: new Date(at).toISOString() } });
   const envelope = (org: { apiKey: string }, reference: string, signer: object, expiresInDays = 10) =>
     t.request('POST', '/v1/esign/envelopes', {
@@ -32,7 +37,11 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
     eventsOf(t, organizationId, 'offer.reminder_sent').filter((e) => e.payload.envelope_id === envelopeId);
 
   before(async () => {
-    [smtp, t] = await Promise.all([startSmtpServer(), startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } })]);
+    [smtp, smsc, t] = await Promise.all([
+      startSmtpServer(),
+      startSmppServer({ systemId: 'acme', password: 'smsc-pw' }),
+      startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } }),
+    ]);
     acme = await t.createOrganization('Acme Hiring');
     globex = await t.createOrganization('Globex');
     for (const org of [acme, globex]) {
@@ -49,10 +58,21 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
       const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: org.apiKey });
       assert.equal(tested.body.ok, true, tested.text);
     }
+    // Acme sends SMS through an SMSC (the `smpp` package's own server).
+    const sms = await t.request('POST', '/v1/integrations/connections', {
+      auth: acme.apiKey,
+      body: {
+        connector: 'smpp',
+        settings: { host: '127.0.0.1', port: smsc.port, source_addr: 'Acme' },
+        credentials: { system_id: 'acme', password: 'smsc-pw' },
+      },
+    });
+    assert.equal(sms.status, 201, sms.text);
+    assert.equal((await t.request('POST', `/v1/integrations/connections/${sms.body.id}/test`, { auth: acme.apiKey })).body.ok, true);
   });
   after(async () => {
     await t?.close();
-    await smtp?.close();
+    await Promise.all([smtp?.close(), smsc?.close()]);
   });
 
   it('the schedule: defaults, a change merged, bounds as 400 parameter_invalid, off for one organization only', async () => {
@@ -74,7 +94,7 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
   });
 
   it('due reminders go in the signer’s language with the same link; a signed envelope and a switched-off organization get none; two sweeps racing send one; the expiry notice; nothing after expiry', async () => {
-    const open = await envelope(acme, 'off_r1', { name: 'Marie Curie', email: 'marie@example.com', language: 'fr' });
+    const open = await envelope(acme, 'off_r1', { name: 'Marie Curie', email: 'marie@example.com', phone: '+33612345678', language: 'fr' });
     assert.equal(open.status, 201, open.text);
     const signed = await envelope(acme, 'off_r2', { name: 'Pierre Curie', email: 'pierre@example.com' });
     const quiet = await envelope(globex, 'off_r3', { name: 'Irène Joliot', email: 'irene@example.com' });
@@ -110,13 +130,18 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
     assert.match(reminder.parsed.subject ?? '', /^Rappel : Acme Hiring attend votre signature/);
     assert.equal(reminder.parsed.headers.get('content-language'), 'fr');
     assert.ok((reminder.parsed.text ?? '').includes(link), 'the same signing link');
+    // The link went by SMS too, so the reminder does.
+    await waitFor(async () => smsTo('33612345678').length === 2, 'the link and the reminder by SMS');
+    assert.match(smsTo('33612345678')[1]!.text, /^Rappel : Acme Hiring attend votre signature/);
+    assert.ok(smsTo('33612345678')[1]!.text.endsWith(link));
     assert.equal(mailsTo('pierre@example.com').filter((m) => /Rappel|Reminder/.test(m.parsed.subject ?? '')).length, 0, 'signed: no reminder');
     assert.equal(mailsTo('irene@example.com').length, 1, 'reminders off: none');
     const seen = (await t.request('GET', `/v1/esign/envelopes/${open.body.id}`, { auth: acme.apiKey })).body;
     assert.equal(seen.reminders.length, 1);
     assert.equal(seen.reminders[0].kind, 'reminder');
     assert.equal(seen.reminders[0].number, 1);
-    assert.ok(seen.events.some((e: { type: string; detail?: string }) => e.type === 'reminded' && e.detail === 'reminder 1 by email'));
+    assert.ok(seen.events.some((e: { type: string; detail?: string }) => e.type === 'reminded' && e.detail === 'reminder 1 by email, sms'));
+    assert.ok(seen.reminders[0].sms_run_id);
     const run = await t.request('GET', `/v1/integrations/runs/${seen.reminders[0].email_run_id}`, { auth: acme.apiKey });
     assert.equal(run.status, 200, run.text);
     assert.equal(run.body.status, 'succeeded');
@@ -152,5 +177,32 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
     );
     await waitFor(async () => reminderEvents(acme.organizationId, open.body.id).length === 3, 'three offer.reminder_sent');
     assert.equal(eventsOf(t, globex.organizationId, 'offer.reminder_sent').length, 0);
+  });
+
+  it('a mail server that does not answer gives the slot back and the next sweep sends it; a refused email spends the slot with its code', async () => {
+    const open = await envelope(acme, 'off_r4', { name: 'Grace Hopper', email: 'grace@example.com' });
+    assert.equal(open.status, 201, open.text);
+    const created = Date.parse(open.body.created_at);
+    await waitFor(async () => mailsTo('grace@example.com').length === 1, 'Grace’s signing link');
+    smtp.failNext(1, 451, 'Try again later');
+    assert.deepEqual((await remind(created + 2 * DAY + 60_000)).body, { reminded: 0, expiry_notices: 0, failed: 0, retry_later: 1 });
+    assert.deepEqual((await t.request('GET', `/v1/esign/envelopes/${open.body.id}`, { auth: acme.apiKey })).body.reminders, []);
+    assert.deepEqual((await remind(created + 2 * DAY + 120_000)).body, { reminded: 1, expiry_notices: 0, failed: 0, retry_later: 0 });
+    await waitFor(async () => mailsTo('grace@example.com').length === 2, 'the reminder, second try');
+    assert.match(mailsTo('grace@example.com')[1]!.parsed.subject ?? '', /^Reminder: Acme Hiring is waiting for your signature/);
+    const retried = (await t.request('GET', `/v1/esign/envelopes/${open.body.id}`, { auth: acme.apiKey })).body;
+    const run = (await t.request('GET', `/v1/integrations/runs/${retried.reminders[0].email_run_id}`, { auth: acme.apiKey })).body;
+    assert.equal(run.status, 'succeeded');
+    assert.equal(run.attempts.length, 2, 'one run, tried twice');
+
+    smtp.failNext(1, 550, 'No such user');
+    assert.deepEqual((await remind(created + 5 * DAY + 60_000)).body, { reminded: 0, expiry_notices: 0, failed: 1, retry_later: 0 });
+    assert.deepEqual((await remind(created + 5 * DAY + 120_000)).body.failed, 0, 'the slot is spent');
+    const refused = (await t.request('GET', `/v1/esign/envelopes/${open.body.id}`, { auth: acme.apiKey })).body;
+    assert.equal(refused.reminders.length, 2);
+    assert.equal(refused.reminders[1].email_run_id, null);
+    assert.ok(refused.reminders[1].error, JSON.stringify(refused.reminders[1]));
+    await waitFor(async () => reminderEvents(acme.organizationId, open.body.id).length === 1, 'one offer.reminder_sent');
+    assert.equal(reminderEvents(acme.organizationId, open.body.id).length, 1, 'none for the refused one');
   });
 });
