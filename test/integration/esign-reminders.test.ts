@@ -180,6 +180,8 @@ describe('e-signature reminders: the schedule, due reminders over SMTP, none onc
   });
 
   it('a mail server that does not answer gives the slot back and the next sweep sends it; a refused email spends the slot with its code', async () => {
+    // Acme without a settings row again: the sweep reads the defaults (2 days, then every 3).
+    await t.database.db('hi_esign_settings').where({ organization_id: acme.organizationId }).delete();
     const open = await envelope(acme, 'off_r4', { name: 'Grace Hopper', email: 'grace@example.com' });
     assert.equal(open.status, 201, open.text);
     const created = Date.parse(open.body.created_at);

@@ -93,6 +93,8 @@ export interface EnvelopeChanges {
   signedDocument?: Buffer;
   signedDocumentSha256?: string;
   events?: EnvelopeEvent[];
+  /** Events added to the stored ones in the UPDATE itself (nothing a concurrent append wrote is lost). */
+  appendEvents?: EnvelopeEvent[];
   emailRunId?: string | null;
   smsRunId?: string | null;
   completedAt?: Date;

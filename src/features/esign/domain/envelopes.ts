@@ -220,9 +220,10 @@ export class Envelopes {
   async view(token: string, context: SignerContext): Promise<SigningView> {
     let envelope = await this.open(token);
     if (envelope.status === 'sent' && !envelope.events.some((e) => e.type === 'viewed')) {
-      const events = [...envelope.events, { type: 'viewed' as const, at: this.now().toISOString(), ...this.context(context) }];
-      await this.envelopes.update(envelope.organizationId, envelope.id, { events }, this.now(), 'sent');
-      envelope = { ...envelope, events };
+      const viewed: EnvelopeEvent = { type: 'viewed', at: this.now().toISOString(), ...this.context(context) };
+      // Appended in the UPDATE: a reminder recorded at the same moment keeps its event.
+      await this.envelopes.update(envelope.organizationId, envelope.id, { appendEvents: [viewed] }, this.now(), 'sent');
+      envelope = { ...envelope, events: [...envelope.events, viewed] };
     }
     return { envelope, organizationName: await this.ports.organizationName(envelope.organizationId), token, expired: this.isExpired(envelope) };
   }

@@ -180,6 +180,7 @@ export class KnexEnvelopeRepository implements EnvelopeRepository {
         ...(c.signedDocument ? { signed_document: c.signedDocument } : {}),
         ...(c.signedDocumentSha256 ? { signed_document_sha256: c.signedDocumentSha256 } : {}),
         ...(c.events ? { events: JSON.stringify(c.events) } : {}),
+        ...(c.appendEvents && !c.events ? { events: this.db.raw('events || ?::jsonb', [JSON.stringify(c.appendEvents)]) } : {}),
         ...(c.emailRunId !== undefined ? { email_run_id: c.emailRunId } : {}),
         ...(c.smsRunId !== undefined ? { sms_run_id: c.smsRunId } : {}),
         ...(c.completedAt ? { completed_at: c.completedAt } : {}),
