@@ -5,7 +5,8 @@
  * to sign electronically and signs (typed name, optionally a drawn mark) or declines. Signing
  * seals the PDF: the signature on the document, an audit-trail page and a PDF digital
  * signature with the organization's certificate; the signer gets it by email, the
- * organization through the API, and `offer.signed` / `agreement.signed` is published.
+ * organization through the API, and `offer.signed` / `agreement.signed` is published. Until
+ * then the reminder sweep sends the link again on the organization's schedule (remindDue).
  */
 import { createHash } from 'node:crypto';
 import { conflict, DomainError, isDomainError, notFound } from '../../../kernel/errors';
