@@ -696,6 +696,7 @@ describe('tenant isolation: another organization’s ids', function () {
       `/v1/integrations/billing/preview?activate=${B_ACTION}`,
       '/v1/organization',
       '/v1/organization/settings',
+      '/v1/esign/settings',
     ]) {
       const response = await t.request('GET', path, { auth: a.apiKey });
       assert.ok(response.status < 500, `${path} → ${response.status}`);

@@ -1,7 +1,7 @@
 /**
  * E-signature (esign.send_offer, esign.send_agreement): the plugin is the signing service.
  * Templates and envelopes (/v1/esign), the signer's page (/v1/sign), the `offer.created` and
- * `agreement.requested` hook handlers, the expiry sweep, the organizations' signing
+ * `agreement.requested` hook handlers, the expiry and reminder sweeps, the organizations' signing
  * certificates (sealed with the credentials cipher) and the envelopes as candidate data.
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
@@ -45,6 +45,7 @@ import { DocumentTemplates, TEMPLATE_REPOSITORY, type TemplateRepository } from 
 import { esignPageRouter } from './http/esign-page-router';
 import { esignRoutes } from './http/esign-router';
 import { EnvelopeExpiryProcessor, scheduleEnvelopeExpiry } from './jobs/envelope-expiry';
+import { EnvelopeReminderProcessor, scheduleEnvelopeReminders } from './jobs/envelope-reminders';
 import { envelopeCandidateStore } from './storage/envelope-candidate-store';
 import { KnexEnvelopeRepository } from './storage/knex-envelope-repository';
 import { KnexEsignSettings } from './storage/knex-esign-settings';
@@ -68,7 +69,10 @@ export const esignModule: PluginModule = {
     registerCandidateData(container, candidateStore(envelopeCandidateStore(db)));
     registerCandidateData(container, noCandidateData('hi_esign_templates', "Organizations' document templates (placeholders, no person's data)"));
     registerCandidateData(container, noCandidateData('hi_esign_certificates', "Organizations' signing certificates (sealed PKCS#12)"));
-    registerCandidateData(container, noCandidateData('hi_esign_settings', "Organizations' signature settings (their time-stamp authority URL)"));
+    registerCandidateData(
+      container,
+      noCandidateData('hi_esign_settings', "Organizations' signature settings (their time-stamp authority URL and reminder schedule)"),
+    );
     container.register(SIGNING_LINK_KEY, { useValue: deriveKey(config.secretKey, 'esign-links') });
     container.register(TEST_CLOCKS, { useValue: config.env !== 'production' });
     container.register<EnvelopeRepository>(ENVELOPE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEnvelopeRepository(db)) });
@@ -119,6 +123,7 @@ export const esignModule: PluginModule = {
             licensed: async (organizationId, action) => gate.allows(organizationId, action),
             organizationName: async (organizationId) => (await organizations.findById(organizationId))?.name ?? organizationId,
             timestampAuthorityUrl: async (organizationId) => (await c.resolve(SignatureSettings).get(organizationId)).timestampAuthorityUrl,
+            reminderSettings: async (organizationId) => (await c.resolve(SignatureSettings).get(organizationId)).reminders,
           },
           c.resolve<EventPublisher>(EVENT_PUBLISHER),
           c.resolve<Buffer>(SIGNING_LINK_KEY),
@@ -129,6 +134,7 @@ export const esignModule: PluginModule = {
       }),
     });
     container.register(EnvelopeExpiryProcessor, { useFactory: instanceCachingFactory((c) => new EnvelopeExpiryProcessor(c.resolve(Envelopes))) });
+    container.register(EnvelopeReminderProcessor, { useFactory: instanceCachingFactory((c) => new EnvelopeReminderProcessor(c.resolve(Envelopes))) });
   },
   hooks: [declared(ESignOfferHandler), declared(ESignAgreementHandler)],
   routers: [
@@ -148,10 +154,14 @@ export const esignModule: PluginModule = {
     },
     { name: 'esign-pages', create: (container, kit) => esignPageRouter(container.resolve(Envelopes), kit) },
   ],
-  processors: (container: DependencyContainer) => [container.resolve(EnvelopeExpiryProcessor)],
+  processors: (container: DependencyContainer) => [container.resolve(EnvelopeExpiryProcessor), container.resolve(EnvelopeReminderProcessor)],
   async start(container, { logger }) {
     const bullmq = container.isRegistered(BULLMQ_QUEUES) ? container.resolve<BullmqJobQueue>(BULLMQ_QUEUES) : undefined;
-    const stop = await scheduleEnvelopeExpiry(container.resolve(EnvelopeExpiryProcessor), bullmq, logger);
-    return async () => stop();
+    const stopExpiry = await scheduleEnvelopeExpiry(container.resolve(EnvelopeExpiryProcessor), bullmq, logger);
+    const stopReminders = await scheduleEnvelopeReminders(container.resolve(EnvelopeReminderProcessor), bullmq, logger);
+    return async () => {
+      await stopReminders();
+      await stopExpiry();
+    };
   },
 };

@@ -17,6 +17,7 @@ const EVENT_NAMES: Record<string, string> = {
   created: 'Document created',
   sent: 'Link sent to the signer',
   viewed: 'Opened by the signer',
+  reminded: 'Reminder sent to the signer',
   consented: 'Consented to sign electronically',
   signed: 'Signed',
   declined: 'Declined',

@@ -4,6 +4,8 @@
  * the organization voids it, or it expires; each of those is final. Its events (with the
  * signer's IP and user agent) become the audit-trail page of the signed PDF.
  */
+import type { ReminderKind, ReminderSettings } from './reminder-schedule';
+
 export const SEND_OFFER_ACTION = 'esign.send_offer';
 export const SEND_AGREEMENT_ACTION = 'esign.send_agreement';
 
@@ -15,7 +17,7 @@ export const ACTION_OF: Record<EnvelopeKind, string> = { offer: SEND_OFFER_ACTIO
 
 export type EnvelopeStatus = 'sent' | 'signed' | 'declined' | 'voided' | 'expired';
 
-export type EnvelopeEventType = 'created' | 'sent' | 'viewed' | 'consented' | 'signed' | 'declined' | 'voided' | 'expired' | 'sealed';
+export type EnvelopeEventType = 'created' | 'sent' | 'viewed' | 'reminded' | 'consented' | 'signed' | 'declined' | 'voided' | 'expired' | 'sealed';
 
 export interface EnvelopeEvent {
   type: EnvelopeEventType;
@@ -37,6 +39,19 @@ export interface EnvelopeSignature {
   typedName: string;
   /** The drawn mark (PNG), bounded; absent for a typed signature. */
   image: Buffer | null;
+}
+
+/** A reminder to sign (or the notice before expiry) that went to the signer. */
+export interface EnvelopeReminder {
+  kind: ReminderKind;
+  number: number;
+  /** The slot it answered (its claim). */
+  dueAt: string;
+  sentAt: string;
+  /** The action runs: the email (null when it could not be sent: `error` says why) and the SMS. */
+  emailRunId: string | null;
+  smsRunId: string | null;
+  error?: string;
 }
 
 export interface Envelope {
@@ -62,6 +77,9 @@ export interface Envelope {
   events: EnvelopeEvent[];
   emailRunId: string | null;
   smsRunId: string | null;
+  /** The due time of the last reminder slot claimed (null: none yet). */
+  reminderDueAt: Date | null;
+  reminders: EnvelopeReminder[];
   expiresAt: Date;
   completedAt: Date | null;
   createdAt: Date;
@@ -75,6 +93,8 @@ export interface EnvelopeChanges {
   signedDocument?: Buffer;
   signedDocumentSha256?: string;
   events?: EnvelopeEvent[];
+  /** Events added to the stored ones in the UPDATE itself (nothing a concurrent append wrote is lost). */
+  appendEvents?: EnvelopeEvent[];
   emailRunId?: string | null;
   smsRunId?: string | null;
   completedAt?: Date;
@@ -95,6 +115,21 @@ export interface EnvelopeRepository {
   remove(organizationId: string, id: string): Promise<void>;
   /** Marks every `sent` envelope whose expiry is at or before `now` expired; returns them. */
   expireDue(now: Date, event: EnvelopeEvent): Promise<Envelope[]>;
+  /**
+   * A page (by id, after `afterId`) of `sent` envelopes not expired at `now` whose organization has
+   * reminders on and that may owe one (no slot claimed for the last `every_days`, or the
+   * expiry notice), each with its organization's schedule.
+   */
+  remindable(now: Date, limit: number, afterId?: string): Promise<{ envelope: Envelope; settings: ReminderSettings }[]>;
+  /**
+   * Claims the slot due at `dueAt`: one UPDATE, only while the envelope is `sent`, not expired and
+   * its last claim is older; false when another sweep (or a signature) got there first.
+   */
+  claimReminder(organizationId: string, id: string, dueAt: Date, now: Date): Promise<boolean>;
+  /** Gives a claim back (the mail server did not answer): the next sweep tries the slot again. */
+  releaseReminder(organizationId: string, id: string, dueAt: Date, previous: Date | null): Promise<void>;
+  /** Appends the reminder and its audit event. */
+  recordReminder(organizationId: string, id: string, reminder: EnvelopeReminder, event: EnvelopeEvent, now: Date): Promise<void>;
 }
 
 export const ENVELOPE_REPOSITORY = Symbol('EnvelopeRepository');

@@ -5,7 +5,8 @@
  * to sign electronically and signs (typed name, optionally a drawn mark) or declines. Signing
  * seals the PDF: the signature on the document, an audit-trail page and a PDF digital
  * signature with the organization's certificate; the signer gets it by email, the
- * organization through the API, and `offer.signed` / `agreement.signed` is published.
+ * organization through the API, and `offer.signed` / `agreement.signed` is published. Until
+ * then the reminder sweep sends the link again on the organization's schedule (remindDue).
  */
 import { createHash } from 'node:crypto';
 import { conflict, DomainError, isDomainError, notFound } from '../../../kernel/errors';
@@ -19,6 +20,7 @@ import {
   type Envelope,
   type EnvelopeEvent,
   type EnvelopeKind,
+  type EnvelopeReminder,
   type EnvelopeRepository,
   type EnvelopeSignature,
   type EnvelopeStatus,
@@ -26,6 +28,7 @@ import {
 import type { EnvelopeDocuments, SigningCertificates } from './ports';
 import { signatureImage } from './signature-image';
 import { signSigningLink, verifySigningLink } from './signing-links';
+import { dueReminder, nextReminderAt, type ReminderSettings, type ReminderSlot } from './reminder-schedule';
 import { fill, SIGNING_STRINGS } from './signing-strings';
 import { fillTemplate } from './template-language';
 import type { DocumentTemplates } from './templates';
@@ -56,7 +59,24 @@ export interface EsignPorts {
   organizationName(organizationId: string): Promise<string>;
   /** The organization's RFC 3161 time-stamp authority (PAdES-B-T), or null (PAdES-B-B). */
   timestampAuthorityUrl(organizationId: string): Promise<string | null>;
+  /** The organization's reminder schedule. */
+  reminderSettings(organizationId: string): Promise<ReminderSettings>;
 }
+
+/** An envelope as the organization sees it: with the signer's link and when the next reminder goes. */
+export type EnvelopeView = Envelope & { url: string; nextReminderAt: Date | null };
+
+/** What one reminder sweep did. */
+export interface ReminderReport {
+  reminded: number;
+  expiry_notices: number;
+  /** Slots whose email could not be sent (a failed run; the slot is not tried again). */
+  failed: number;
+  /** Slots given back because the mail server did not answer: the next sweep tries them again. */
+  retry_later: number;
+}
+
+const REMINDER_PAGE = 200;
 
 /** Who is at the other end of the signer's request (the audit trail's IP and user agent). */
 export interface SignerContext {
@@ -96,7 +116,7 @@ export class Envelopes {
     private readonly logger: Logger,
   ) {}
 
-  async create(organizationId: string, input: NewEnvelope): Promise<Envelope & { url: string }> {
+  async create(organizationId: string, input: NewEnvelope): Promise<EnvelopeView> {
     const action = ACTION_OF[input.kind];
     if (!(await this.ports.licensed(organizationId, action)))
       throw new DomainError(
@@ -107,7 +127,7 @@ export class Envelopes {
       );
     if (input.sourceKey) {
       const existing = await this.envelopes.findBySource(organizationId, input.sourceKey);
-      if (existing) return { ...existing, url: this.url(existing) };
+      if (existing) return this.withLink(existing);
     }
     const now = this.now();
     const organizationName = await this.ports.organizationName(organizationId);
@@ -146,6 +166,8 @@ export class Envelopes {
       events: [{ type: 'created', at: now.toISOString() }],
       emailRunId: null,
       smsRunId: null,
+      reminderDueAt: null,
+      reminders: [],
       expiresAt: new Date(now.getTime() + expiresInDays * DAY),
       completedAt: null,
       createdAt: now,
@@ -155,7 +177,7 @@ export class Envelopes {
     // Two creates with one source key racing: the unique index lets one through; the other answers it.
     if (created !== envelope.id) {
       const winner = (await this.envelopes.get(organizationId, created))!;
-      return { ...winner, url: this.url(winner) };
+      return this.withLink(winner);
     }
     const url = this.url(envelope);
     const runs = await this.sendLink(envelope, organizationName, url);
@@ -163,17 +185,19 @@ export class Envelopes {
     await this.envelopes.update(organizationId, envelope.id, { ...runs, events }, this.now());
     const sent = { ...envelope, ...runs, events };
     await this.publish(`${envelope.kind}.sent_for_signature`, sent, this.payload(sent));
-    return { ...sent, url };
+    return { ...sent, url, nextReminderAt: await this.nextReminder(sent) };
   }
 
-  async get(organizationId: string, id: string): Promise<Envelope & { url: string }> {
+  async get(organizationId: string, id: string): Promise<EnvelopeView> {
     const envelope = await this.envelopes.get(organizationId, id);
     if (!envelope) throw notFound('envelope', id);
-    return { ...envelope, url: this.url(envelope) };
+    return this.withLink(envelope);
   }
 
-  async list(organizationId: string, filter: { referenceId?: string; status?: EnvelopeStatus; limit: number }): Promise<(Envelope & { url: string })[]> {
-    return (await this.envelopes.list(organizationId, filter)).map((e) => ({ ...e, url: this.url(e) }));
+  async list(organizationId: string, filter: { referenceId?: string; status?: EnvelopeStatus; limit: number }): Promise<EnvelopeView[]> {
+    const envelopes = await this.envelopes.list(organizationId, filter);
+    const settings = envelopes.some((e) => e.status === 'sent') ? await this.ports.reminderSettings(organizationId) : undefined;
+    return Promise.all(envelopes.map((e) => this.withLink(e, settings)));
   }
 
   /** The original PDF, or (once signed) the sealed one. */
@@ -184,7 +208,7 @@ export class Envelopes {
     return { envelope, pdf };
   }
 
-  async void(organizationId: string, id: string): Promise<Envelope & { url: string }> {
+  async void(organizationId: string, id: string): Promise<EnvelopeView> {
     const envelope = await this.get(organizationId, id);
     if (envelope.status !== 'sent') throw conflict('envelope_not_open', `Envelope ${id} is ${envelope.status}: only a sent envelope can be voided`);
     const events = [...envelope.events, { type: 'voided' as const, at: this.now().toISOString() }];
@@ -197,9 +221,10 @@ export class Envelopes {
   async view(token: string, context: SignerContext): Promise<SigningView> {
     let envelope = await this.open(token);
     if (envelope.status === 'sent' && !envelope.events.some((e) => e.type === 'viewed')) {
-      const events = [...envelope.events, { type: 'viewed' as const, at: this.now().toISOString(), ...this.context(context) }];
-      await this.envelopes.update(envelope.organizationId, envelope.id, { events }, this.now(), 'sent');
-      envelope = { ...envelope, events };
+      const viewed: EnvelopeEvent = { type: 'viewed', at: this.now().toISOString(), ...this.context(context) };
+      // Appended in the UPDATE: a reminder recorded at the same moment keeps its event.
+      await this.envelopes.update(envelope.organizationId, envelope.id, { appendEvents: [viewed] }, this.now(), 'sent');
+      envelope = { ...envelope, events: [...envelope.events, viewed] };
     }
     return { envelope, organizationName: await this.ports.organizationName(envelope.organizationId), token, expired: this.isExpired(envelope) };
   }
@@ -293,6 +318,127 @@ export class Envelopes {
     for (const envelope of expired)
       await this.publish(`${envelope.kind}.expired`, envelope, { ...this.payload(envelope), expired_at: envelope.expiresAt.toISOString() });
     return { expired: expired.length };
+  }
+
+  /**
+   * Sends every reminder due at `at` (the sweep job, or an operator's test clock): for each open
+   * envelope of an organization with reminders on and the kind's license, the slot its schedule
+   * says is due is claimed in the database (one UPDATE, so two sweeps send it once) and the signer
+   * gets the same signing link again by email, and by SMS when the link went by SMS and an SMS
+   * connection still resolves; each an action run; then `offer.reminder_sent` / `agreement.reminder_sent`.
+   */
+  async remindDue(at?: Date): Promise<ReminderReport> {
+    const now = at ?? this.now();
+    const report: ReminderReport = { reminded: 0, expiry_notices: 0, failed: 0, retry_later: 0 };
+    const licensed = new Map<string, boolean>();
+    const names = new Map<string, string>();
+    let afterId: string | undefined;
+    for (;;) {
+      const page = await this.envelopes.remindable(now, REMINDER_PAGE, afterId);
+      afterId = page[page.length - 1]?.envelope.id;
+      for (const { envelope, settings } of page) {
+        const slot = dueReminder(envelope, settings, now);
+        if (!slot) continue;
+        const licenseKey = `${envelope.organizationId} ${envelope.kind}`;
+        if (!licensed.has(licenseKey)) licensed.set(licenseKey, await this.ports.licensed(envelope.organizationId, ACTION_OF[envelope.kind]));
+        // Without the license the organization sends nothing (the slot stays unclaimed).
+        if (!licensed.get(licenseKey)) continue;
+        if (!(await this.envelopes.claimReminder(envelope.organizationId, envelope.id, slot.dueAt, now))) continue;
+        if (!names.has(envelope.organizationId)) names.set(envelope.organizationId, await this.ports.organizationName(envelope.organizationId));
+        const outcome = await this.remind(envelope, slot, names.get(envelope.organizationId)!, now);
+        if (outcome === 'sent') report[slot.kind === 'expiry_notice' ? 'expiry_notices' : 'reminded']++;
+        else report[outcome]++;
+      }
+      if (page.length < REMINDER_PAGE) break;
+    }
+    return report;
+  }
+
+  /** One claimed slot: the messages, the record on the envelope, the event. */
+  private async remind(envelope: Envelope, slot: ReminderSlot, organizationName: string, now: Date): Promise<'sent' | 'failed' | 'retry_later'> {
+    const language = messageLanguage(envelope.language);
+    const s = SIGNING_STRINGS[language.locale];
+    const notice = slot.kind === 'expiry_notice';
+    // The signing link does not expire before the envelope (a week after it): the same link, signed again identically.
+    const url = this.url(envelope);
+    const params = {
+      name: envelope.signer.name,
+      organization: organizationName,
+      title: envelope.title,
+      url,
+      expires: formatMoment(envelope.expiresAt, language, undefined, notice ? 'full' : 'date'),
+    };
+    const subject = fill(notice ? s.expiry_subject : s.reminder_subject, params);
+    const base = { organizationId: envelope.organizationId, actionKey: ACTION_OF[envelope.kind] };
+    const key = `esign-reminder-${envelope.id}-${slot.dueAt.getTime()}`;
+    const reminder: EnvelopeReminder = {
+      kind: slot.kind,
+      number: slot.number,
+      dueAt: slot.dueAt.toISOString(),
+      sentAt: now.toISOString(),
+      emailRunId: null,
+      smsRunId: null,
+    };
+    try {
+      reminder.emailRunId = (
+        await this.ports.email.sendEmail({
+          ...base,
+          idempotencyKey: `${key}-email`,
+          to: { name: envelope.signer.name, email: envelope.signer.email },
+          subject,
+          text: fill(notice ? s.expiry_body : s.reminder_body, params),
+          language: language.tag,
+        })
+      ).deliveryId;
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      if (error.kind === 'upstream') {
+        // The mail server did not answer: the slot goes back, and the next sweep tries the same run again.
+        await this.envelopes.releaseReminder(envelope.organizationId, envelope.id, slot.dueAt, envelope.reminderDueAt);
+        this.logger.warn({ organizationId: envelope.organizationId, envelopeId: envelope.id, reason: error.code }, 'a reminder to sign will be tried again');
+        return 'retry_later';
+      }
+      // Refused for good (no connection, a rejected address): the failed run says why; the slot is spent.
+      reminder.error = error.code;
+    }
+    // By SMS as well when the link went by SMS and an SMS connection still resolves.
+    if (envelope.smsRunId && envelope.signer.phone && (await this.ports.smsAvailable(envelope.organizationId))) {
+      try {
+        reminder.smsRunId = (
+          await this.ports.sms.sendSms({ ...base, idempotencyKey: `${key}-sms`, to: envelope.signer.phone, text: `${subject}: ${url}` })
+        ).deliveryId;
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        this.logger.warn({ organizationId: envelope.organizationId, envelopeId: envelope.id, reason: error.code }, 'a reminder SMS could not be sent');
+      }
+    }
+    const channels = [reminder.emailRunId ? 'email' : '', reminder.smsRunId ? 'sms' : ''].filter(Boolean).join(', ');
+    const detail = `${notice ? 'expiry notice' : `reminder ${slot.number}`}${channels ? ` by ${channels}` : `, not sent (${reminder.error})`}`;
+    await this.envelopes.recordReminder(envelope.organizationId, envelope.id, reminder, { type: 'reminded', at: now.toISOString(), detail }, now);
+    if (!reminder.emailRunId && !reminder.smsRunId) return 'failed';
+    const reminded = { ...envelope, reminderDueAt: slot.dueAt, reminders: [...envelope.reminders, reminder] };
+    await this.publish(
+      `${envelope.kind}.reminder_sent`,
+      reminded,
+      {
+        ...this.payload(reminded),
+        reminder: { kind: slot.kind, number: slot.number, due_at: reminder.dueAt, email_run_id: reminder.emailRunId, sms_run_id: reminder.smsRunId },
+        sent_at: reminder.sentAt,
+        expires_at: envelope.expiresAt.toISOString(),
+      },
+      `:${slot.dueAt.getTime()}`,
+    );
+    return 'sent';
+  }
+
+  /** When the envelope's next reminder falls due under the organization's schedule (null: none will). */
+  async nextReminder(envelope: Envelope, settings?: ReminderSettings): Promise<Date | null> {
+    if (envelope.status !== 'sent') return null;
+    return nextReminderAt(envelope, settings ?? (await this.ports.reminderSettings(envelope.organizationId)), this.now());
+  }
+
+  private async withLink(envelope: Envelope, settings?: ReminderSettings): Promise<EnvelopeView> {
+    return { ...envelope, url: this.url(envelope), nextReminderAt: await this.nextReminder(envelope, settings) };
   }
 
   private async open(token: string): Promise<Envelope> {
@@ -395,9 +541,9 @@ export class Envelopes {
     };
   }
 
-  private async publish(event: string, envelope: Envelope, payload: Record<string, unknown>): Promise<void> {
+  private async publish(event: string, envelope: Envelope, payload: Record<string, unknown>, dedupeSuffix = ''): Promise<void> {
     await this.events
-      .publish(event, envelope.organizationId, JSON.parse(JSON.stringify(payload)) as object, { dedupeKey: `${event}:${envelope.id}` })
+      .publish(event, envelope.organizationId, JSON.parse(JSON.stringify(payload)) as object, { dedupeKey: `${event}:${envelope.id}${dedupeSuffix}` })
       .catch((error: Error) => this.logger.warn({ envelopeId: envelope.id, event, err: error.message }, 'publishing an e-signature event failed'));
   }
 

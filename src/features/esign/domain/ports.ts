@@ -1,5 +1,6 @@
 /** The esign feature's ports: the PDF maker (documents/) and the organizations' signing certificates (storage/). */
 import type { EnvelopeEvent, EnvelopeSignature } from './envelope';
+import type { ReminderSettings } from './reminder-schedule';
 
 export interface DocumentContent {
   title: string;
@@ -59,12 +60,14 @@ export const TIMESTAMP_AUTHORITY = Symbol('TimestampAuthority');
 export interface EsignSettings {
   /** RFC 3161 time-stamp authority: set, signatures are PAdES-B-T; null, B-B. */
   timestampAuthorityUrl: string | null;
+  /** Reminders to sign (the defaults when the organization set none). */
+  reminders: ReminderSettings;
   updatedAt: Date | null;
 }
 
 export interface EsignSettingsRepository {
   get(organizationId: string): Promise<EsignSettings>;
-  save(organizationId: string, settings: { timestampAuthorityUrl: string | null }, now: Date): Promise<EsignSettings>;
+  save(organizationId: string, settings: Omit<EsignSettings, 'updatedAt'>, now: Date): Promise<EsignSettings>;
 }
 
 export const ESIGN_SETTINGS_REPOSITORY = Symbol('EsignSettingsRepository');

@@ -12,6 +12,12 @@ export interface SigningStrings {
   email_body: string;
   signed_subject: string;
   signed_body: string;
+  /** The reminder to sign (the same link again). */
+  reminder_subject: string;
+  reminder_body: string;
+  /** The notice a day before the envelope expires. */
+  expiry_subject: string;
+  expiry_body: string;
   title: string;
   intro: string;
   download: string;
@@ -43,6 +49,12 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
       'Hello {name},\n\n{organization} has sent you "{title}" to review and sign electronically. Open it here (the link works until {expires}):\n\n{url}\n\nIf you did not expect this, you can ignore this email.',
     signed_subject: 'Signed: {title}',
     signed_body: 'Hello {name},\n\nYou signed "{title}" for {organization}. The signed document, with its audit trail, is attached.',
+    reminder_subject: 'Reminder: {organization} is waiting for your signature on {title}',
+    reminder_body:
+      'Hello {name},\n\n{organization} sent you "{title}" to sign electronically, and it is not signed yet. Open it here (the link works until {expires}):\n\n{url}\n\nIf you do not want to sign, you can decline on the same page.',
+    expiry_subject: 'Last day to sign: {title}',
+    expiry_body:
+      'Hello {name},\n\n"{title}" from {organization} can be signed until {expires}; after that the link no longer signs. Open it here:\n\n{url}\n\nIf you do not want to sign, you can decline on the same page.',
     title: 'Review and sign',
     intro: '{organization} asks you to sign "{title}". Read the document, then sign or decline.',
     download: 'Download the document (PDF)',
@@ -73,6 +85,12 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
       'Hola {name}:\n\n{organization} le ha enviado «{title}» para revisarlo y firmarlo electrónicamente. Ábralo aquí (el enlace funciona hasta el {expires}):\n\n{url}\n\nSi no lo esperaba, puede ignorar este correo.',
     signed_subject: 'Firmado: {title}',
     signed_body: 'Hola {name}:\n\nHa firmado «{title}» para {organization}. Adjuntamos el documento firmado con su registro de auditoría.',
+    reminder_subject: 'Recordatorio: {organization} espera su firma en {title}',
+    reminder_body:
+      'Hola {name}:\n\n{organization} le envió «{title}» para firmarlo electrónicamente y todavía no está firmado. Ábralo aquí (el enlace funciona hasta el {expires}):\n\n{url}\n\nSi no desea firmarlo, puede rechazarlo en la misma página.',
+    expiry_subject: 'Último día para firmar: {title}',
+    expiry_body:
+      'Hola {name}:\n\n«{title}», de {organization}, se puede firmar hasta el {expires}; después, el enlace ya no servirá para firmar. Ábralo aquí:\n\n{url}\n\nSi no desea firmarlo, puede rechazarlo en la misma página.',
     title: 'Revisar y firmar',
     intro: '{organization} le pide que firme «{title}». Lea el documento y después fírmelo o rechácelo.',
     download: 'Descargar el documento (PDF)',
@@ -103,6 +121,12 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
       'Bonjour {name},\n\n{organization} vous a envoyé « {title} » à relire et à signer électroniquement. Ouvrez-le ici (le lien fonctionne jusqu’au {expires}) :\n\n{url}\n\nSi vous ne l’attendiez pas, ignorez ce message.',
     signed_subject: 'Signé : {title}',
     signed_body: 'Bonjour {name},\n\nVous avez signé « {title} » pour {organization}. Le document signé et sa piste d’audit sont joints.',
+    reminder_subject: 'Rappel : {organization} attend votre signature pour {title}',
+    reminder_body:
+      'Bonjour {name},\n\n{organization} vous a envoyé « {title} » à signer électroniquement, et le document n’est pas encore signé. Ouvrez-le ici (le lien fonctionne jusqu’au {expires}) :\n\n{url}\n\nSi vous ne souhaitez pas signer, vous pouvez refuser sur la même page.',
+    expiry_subject: 'Dernier jour pour signer : {title}',
+    expiry_body:
+      'Bonjour {name},\n\n« {title} » de {organization} peut être signé jusqu’au {expires} ; ensuite, le lien ne permettra plus de signer. Ouvrez-le ici :\n\n{url}\n\nSi vous ne souhaitez pas signer, vous pouvez refuser sur la même page.',
     title: 'Relire et signer',
     intro: '{organization} vous demande de signer « {title} ». Lisez le document, puis signez ou refusez.',
     download: 'Télécharger le document (PDF)',
@@ -133,6 +157,12 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
       'Hallo {name},\n\n{organization} hat Ihnen „{title}“ zum Prüfen und elektronischen Unterschreiben geschickt. Hier öffnen (der Link gilt bis {expires}):\n\n{url}\n\nWenn Sie das nicht erwartet haben, ignorieren Sie diese E-Mail.',
     signed_subject: 'Unterschrieben: {title}',
     signed_body: 'Hallo {name},\n\nSie haben „{title}“ für {organization} unterschrieben. Das unterschriebene Dokument mit Prüfprotokoll ist angehängt.',
+    reminder_subject: 'Erinnerung: {organization} wartet auf Ihre Unterschrift: {title}',
+    reminder_body:
+      'Hallo {name},\n\n{organization} hat Ihnen „{title}“ zum elektronischen Unterschreiben geschickt; es ist noch nicht unterschrieben. Hier öffnen (der Link gilt bis {expires}):\n\n{url}\n\nWenn Sie nicht unterschreiben möchten, können Sie auf derselben Seite ablehnen.',
+    expiry_subject: 'Letzter Tag zum Unterschreiben: {title}',
+    expiry_body:
+      'Hallo {name},\n\n„{title}“ von {organization} kann bis {expires} unterschrieben werden; danach lässt der Link keine Unterschrift mehr zu. Hier öffnen:\n\n{url}\n\nWenn Sie nicht unterschreiben möchten, können Sie auf derselben Seite ablehnen.',
     title: 'Prüfen und unterschreiben',
     intro: '{organization} bittet Sie, „{title}“ zu unterschreiben. Lesen Sie das Dokument, dann unterschreiben oder ablehnen.',
     download: 'Dokument herunterladen (PDF)',
@@ -163,6 +193,12 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
       'Olá {name},\n\n{organization} enviou-lhe "{title}" para rever e assinar eletronicamente. Abra aqui (o link funciona até {expires}):\n\n{url}\n\nSe não esperava esta mensagem, pode ignorá-la.',
     signed_subject: 'Assinado: {title}',
     signed_body: 'Olá {name},\n\nAssinou "{title}" para {organization}. O documento assinado, com a trilha de auditoria, segue em anexo.',
+    reminder_subject: 'Lembrete: {organization} aguarda a sua assinatura em {title}',
+    reminder_body:
+      'Olá {name},\n\n{organization} enviou-lhe "{title}" para assinar eletronicamente e o documento ainda não foi assinado. Abra aqui (o link funciona até {expires}):\n\n{url}\n\nSe não quiser assinar, pode recusar na mesma página.',
+    expiry_subject: 'Último dia para assinar: {title}',
+    expiry_body:
+      'Olá {name},\n\n"{title}", de {organization}, pode ser assinado até {expires}; depois disso, o link deixa de permitir a assinatura. Abra aqui:\n\n{url}\n\nSe não quiser assinar, pode recusar na mesma página.',
     title: 'Rever e assinar',
     intro: '{organization} pede-lhe que assine "{title}". Leia o documento e depois assine ou recuse.',
     download: 'Descarregar o documento (PDF)',
@@ -193,6 +229,12 @@ export const SIGNING_STRINGS: Record<MessageLocale, SigningStrings> = {
       'مرحبًا {name}،\n\nأرسلت إليك {organization} المستند «{title}» لمراجعته وتوقيعه إلكترونيًا. افتحه من هنا (يعمل الرابط حتى {expires}):\n\n{url}\n\nإذا لم تكن تتوقع هذه الرسالة فيمكنك تجاهلها.',
     signed_subject: 'تم التوقيع: {title}',
     signed_body: 'مرحبًا {name}،\n\nلقد وقّعت «{title}» لدى {organization}. المستند الموقّع مع سجل التدقيق مرفق.',
+    reminder_subject: 'تذكير: تنتظر {organization} توقيعك على {title}',
+    reminder_body:
+      'مرحبًا {name}،\n\nأرسلت إليك {organization} المستند «{title}» لتوقيعه إلكترونيًا، ولم يُوقَّع بعد. افتحه من هنا (يعمل الرابط حتى {expires}):\n\n{url}\n\nإذا كنت لا ترغب في التوقيع فيمكنك الرفض من الصفحة نفسها.',
+    expiry_subject: 'اليوم الأخير للتوقيع: {title}',
+    expiry_body:
+      'مرحبًا {name}،\n\nيمكن توقيع «{title}» من {organization} حتى {expires}؛ وبعد ذلك لن يتيح الرابط التوقيع. افتحه من هنا:\n\n{url}\n\nإذا كنت لا ترغب في التوقيع فيمكنك الرفض من الصفحة نفسها.',
     title: 'المراجعة والتوقيع',
     intro: 'تطلب منك {organization} توقيع «{title}». اقرأ المستند ثم وقّعه أو ارفضه.',
     download: 'تنزيل المستند (PDF)',

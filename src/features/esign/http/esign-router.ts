@@ -6,8 +6,7 @@ import { notFound } from '../../../kernel/errors';
 import { listOf } from '../../../platform/http/common-schemas';
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
-import type { Envelope } from '../domain/envelope';
-import type { Envelopes } from '../domain/envelopes';
+import type { EnvelopeView, Envelopes } from '../domain/envelopes';
 import type { CertificateInfo, EsignSettings, SigningCertificates } from '../domain/ports';
 import type { SignatureSettings } from '../domain/signature-settings';
 import type { DocumentTemplate, DocumentTemplates } from '../domain/templates';
@@ -39,7 +38,7 @@ export const templateView = (t: DocumentTemplate): z.output<typeof templateSchem
   updated_at: t.updatedAt.toISOString(),
 });
 
-export const envelopeView = (e: Envelope & { url: string }): z.output<typeof envelopeSchema> => ({
+export const envelopeView = (e: EnvelopeView): z.output<typeof envelopeSchema> => ({
   id: e.id,
   object: 'envelope',
   kind: e.kind,
@@ -62,6 +61,15 @@ export const envelopeView = (e: Envelope & { url: string }): z.output<typeof env
   })),
   email_run_id: e.emailRunId,
   sms_run_id: e.smsRunId,
+  reminders: e.reminders.map((r) => ({
+    kind: r.kind,
+    number: r.number,
+    sent_at: r.sentAt,
+    email_run_id: r.emailRunId,
+    sms_run_id: r.smsRunId,
+    error: r.error ?? null,
+  })),
+  next_reminder_at: e.nextReminderAt?.toISOString() ?? null,
   expires_at: e.expiresAt.toISOString(),
   completed_at: e.completedAt?.toISOString() ?? null,
   created_at: e.createdAt.toISOString(),
@@ -80,6 +88,12 @@ const settingsView = (s: EsignSettings): z.output<typeof settingsSchema> => ({
   object: 'esign_settings',
   signature_level: s.timestampAuthorityUrl ? 'PAdES-B-T' : 'PAdES-B-B',
   timestamp_authority_url: s.timestampAuthorityUrl,
+  reminders: {
+    enabled: s.reminders.enabled,
+    first_after_days: s.reminders.firstAfterDays,
+    every_days: s.reminders.everyDays,
+    expiry_notice: s.reminders.expiryNotice,
+  },
   updated_at: s.updatedAt?.toISOString() ?? null,
 });
 
@@ -88,7 +102,7 @@ export interface EsignRouteServices {
   templates: DocumentTemplates;
   certificates: SigningCertificates;
   settings: SignatureSettings;
-  /** Outside production: the operator may run the expiry sweep at a test clock's time. */
+  /** Outside production: the operator may run the expiry and reminder sweeps at a test clock's time. */
   testClocks: boolean;
 }
 
@@ -302,7 +316,7 @@ export function esignRoutes(s: EsignRouteServices): RouteDefinition<any, any, an
       method: 'get',
       path: '/settings',
       operationId: 'getEsignSettings',
-      summary: 'The organization’s signature level: PAdES-B-B, or PAdES-B-T with its time-stamp authority',
+      summary: 'The organization’s signature settings: the level (PAdES-B-B, or PAdES-B-T with its time-stamp authority) and the reminder schedule',
       tags: ['esign'],
       auth: ['organization'],
       response: settingsSchema,
@@ -313,12 +327,27 @@ export function esignRoutes(s: EsignRouteServices): RouteDefinition<any, any, an
       path: '/settings',
       operationId: 'updateEsignSettings',
       summary:
-        'Set (PAdES-B-T) or clear (PAdES-B-B) the time-stamp authority; 400 url_* when the URL is refused, timestamp_unavailable / timestamp_refused / timestamp_invalid when it does not time-stamp',
+        'Change what is given: the reminder schedule (merged), or set (PAdES-B-T) or clear (PAdES-B-B) the time-stamp authority; 400 url_* when the URL is refused, timestamp_unavailable / timestamp_refused / timestamp_invalid when it does not time-stamp',
       tags: ['esign'],
       auth: ['organization'],
       body: settingsPatch,
       response: settingsSchema,
-      handler: async ({ principal, body }) => settingsView(await s.settings.update(orgId(principal), { timestampAuthorityUrl: body.timestamp_authority_url })),
+      handler: async ({ principal, body }) =>
+        settingsView(
+          await s.settings.update(orgId(principal), {
+            ...(body.timestamp_authority_url !== undefined ? { timestampAuthorityUrl: body.timestamp_authority_url } : {}),
+            ...(body.reminders
+              ? {
+                  reminders: {
+                    enabled: body.reminders.enabled,
+                    firstAfterDays: body.reminders.first_after_days,
+                    everyDays: body.reminders.every_days,
+                    expiryNotice: body.reminders.expiry_notice,
+                  },
+                }
+              : {}),
+          }),
+        ),
     }),
     defineRoute({
       method: 'post',
@@ -332,6 +361,20 @@ export function esignRoutes(s: EsignRouteServices): RouteDefinition<any, any, an
       handler: async ({ body }) => {
         if (!s.testClocks) throw notFound('test clock');
         return s.envelopes.expireDue(body.at ? new Date(body.at) : undefined);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/operator/remind',
+      operationId: 'operatorRemindSigners',
+      summary: 'Operator, outside production: runs the reminder sweep now, or as of `at` (a test clock)',
+      tags: ['esign'],
+      auth: ['operator'],
+      body: z.object({ at: z.iso.datetime({ offset: true }).optional() }).strict(),
+      response: z.object({ reminded: z.number().int(), expiry_notices: z.number().int(), failed: z.number().int(), retry_later: z.number().int() }),
+      handler: async ({ body }) => {
+        if (!s.testClocks) throw notFound('test clock');
+        return s.envelopes.remindDue(body.at ? new Date(body.at) : undefined);
       },
     }),
   ];

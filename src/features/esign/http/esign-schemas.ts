@@ -1,6 +1,7 @@
 /** E-signature templates, envelopes and the signing certificate (zod: validation and /v1/openapi.json). */
 import { z } from 'zod';
 import { isoDateTime } from '../../../platform/http/common-schemas';
+import { DEFAULT_REMINDERS, MAX_REMINDER_DAYS, MIN_REMINDER_DAYS } from '../domain/reminder-schedule';
 import { KNOWN_PLACEHOLDERS, MAX_TEMPLATE_LENGTH } from '../domain/template-language';
 
 const kind = z
@@ -104,6 +105,21 @@ export const envelopeSchema = z
     events: z.array(event).meta({ description: 'The audit trail: created, sent, viewed, consented, signed / declined / voided / expired, sealed' }),
     email_run_id: z.string().nullable().meta({ description: 'The action run that emailed the link' }),
     sms_run_id: z.string().nullable().meta({ description: 'The action run that sent the link by SMS' }),
+    reminders: z
+      .array(
+        z.object({
+          kind: z.enum(['reminder', 'expiry_notice']),
+          number: z.number().int(),
+          sent_at: isoDateTime,
+          email_run_id: z.string().nullable(),
+          sms_run_id: z.string().nullable(),
+          error: z.string().nullable().meta({ description: 'Why the email could not be sent (its failed run says more)' }),
+        }),
+      )
+      .meta({ description: 'Reminders to sign and the notice before expiry the signer was sent (the same link again), oldest first' }),
+    next_reminder_at: isoDateTime
+      .nullable()
+      .meta({ description: 'When the next reminder falls due under the organization’s schedule (sent by the sweep within 15 minutes); null when none will' }),
     expires_at: isoDateTime,
     completed_at: isoDateTime.nullable(),
     created_at: isoDateTime,
@@ -137,9 +153,32 @@ export const certificateSchema = z
   })
   .meta({ id: 'SigningCertificate' });
 
+const reminderDays = (description: string) => z.number().int().min(MIN_REMINDER_DAYS).max(MAX_REMINDER_DAYS).meta({ description });
+
+export const remindersPatch = z
+  .strictObject({
+    enabled: z.boolean().optional().meta({ description: 'false: no reminders and no expiry notice (default true)' }),
+    first_after_days: reminderDays(
+      `Days after the link went until the first reminder (${MIN_REMINDER_DAYS}–${MAX_REMINDER_DAYS}, default ${DEFAULT_REMINDERS.firstAfterDays})`,
+    ).optional(),
+    every_days: reminderDays(
+      `Days between reminders after the first (${MIN_REMINDER_DAYS}–${MAX_REMINDER_DAYS}, default ${DEFAULT_REMINDERS.everyDays})`,
+    ).optional(),
+    expiry_notice: z
+      .boolean()
+      .optional()
+      .meta({ description: 'A last notice a day before the envelope expires, instead of a reminder in that day (default true)' }),
+  })
+  .meta({ id: 'EsignRemindersUpdate', example: { first_after_days: 2, every_days: 3 } });
+
+export const remindersSchema = z
+  .object({ enabled: z.boolean(), first_after_days: z.number().int(), every_days: z.number().int(), expiry_notice: z.boolean() })
+  .meta({ id: 'EsignReminders', description: 'Reminders to sign for every open envelope of the organization' });
+
 export const settingsPatch = z
   .strictObject({
-    timestamp_authority_url: z.string().min(1).max(2048).nullable().meta({
+    reminders: remindersPatch.optional(),
+    timestamp_authority_url: z.string().min(1).max(2048).nullable().optional().meta({
       description:
         'An RFC 3161 time-stamp authority (http(s) URL): signatures become PAdES-B-T, time-stamped by it. Checked when saved: it must pass the outbound URL policy and answer a time-stamp request. null: PAdES-B-B',
       example: 'http://timestamp.example.com/tsa',
@@ -152,6 +191,7 @@ export const settingsSchema = z
     object: z.literal('esign_settings'),
     signature_level: z.enum(['PAdES-B-B', 'PAdES-B-T']).meta({ description: 'What the next sealed PDF carries' }),
     timestamp_authority_url: z.string().nullable(),
+    reminders: remindersSchema,
     updated_at: isoDateTime.nullable(),
   })
   .meta({ id: 'EsignSettings' });

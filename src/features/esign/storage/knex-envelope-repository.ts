@@ -1,6 +1,8 @@
 /** Envelopes in PostgreSQL (hi_esign_envelopes): the PDFs as bytea, the audit events as jsonb. */
 import { isUniqueViolation, type Database } from '../../../platform/database/database';
-import type { Envelope, EnvelopeChanges, EnvelopeEvent, EnvelopeRepository, EnvelopeStatus } from '../domain/envelope';
+import type { Envelope, EnvelopeChanges, EnvelopeEvent, EnvelopeReminder, EnvelopeRepository, EnvelopeStatus } from '../domain/envelope';
+import { DAY_MS, DEFAULT_REMINDERS, type ReminderSettings } from '../domain/reminder-schedule';
+import { remindersOf, type ReminderColumns } from './knex-esign-settings';
 
 const TABLE = 'hi_esign_envelopes';
 /** Every column but the PDFs (read only when asked for). */
@@ -27,6 +29,8 @@ const COLUMNS = [
   'events',
   'email_run_id',
   'sms_run_id',
+  'reminder_due_at',
+  'reminders',
   'expires_at',
   'completed_at',
   'created_at',
@@ -56,6 +60,8 @@ interface Row {
   events: EnvelopeEvent[] | string;
   email_run_id: string | null;
   sms_run_id: string | null;
+  reminder_due_at: Date | null;
+  reminders: EnvelopeReminder[] | string;
   expires_at: Date;
   completed_at: Date | null;
   created_at: Date;
@@ -83,6 +89,8 @@ const fromRow = (r: Row): Envelope => ({
   events: typeof r.events === 'string' ? (JSON.parse(r.events) as EnvelopeEvent[]) : r.events,
   emailRunId: r.email_run_id,
   smsRunId: r.sms_run_id,
+  reminderDueAt: r.reminder_due_at ? new Date(r.reminder_due_at) : null,
+  reminders: typeof r.reminders === 'string' ? (JSON.parse(r.reminders) as EnvelopeReminder[]) : (r.reminders ?? []),
   expiresAt: new Date(r.expires_at),
   completedAt: r.completed_at ? new Date(r.completed_at) : null,
   createdAt: new Date(r.created_at),
@@ -172,6 +180,7 @@ export class KnexEnvelopeRepository implements EnvelopeRepository {
         ...(c.signedDocument ? { signed_document: c.signedDocument } : {}),
         ...(c.signedDocumentSha256 ? { signed_document_sha256: c.signedDocumentSha256 } : {}),
         ...(c.events ? { events: JSON.stringify(c.events) } : {}),
+        ...(c.appendEvents && !c.events ? { events: this.db.raw('events || ?::jsonb', [JSON.stringify(c.appendEvents)]) } : {}),
         ...(c.emailRunId !== undefined ? { email_run_id: c.emailRunId } : {}),
         ...(c.smsRunId !== undefined ? { sms_run_id: c.smsRunId } : {}),
         ...(c.completedAt ? { completed_at: c.completedAt } : {}),
@@ -198,5 +207,56 @@ export class KnexEnvelopeRepository implements EnvelopeRepository {
       })
       .returning(COLUMNS);
     return rows.map(fromRow);
+  }
+
+  async remindable(now: Date, limit: number, afterId?: string): Promise<{ envelope: Envelope; settings: ReminderSettings }[]> {
+    // A prefilter only (the schedule decides): open, a day old at least (no slot falls earlier), its
+    // organization's reminders on, and a slot possibly due since the last claim (every_days ago, or the expiry notice).
+    const query = this.db(`${TABLE} as e`)
+      .leftJoin('hi_esign_settings as s', 's.organization_id', 'e.organization_id')
+      .select([...COLUMNS.map((c) => `e.${c}`), 's.reminders_enabled', 's.reminder_first_after_days', 's.reminder_every_days', 's.reminder_expiry_notice'])
+      .where('e.status', 'sent')
+      .where('e.expires_at', '>', now)
+      .where('e.created_at', '<=', new Date(now.getTime() - DAY_MS))
+      .whereRaw('coalesce(s.reminders_enabled, ?)', [DEFAULT_REMINDERS.enabled])
+      .where((w) =>
+        w
+          .whereNull('e.reminder_due_at')
+          .orWhereRaw('e.reminder_due_at <= ?::timestamptz - make_interval(days => coalesce(s.reminder_every_days, ?))', [now, DEFAULT_REMINDERS.everyDays])
+          .orWhereRaw(
+            `coalesce(s.reminder_expiry_notice, ?) and e.reminder_due_at < e.expires_at - interval '1 day' and e.expires_at - interval '1 day' <= ?`,
+            [DEFAULT_REMINDERS.expiryNotice, now],
+          ),
+      )
+      .orderBy('e.id')
+      .limit(limit);
+    if (afterId) query.where('e.id', '>', afterId);
+    const rows: (Row & ReminderColumns)[] = await query;
+    return rows.map((r) => ({ envelope: fromRow(r), settings: remindersOf(r) }));
+  }
+
+  async claimReminder(organizationId: string, id: string, dueAt: Date, now: Date): Promise<boolean> {
+    // One UPDATE: the row lock orders two sweeps, and the second finds the slot taken (or the envelope signed).
+    const rows: unknown[] = await this.db(TABLE)
+      .where({ organization_id: organizationId, id, status: 'sent' })
+      .where('expires_at', '>', now)
+      .where((w) => w.whereNull('reminder_due_at').orWhere('reminder_due_at', '<', dueAt))
+      .update({ reminder_due_at: dueAt, updated_at: now })
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  async releaseReminder(organizationId: string, id: string, dueAt: Date, previous: Date | null): Promise<void> {
+    await this.db(TABLE).where({ organization_id: organizationId, id, reminder_due_at: dueAt }).update({ reminder_due_at: previous });
+  }
+
+  async recordReminder(organizationId: string, id: string, reminder: EnvelopeReminder, event: EnvelopeEvent, now: Date): Promise<void> {
+    await this.db(TABLE)
+      .where({ organization_id: organizationId, id })
+      .update({
+        reminders: this.db.raw('reminders || ?::jsonb', [JSON.stringify([reminder])]),
+        events: this.db.raw('events || ?::jsonb', [JSON.stringify([event])]),
+        updated_at: now,
+      });
   }
 }
