@@ -1,8 +1,10 @@
 /**
- * Payroll (payroll.contractor_export built in; payroll.payroll_sync is a hook handler listed in
+ * Payroll (payroll.contractor_export built in; payroll.payroll_sync's hook handlers are listed in
  * features/hooks): contractors' W-9 details, the contractor/1099 file on demand (SFTP or
- * download) and once a year on schedule, and the daily worked-hours batch (payroll.payroll_sync). Contractors are personal data, registered like
- * candidates' (matched by email).
+ * download) and once a year on schedule, the daily worked-hours and change batches and the
+ * day's hires (payroll.payroll_sync), and the employee roster (payroll and POS) with the POS
+ * download of every current team member (hris.pos_sync). Contractors, the roster and the payroll
+ * journal are personal data, registered like candidates' (matched by email).
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { BULLMQ_QUEUES } from '../../composition/infrastructure';
