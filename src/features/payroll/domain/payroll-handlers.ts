@@ -17,7 +17,13 @@ import { employeeTerminated } from '../../hooks/domain/payloads';
 import { EMPLOYEE_ROSTER, type AppliedReport, type EmployeeRoster, type RosterPerson } from './employee-roster';
 import { newHireCsv, payrollHire, type PayrollHire } from './new-hire-file';
 
-const reason = z.string().trim().min(1).max(200).optional();
+/** Why (up to 200 characters; an empty one is none). */
+const reason = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((value) => value || undefined);
 
 /** employee.updated as payroll reads it: the hire's fields, when the change takes effect and why. */
 export const payrollChange = payrollHire.extend({ effective_date: z.iso.date().optional(), reason });
