@@ -4,6 +4,7 @@
  * number; an update after a termination is a rehire; a termination twice is one.
  */
 import { strict as assert } from 'node:assert';
+import { ChangeBatches } from '../../src/features/payroll/domain/change-batches';
 import { applyReport, type RosterEntry, type RosterPerson } from '../../src/features/payroll/domain/employee-roster';
 
 const person: RosterPerson = {
@@ -56,5 +57,31 @@ describe('payroll: the roster comparison', () => {
     assert.equal(applyReport('payroll', entry({ status: 'terminated' }), { kind: 'termination', candidateId: 'cand_ada' }), null);
     const back = applyReport('payroll', entry({ status: 'terminated' }), { kind: 'update', candidateId: 'cand_ada', person: { name: 'Ada Lovelace' } });
     assert.deepEqual([back?.kind, back?.changedFields, back?.next.status], ['rehire', ['status'], 'active']);
+  });
+
+  it('the change sweep delivers each of the last 7 finished days that had changes, for licensed organizations, once a day file', async () => {
+    const delivered: string[] = [];
+    const changes = new ChangeBatches(
+      {
+        apply: () => Promise.reject(new Error('unused')),
+        list: () => Promise.resolve([]),
+        records: () => Promise.resolve([]),
+        organizationsWithRecords: (kinds, since) =>
+          Promise.resolve(since.toISOString().startsWith('2026-11-25') && !kinds.includes('hire') ? ['org_licensed', 'org_unlicensed'] : []),
+      },
+      {
+        deliverFile: (f) => {
+          delivered.push(`${f.organizationId} ${f.fileName} ${f.idempotencyKey}`);
+          return Promise.resolve({ deliveryId: 'run_1', path: `/inbound/${f.fileName}`, sha256: 'x' });
+        },
+      },
+      {} as never,
+      { allows: (organizationId) => organizationId === 'org_licensed' },
+      { publish: () => Promise.resolve() },
+      { warn: () => undefined } as never,
+      () => new Date('2026-11-28T01:00:00Z'),
+    );
+    assert.deepEqual(await changes.deliverDue(new Date('2026-11-28T01:00:00Z')), { delivered: 1, failed: 0 });
+    assert.deepEqual(delivered, ['org_licensed changes-2026-11-25.csv payroll-changes-org_licensed-2026-11-25']);
   });
 });
