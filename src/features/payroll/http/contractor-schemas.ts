@@ -104,12 +104,10 @@ export const hoursBatchSchema = z
   .meta({ id: 'HoursBatch' });
 
 export const changeBatchBody = z.strictObject({
-  date: z.iso
-    .date()
-    .meta({
-      description: 'The UTC day whose recorded changes (employee.updated, employee.terminated) the batch holds (a finished day)',
-      example: '2026-11-27',
-    }),
+  date: z.iso.date().meta({
+    description: 'The UTC day whose recorded changes (employee.updated, employee.terminated) the batch holds (a finished day)',
+    example: '2026-11-27',
+  }),
   destination: z.enum(['sftp', 'download']).default('download'),
 });
 
