@@ -220,6 +220,14 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
       const ended = await hook('employee.terminated', { candidate_id: 'cand_bob', terminated_on: '2026-11-30', reason: '=Resigned' });
       assert.equal(result(ended.body, 'payroll-termination-record').change_type, 'termination', ended.text);
       assert.equal(result((await hook('employee.terminated', { candidate_id: 'cand_bob' })).body, 'payroll-termination-record').recorded, false);
+      // Someone the roster does not know yet (hired before the license), reported twice at once: one change.
+      const carl = {
+        candidate_id: 'cand_carl',
+        candidate: { name: 'Carl Sagan', email: 'carl@acme.example' },
+        pay_rate: { amount: 5000000, currency: 'USD', per: 'year' },
+      };
+      const both = await Promise.all([hook('employee.updated', carl), hook('employee.updated', carl)]);
+      assert.deepEqual(both.map((r) => result(r.body, 'payroll-change-record').recorded).sort(), [false, true], both.map((r) => r.text).join('\n'));
       const unfinished = await post('/v1/payroll/change_batches', { date: today });
       assert.deepEqual([unfinished.status, unfinished.body.error.code], [400, 'date_invalid']);
     });
@@ -228,7 +236,7 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
       await finishToday();
       const delivered = await post('/v1/payroll/change_batches', { date: yesterday, destination: 'sftp' });
       assert.equal(delivered.status, 201, delivered.text);
-      assert.deepEqual([delivered.body.file_name, delivered.body.rows, delivered.body.content], [`changes-${yesterday}.csv`, 3, null]);
+      assert.deepEqual([delivered.body.file_name, delivered.body.rows, delivered.body.content], [`changes-${yesterday}.csv`, 4, null]);
       const bytes = readFileSync(path.join(payrollDirectory, `changes-${yesterday}.csv`));
       assert.equal(digestOf(bytes), delivered.body.sha256);
       const rows = parse(bytes, { columns: true }) as Record<string, string>[];
@@ -249,6 +257,7 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
         ['update', 'cand_ada', '2026-12-01', 'Promotion', 'job_title pay_rate', 'Ada King', 'Lovelace', 'Sous Chef', '2150', '2400', 'hour'],
         ['update', 'cand_ada', today, '', 'name', 'Ada', 'Lovelace', 'Sous Chef', '2400', '2400', 'hour'],
         ['termination', 'cand_bob', '2026-11-30', "'=Resigned", 'status', 'Bob', 'Builder', 'Line Cook', '', '', ''],
+        ['update', 'cand_carl', today, '', 'name email pay_rate', 'Carl', 'Sagan', '', '', '5000000', 'year'],
       ]);
       assert.ok(rows.every((r) => r.format === 'change.v1' && r.change_id.startsWith('pchg_')));
       const run = (await t.request('GET', `/v1/integrations/runs/${delivered.body.run_id}`, { auth: acme.apiKey })).body;
@@ -298,8 +307,8 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
       const rows = parse(active.body.content, { columns: true }) as Record<string, string>[];
       assert.deepEqual(
         rows.map((r) => r.external_id),
-        ['cand_ada', 'cand_pos_2'],
-        'the active members: cand_pos_1 was terminated above (cand_pos_2 was reported, though its file was refused)',
+        ['cand_ada', 'cand_carl', 'cand_pos_2'],
+        'the active members: cand_bob and cand_pos_1 were terminated (cand_pos_2 was reported, though its file was refused)',
       );
       assert.deepEqual(rows.slice(0, 1), [
         {
@@ -325,6 +334,7 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
         [
           ['cand_ada', 'upsert', 'active'],
           ['cand_bob', 'deactivate', 'inactive'],
+          ['cand_carl', 'upsert', 'active'],
           ['cand_pos_1', 'deactivate', 'inactive'],
           ['cand_pos_2', 'upsert', 'active'],
         ],
