@@ -77,7 +77,8 @@ export type IdPrefix =
   | 'edoc'
   | 'pctr'
   | 'vhr'
-  | 'vhc';
+  | 'vhc'
+  | 'pchg';
 
 /** Prefixed, random, URL-safe ids in Stripe's style: `app_3mZ8…`. */
 export function newId(prefix: IdPrefix): string {

@@ -121,8 +121,8 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
     assert.equal(posts(), postsBefore, 'no POST for an existing person');
     assert.equal(byExternalId('cand_ada').length, 1);
     const unknown = await fire('employee.terminated', { candidate_id: 'cand_nobody' });
-    // The POS handler listens to employee.terminated too (unlicensed here, so skipped).
-    assert.deepEqual(unknown.body.skipped, ['hris-employee-deactivate', 'pos-team-member-deactivate'], unknown.text);
+    // The payroll and POS handlers listen to employee.terminated too (unlicensed here, so skipped).
+    assert.deepEqual(unknown.body.skipped, ['hris-employee-deactivate', 'payroll-termination-record', 'pos-team-member-deactivate'], unknown.text);
     assert.match(unknown.body.outcomes.find((o: { handler: string }) => o.handler === 'hris-employee-deactivate').reason, /^employee_not_found/);
   });
 

@@ -6,10 +6,18 @@
  * the file's SHA-256; an update is a second file, a termination a third with status inactive;
  * a different file already under a change's name is a failed run file_exists (never overwritten);
  * another organization sees none of it.
+ *
+ * Then payroll changes and the downloads of the files that went over SFTP only: employee.updated and
+ * employee.terminated are recorded once per change (a hook fired again records nothing; a new phone
+ * number alone is no payroll change); a finished day's changes land once as a change.v1 batch on
+ * the SFTP server (old → new pay rate in integer cents, reason, effective date), its run's
+ * reference the file's SHA-256, never overwriting other bytes (file_exists); the same batch, the
+ * day's hires (new_hire.v1) and every current POS team member (pos_team_member.v1, one row each)
+ * download over HTTP as action runs with their SHA-256; another organization gets none of it.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { settledLicense } from '../helpers/licensing';
@@ -143,5 +151,206 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
     assert.equal(readFileSync(taken, 'utf8'), 'imported,by,the,pos\r\n', 'the file the POS may have imported is untouched');
     assert.equal((await t.request('GET', `/v1/integrations/connections/${connectionId}`, { auth: globex.apiKey })).status, 404);
     assert.equal((await t.request('GET', '/v1/integrations/runs?action=hris.pos_sync', { auth: globex.apiKey })).body.data.length, 0);
+  });
+
+  describe('payroll changes (change.v1 daily batch) and downloads of the SFTP-only files', () => {
+    let payrollDirectory: string;
+    /** The UTC day the changes were recorded on (their batch), and the finished day before it. */
+    let today: string;
+    let yesterday: string;
+
+    const digestOf = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+    const result = (body: { outcomes: { handler: string; result?: any; reason?: string }[] }, handler: string) =>
+      outcome(body, handler)?.result as Record<string, any>;
+    const post = (url: string, body: object, apiKey = acme.apiKey) => t.request('POST', url, { auth: apiKey, body });
+    const hire = (extra: object = {}) => ({
+      candidate_id: 'cand_ada',
+      candidate: { name: 'Ada King Lovelace', email: 'ada@acme.example', phone: '+14155550100' },
+      job_title: 'Line Cook',
+      department: 'Kitchen',
+      start_date: '2026-11-02',
+      employment_type: 'part_time',
+      pay_rate: { amount: 2150, currency: 'USD', per: 'hour' },
+      ...extra,
+    });
+    /** Moves what acme recorded today to yesterday, a finished day (the batch of a day that has not ended is not final). */
+    const finishToday = () =>
+      t.database.db.raw(`update hi_payroll_changes set recorded_at = recorded_at - interval '1 day' where organization_id = ?`, [acme.organizationId]);
+
+    before(async () => {
+      payrollDirectory = path.join(sshd.inbound, 'payroll');
+      mkdirSync(payrollDirectory);
+      const activation = await post('/v1/integrations/licenses/payroll.payroll_sync/activate', {});
+      assert.equal(activation.status, 202, activation.text);
+      const created = await post('/v1/integrations/connections', {
+        connector: 'sftp',
+        settings: settings({ directory: payrollDirectory }),
+        credentials: { private_key: sshd.clientKey },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((await post(`/v1/integrations/connections/${created.body.id}/test`, {})).body.ok, true);
+      assert.equal((await settledLicense(t, acme.apiKey, activation.body.id)).status, 'active');
+    });
+
+    it('records each change once: old → new pay rate, the reason, the effective date; a retry or a new phone number alone records nothing', async () => {
+      assert.equal((await hook('candidate.hired', hire())).status, 200);
+      await hook('candidate.hired', hire({ candidate_id: 'cand_bob', candidate: { name: 'Bob Builder', email: 'bob@acme.example' }, pay_rate: undefined }));
+      const raise = hire({
+        job_title: 'Sous Chef',
+        pay_rate: { amount: 2400, currency: 'USD', per: 'hour' },
+        reason: 'Promotion',
+        effective_date: '2026-12-01',
+      });
+      const changed = await hook('employee.updated', raise);
+      assert.equal(changed.status, 200, changed.text);
+      const recorded = result(changed.body, 'payroll-change-record');
+      assert.deepEqual(
+        [recorded.recorded, recorded.change_type, recorded.changed_fields, recorded.effective_date],
+        [true, 'update', ['job_title', 'pay_rate'], '2026-12-01'],
+        changed.text,
+      );
+      today = recorded.batch_date;
+      yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      assert.equal(result((await hook('employee.updated', raise)).body, 'payroll-change-record').recorded, false, 'the same change fired twice');
+      const phone = await hook('employee.updated', { ...raise, candidate: { ...raise.candidate, phone: '+14155550199' } });
+      assert.equal(result(phone.body, 'payroll-change-record').recorded, false, 'payroll does not read the phone number');
+      // An update without a pay rate leaves it as it is (never cleared by omission).
+      const renamed = await hook('employee.updated', { candidate_id: 'cand_ada', candidate: { name: 'Ada Lovelace', email: 'ada@acme.example' } });
+      assert.deepEqual(result(renamed.body, 'payroll-change-record').changed_fields, ['name']);
+      const ended = await hook('employee.terminated', { candidate_id: 'cand_bob', terminated_on: '2026-11-30', reason: '=Resigned' });
+      assert.equal(result(ended.body, 'payroll-termination-record').change_type, 'termination', ended.text);
+      assert.equal(result((await hook('employee.terminated', { candidate_id: 'cand_bob' })).body, 'payroll-termination-record').recorded, false);
+      // Someone the roster does not know yet (hired before the license), reported twice at once: one change.
+      const carl = {
+        candidate_id: 'cand_carl',
+        candidate: { name: 'Carl Sagan', email: 'carl@acme.example' },
+        pay_rate: { amount: 5000000, currency: 'USD', per: 'year' },
+      };
+      const both = await Promise.all([hook('employee.updated', carl), hook('employee.updated', carl)]);
+      assert.deepEqual(both.map((r) => result(r.body, 'payroll-change-record').recorded).sort(), [false, true], both.map((r) => r.text).join('\n'));
+      const unfinished = await post('/v1/payroll/change_batches', { date: today });
+      assert.deepEqual([unfinished.status, unfinished.body.error.code], [400, 'date_invalid']);
+    });
+
+    it("a finished day's changes land once as a change.v1 batch; the download is the same file; other bytes are never overwritten", async () => {
+      await finishToday();
+      const delivered = await post('/v1/payroll/change_batches', { date: yesterday, destination: 'sftp' });
+      assert.equal(delivered.status, 201, delivered.text);
+      assert.deepEqual([delivered.body.file_name, delivered.body.rows, delivered.body.content], [`changes-${yesterday}.csv`, 4, null]);
+      const bytes = readFileSync(path.join(payrollDirectory, `changes-${yesterday}.csv`));
+      assert.equal(digestOf(bytes), delivered.body.sha256);
+      const rows = parse(bytes, { columns: true }) as Record<string, string>[];
+      const pick = (r: Record<string, string>) => [
+        r.change_type,
+        r.employee_external_id,
+        r.effective_date,
+        r.reason,
+        r.changed_fields,
+        r.first_name,
+        r.last_name,
+        r.job_title,
+        r.old_pay_rate_cents,
+        r.new_pay_rate_cents,
+        r.new_pay_per,
+      ];
+      assert.deepEqual(rows.map(pick), [
+        ['update', 'cand_ada', '2026-12-01', 'Promotion', 'job_title pay_rate', 'Ada King', 'Lovelace', 'Sous Chef', '2150', '2400', 'hour'],
+        ['update', 'cand_ada', today, '', 'name', 'Ada', 'Lovelace', 'Sous Chef', '2400', '2400', 'hour'],
+        ['termination', 'cand_bob', '2026-11-30', "'=Resigned", 'status', 'Bob', 'Builder', 'Line Cook', '', '', ''],
+        ['update', 'cand_carl', today, '', 'name email pay_rate', 'Carl', 'Sagan', '', '', '5000000', 'year'],
+      ]);
+      assert.ok(rows.every((r) => r.format === 'change.v1' && r.change_id.startsWith('pchg_')));
+      const run = (await t.request('GET', `/v1/integrations/runs/${delivered.body.run_id}`, { auth: acme.apiKey })).body;
+      assert.deepEqual(
+        [run.status, run.action, run.connector, run.reference],
+        ['succeeded', 'payroll.payroll_sync', 'sftp', `sha256:${delivered.body.sha256}`],
+      );
+      assert.equal((await post('/v1/payroll/change_batches', { date: yesterday, destination: 'sftp' })).body.run_id, run.id, 'once per day');
+      assert.deepEqual(
+        readdirSync(payrollDirectory).filter((f) => f.includes('changes-')),
+        [`changes-${yesterday}.csv`],
+        'one file, no temporary left behind',
+      );
+      const downloaded = await post('/v1/payroll/change_batches', { date: yesterday });
+      assert.equal(downloaded.status, 201, downloaded.text);
+      assert.deepEqual([downloaded.body.content, downloaded.body.sha256], [bytes.toString('utf8'), delivered.body.sha256]);
+      const downloadRun = (await t.request('GET', `/v1/integrations/runs/${downloaded.body.run_id}`, { auth: acme.apiKey })).body;
+      assert.deepEqual([downloadRun.connector, downloadRun.reference], ['download', `sha256:${delivered.body.sha256}`]);
+      // Another day whose name the payroll system already holds with other bytes: a failed run, the file untouched.
+      const older = new Date(Date.parse(`${yesterday}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      writeFileSync(path.join(payrollDirectory, `changes-${older}.csv`), 'imported,already\r\n');
+      const refused = await post('/v1/payroll/change_batches', { date: older, destination: 'sftp' });
+      assert.deepEqual([refused.status, refused.body.error.code], [409, 'file_exists'], refused.text);
+      assert.equal(readFileSync(path.join(payrollDirectory, `changes-${older}.csv`), 'utf8'), 'imported,already\r\n');
+    });
+
+    it("the day's hires download as one new_hire.v1 file, as an action run with its SHA-256", async () => {
+      const downloaded = await post('/v1/payroll/new_hire_batches', { date: yesterday });
+      assert.equal(downloaded.status, 201, downloaded.text);
+      const rows = parse(downloaded.body.content, { columns: true }) as Record<string, string>[];
+      assert.deepEqual(
+        rows.map((r) => [r.format, r.employee_external_id, r.first_name, r.last_name, r.job_title, r.pay_rate]),
+        [
+          ['new_hire.v1', 'cand_ada', 'Ada King', 'Lovelace', 'Line Cook', '21.50'],
+          ['new_hire.v1', 'cand_bob', 'Bob', 'Builder', 'Line Cook', ''],
+        ],
+      );
+      assert.equal(downloaded.body.sha256, digestOf(downloaded.body.content));
+      const run = (await t.request('GET', `/v1/integrations/runs/${downloaded.body.run_id}`, { auth: acme.apiKey })).body;
+      assert.deepEqual([run.status, run.connector, run.reference], ['succeeded', 'download', `sha256:${downloaded.body.sha256}`]);
+      assert.equal((await post('/v1/payroll/new_hire_batches', { date: yesterday, destination: 'sftp' })).status, 400);
+    });
+
+    it('every current POS team member downloads as one pos_team_member.v1 file; terminated ones only when asked for', async () => {
+      const active = await post('/v1/pos/team_member_exports', {});
+      assert.equal(active.status, 201, active.text);
+      const rows = parse(active.body.content, { columns: true }) as Record<string, string>[];
+      assert.deepEqual(
+        rows.map((r) => r.external_id),
+        ['cand_ada', 'cand_carl', 'cand_pos_2'],
+        'the active members: cand_bob and cand_pos_1 were terminated (cand_pos_2 was reported, though its file was refused)',
+      );
+      assert.deepEqual(rows.slice(0, 1), [
+        {
+          format: 'pos_team_member.v1',
+          external_id: 'cand_ada',
+          change: 'upsert',
+          status: 'active',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: 'ada@acme.example',
+          phone: '+14155550199',
+          job_title: 'Sous Chef',
+          wage_cents: '2400',
+          wage_currency: 'USD',
+          wage_per: 'hour',
+        },
+      ]);
+      const run = (await t.request('GET', `/v1/integrations/runs/${active.body.run_id}`, { auth: acme.apiKey })).body;
+      assert.deepEqual([run.action, run.connector, run.reference], ['hris.pos_sync', 'download', `sha256:${active.body.sha256}`]);
+      const all = await post('/v1/pos/team_member_exports', { status: 'all' });
+      assert.deepEqual(
+        (parse(all.body.content, { columns: true }) as Record<string, string>[]).map((r) => [r.external_id, r.change, r.status]),
+        [
+          ['cand_ada', 'upsert', 'active'],
+          ['cand_bob', 'deactivate', 'inactive'],
+          ['cand_carl', 'upsert', 'active'],
+          ['cand_pos_1', 'deactivate', 'inactive'],
+          ['cand_pos_2', 'upsert', 'active'],
+        ],
+      );
+    });
+
+    it('another organization gets none of it', async () => {
+      for (const [action, url, body] of [
+        ['payroll.payroll_sync', '/v1/payroll/change_batches', { date: yesterday }],
+        ['payroll.payroll_sync', '/v1/payroll/new_hire_batches', { date: yesterday }],
+        ['hris.pos_sync', '/v1/pos/team_member_exports', {}],
+      ] as const) {
+        const refused = await post(url, body, globex.apiKey);
+        assert.deepEqual([refused.status, refused.body.error.code], [403, 'license_required'], `${action} ${url}: ${refused.text}`);
+      }
+      assert.equal((await t.request('GET', '/v1/integrations/runs?action=payroll.payroll_sync', { auth: globex.apiKey })).body.data.length, 0);
+    });
   });
 });

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { PosConnector, PosDeactivation, PosTeamMember, SyncedTeamMember } from '../../features/hooks/domain/connectors';
 import { SftpFileConnector } from '../sftp/sftp-file-connector';
 import type { PosCsvCredentials, PosCsvSettings } from './settings';
-import { deactivationCsv, teamMemberCsv } from './team-member-file';
+import { deactivationCsv, teamMemberCsv } from '../../features/hooks/domain/pos-team-member-file';
 
 const fileNameOf = (referenceId: string, idempotencyKey: string) =>
   `team-member-${referenceId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64)}-${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 12)}.csv`;

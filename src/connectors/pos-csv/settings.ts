@@ -1,8 +1,9 @@
 /** The file-based POS connector's settings and credentials: the SFTP connector's (host key pinned) plus the file format. */
 import { z } from 'zod';
+import { POS_TEAM_MEMBER_FORMAT } from '../../features/hooks/domain/pos-team-member-file';
 import { sftpCredentials, sftpSettings } from '../sftp/settings';
 
-export const POS_TEAM_MEMBER_FORMAT = 'pos_team_member.v1';
+export { POS_TEAM_MEMBER_FORMAT };
 
 export const posCsvSettings = sftpSettings.extend({
   format: z

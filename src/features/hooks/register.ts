@@ -17,7 +17,7 @@ import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
 import { PosHireHandler, PosTerminationHandler, PosUpdateHandler } from './domain/pos-handlers';
-import { PayrollNewHireFileHandler } from '../payroll/domain/payroll-handlers';
+import { PayrollChangeHandler, PayrollNewHireFileHandler, PayrollTerminationHandler } from '../payroll/domain/payroll-handlers';
 import { EmployeeDeactivateHandler, EmployeeUpdateHandler, VolunteerProvisionHandler } from './domain/hris-handlers';
 import { InterviewReminderHookHandler, REMINDER_HOOKS, type ReminderHookDeclaration } from '../reminders/domain/interview-reminder-handlers';
 import {
@@ -79,6 +79,8 @@ export const HOOK_HANDLERS: readonly HookHandlerRegistration[] = [
   declared(EmployeeDeactivateHandler),
   declared(VolunteerProvisionHandler),
   declared(PayrollNewHireFileHandler),
+  declared(PayrollChangeHandler),
+  declared(PayrollTerminationHandler),
   declared(PosHireHandler),
   declared(PosUpdateHandler),
   declared(PosTerminationHandler),

@@ -1,8 +1,10 @@
 /**
- * Payroll (payroll.contractor_export built in; payroll.payroll_sync is a hook handler listed in
+ * Payroll (payroll.contractor_export built in; payroll.payroll_sync's hook handlers are listed in
  * features/hooks): contractors' W-9 details, the contractor/1099 file on demand (SFTP or
- * download) and once a year on schedule, and the daily worked-hours batch (payroll.payroll_sync). Contractors are personal data, registered like
- * candidates' (matched by email).
+ * download) and once a year on schedule, the daily worked-hours and change batches and the
+ * day's hires (payroll.payroll_sync), and the employee roster (payroll and POS) with the POS
+ * download of every current team member (hris.pos_sync). Contractors, the roster and the payroll
+ * journal are personal data, registered like candidates' (matched by email).
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { BULLMQ_QUEUES } from '../../composition/infrastructure';
@@ -23,6 +25,11 @@ import { APPROVED_TIMESHEETS, type ApprovedTimesheets } from '../timesheets/doma
 import { CONTRACTOR_EXPORT_ACTION, CONTRACTOR_PAYMENTS, CONTRACTOR_REPOSITORY, type ContractorPayments, type ContractorRepository } from './domain/contractor';
 import { ContractorExports } from './domain/contractor-exports';
 import { payrollRoutes } from './http/payroll-router';
+import { posRoutes } from './http/pos-router';
+import { ChangeBatches } from './domain/change-batches';
+import { EMPLOYEE_ROSTER, type EmployeeRoster } from './domain/employee-roster';
+import { PosTeamMemberExports } from './domain/pos-team-member-exports';
+import { KnexEmployeeRoster } from './storage/knex-employee-roster';
 import { HoursBatches } from './domain/hours-batches';
 import { PayrollFileSweep, schedulePayrollFiles } from './jobs/payroll-file-sweep';
 import { KnexApprovalActivity } from './storage/knex-approval-activity';
@@ -70,8 +77,28 @@ export const payrollModule: PluginModule = {
           ),
       ),
     });
+    container.register(EMPLOYEE_ROSTER, { useFactory: instanceCachingFactory(() => new KnexEmployeeRoster(db)) });
+    container.register(ChangeBatches, {
+      useFactory: instanceCachingFactory(
+        (c) =>
+          new ChangeBatches(
+            c.resolve<EmployeeRoster>(EMPLOYEE_ROSTER),
+            c.resolve<PayrollFileConnector>(PAYROLL_FILE_CONNECTOR),
+            c.resolve(ActionRunner),
+            c.resolve(HookGate),
+            c.resolve<EventPublisher>(EVENT_PUBLISHER),
+            c.resolve<Logger>(LOGGER),
+            () => c.resolve<Clock>(CLOCK).now(),
+          ),
+      ),
+    });
+    container.register(PosTeamMemberExports, {
+      useFactory: instanceCachingFactory(
+        (c) => new PosTeamMemberExports(c.resolve<EmployeeRoster>(EMPLOYEE_ROSTER), c.resolve(ActionRunner), c.resolve(HookGate)),
+      ),
+    });
     container.register(PayrollFileSweep, {
-      useFactory: instanceCachingFactory((c) => new PayrollFileSweep(c.resolve(ContractorExports), c.resolve(HoursBatches))),
+      useFactory: instanceCachingFactory((c) => new PayrollFileSweep(c.resolve(ContractorExports), c.resolve(HoursBatches), c.resolve(ChangeBatches))),
     });
     registerCandidateData(
       container,
@@ -84,9 +111,38 @@ export const payrollModule: PluginModule = {
         }),
       ),
     );
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'employee_roster',
+          description:
+            'What the host reported about each hired person for payroll and the point of sale (name, email, phone, job title, department, start date, employment type, pay rate, status), matched by email',
+          table: 'hi_employee_roster',
+          where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('email', [...s.emails]),
+        }),
+      ),
+    );
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(db, {
+          name: 'payroll_changes',
+          description:
+            "The payroll journal: each hire, change and termination (the person as payroll reads them, old and new pay rate, effective date, reason) the day's change.v1 batch and the new-hire download are written from, matched by email",
+          table: 'hi_payroll_changes',
+          where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('email', [...s.emails]),
+        }),
+      ),
+    );
   },
   routers: [
-    { name: 'payroll', create: (container, kit) => kit.build('payroll', payrollRoutes(container.resolve(ContractorExports), container.resolve(HoursBatches))) },
+    {
+      name: 'payroll',
+      create: (container, kit) =>
+        kit.build('payroll', payrollRoutes(container.resolve(ContractorExports), container.resolve(HoursBatches), container.resolve(ChangeBatches))),
+    },
+    { name: 'pos', create: (container, kit) => kit.build('pos', posRoutes(container.resolve(PosTeamMemberExports))) },
   ],
   processors: (container: DependencyContainer) => [container.resolve(PayrollFileSweep)],
   async start(container, { logger }) {

@@ -120,7 +120,12 @@ const TAGS: { name: string; description: string }[] = [
   {
     name: 'payroll',
     description:
-      "Payroll files (payroll.contractor_export): contractors' W-9 details (TIN last four digits only) and the contractor/1099 file of a tax year in integer cents, delivered to the organization's SFTP server or downloaded, each an action run with its SHA-256.",
+      "Payroll files: contractors' W-9 details (TIN last four digits only) and the contractor/1099 file of a tax year in integer cents (payroll.contractor_export); a finished day's worked hours, changes (old → new pay rate) and hires (payroll.payroll_sync); each delivered to the organization's SFTP server or downloaded, as an action run with its SHA-256.",
+  },
+  {
+    name: 'pos',
+    description:
+      'Point of sale (hris.pos_sync): every current team member as one pos_team_member.v1 CSV for a POS whose employee import is a web page (Toast, Clover), as an action run with its SHA-256.',
   },
   {
     name: 'candidate-exports',

@@ -9,10 +9,18 @@ import { inject } from 'tsyringe';
 import { z } from 'zod';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
+import { EMPLOYEE_ROSTER, type EmployeeRoster } from '../../payroll/domain/employee-roster';
+import { CLOCK, type Clock } from '../../../kernel/clock';
 import { announce } from './connector-handlers';
 import { POS_CONNECTOR, type PosConnector, type PosTeamMember, type SyncedTeamMember } from './connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
 import { candidateHired, employeeTerminated } from './payloads';
+
+/**
+ * Each report is also kept on the organization's `pos` roster (before the POS is called, so it
+ * holds what the host reported even while the POS is away): that is what the download of all
+ * current team members (POST /v1/pos/team_member_exports) is written from.
+ */
 
 export const POS_ACTION = 'hris.pos_sync';
 
@@ -51,11 +59,33 @@ abstract class PosSync implements GatedHookHandler {
     protected readonly pos: PosConnector,
     protected readonly events: EventPublisher,
     protected readonly logger: Logger,
+    protected readonly roster: EmployeeRoster,
+    protected readonly clock: Clock,
   ) {}
 
   abstract handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport>;
 
-  protected async sync(organizationId: string, hire: z.output<typeof posHire>, key: string): Promise<HookHandlerReport> {
+  protected async sync(organizationId: string, hire: z.output<typeof posHire>, key: string, report: 'hire' | 'update'): Promise<HookHandlerReport> {
+    const person = {
+      name: hire.candidate.name,
+      email: hire.candidate.email,
+      ...(hire.candidate.phone !== undefined || report === 'hire' ? { phone: hire.candidate.phone ?? null } : {}),
+      ...(hire.job_title !== undefined || report === 'hire' ? { jobTitle: hire.job_title ?? null } : {}),
+      ...(hire.pay_rate !== undefined || report === 'hire' ? { payRate: hire.pay_rate ?? null } : {}),
+    };
+    // A hire sets the whole member; an update what it carries (the POS keeps a job and wage the update does not name).
+    await this.roster.apply(
+      organizationId,
+      'pos',
+      report === 'hire'
+        ? {
+            kind: 'hire',
+            candidateId: hire.candidate_id,
+            person: { department: null, startDate: null, employmentType: null, phone: null, jobTitle: null, payRate: null, ...person },
+          }
+        : { kind: 'update', candidateId: hire.candidate_id, person },
+      this.clock.now(),
+    );
     const synced = await this.pos.syncTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, ...teamMember(hire) });
     const result = { candidate_id: hire.candidate_id, team_member_id: synced.teamMemberId, ...fileOf(synced) };
     await announce(this.events, this.logger, 'team_member.synced', organizationId, result, key);
@@ -71,13 +101,19 @@ abstract class PosSync implements GatedHookHandler {
   description: 'Creates the hire as a team member of the point of sale (job, wage) and publishes team_member.synced',
 })
 export class PosHireHandler extends PosSync {
-  constructor(@inject(POS_CONNECTOR) pos: PosConnector, @inject(EVENT_PUBLISHER) events: EventPublisher, @inject(LOGGER) logger: Logger) {
-    super(pos, events, logger);
+  constructor(
+    @inject(POS_CONNECTOR) pos: PosConnector,
+    @inject(EVENT_PUBLISHER) events: EventPublisher,
+    @inject(LOGGER) logger: Logger,
+    @inject(EMPLOYEE_ROSTER) roster: EmployeeRoster,
+    @inject(CLOCK) clock: Clock,
+  ) {
+    super(pos, events, logger, roster, clock);
   }
 
   handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const hire = parsePayload(posHire, payload);
-    return this.sync(organizationId, hire, `pos-${organizationId}-${hire.candidate_id}`);
+    return this.sync(organizationId, hire, `pos-${organizationId}-${hire.candidate_id}`, 'hire');
   }
 }
 
@@ -89,13 +125,19 @@ export class PosHireHandler extends PosSync {
   description: 'Updates (and reactivates) the team member in the point of sale and publishes team_member.synced',
 })
 export class PosUpdateHandler extends PosSync {
-  constructor(@inject(POS_CONNECTOR) pos: PosConnector, @inject(EVENT_PUBLISHER) events: EventPublisher, @inject(LOGGER) logger: Logger) {
-    super(pos, events, logger);
+  constructor(
+    @inject(POS_CONNECTOR) pos: PosConnector,
+    @inject(EVENT_PUBLISHER) events: EventPublisher,
+    @inject(LOGGER) logger: Logger,
+    @inject(EMPLOYEE_ROSTER) roster: EmployeeRoster,
+    @inject(CLOCK) clock: Clock,
+  ) {
+    super(pos, events, logger, roster, clock);
   }
 
   handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const change = parsePayload(posHire, payload);
-    return this.sync(organizationId, change, `pos-update-${organizationId}-${change.candidate_id}-${digest(change)}`);
+    return this.sync(organizationId, change, `pos-update-${organizationId}-${change.candidate_id}-${digest(change)}`, 'update');
   }
 }
 
@@ -107,13 +149,20 @@ export class PosUpdateHandler extends PosSync {
   description: 'Sets the team member inactive in the point of sale and publishes team_member.deactivated',
 })
 export class PosTerminationHandler extends PosSync {
-  constructor(@inject(POS_CONNECTOR) pos: PosConnector, @inject(EVENT_PUBLISHER) events: EventPublisher, @inject(LOGGER) logger: Logger) {
-    super(pos, events, logger);
+  constructor(
+    @inject(POS_CONNECTOR) pos: PosConnector,
+    @inject(EVENT_PUBLISHER) events: EventPublisher,
+    @inject(LOGGER) logger: Logger,
+    @inject(EMPLOYEE_ROSTER) roster: EmployeeRoster,
+    @inject(CLOCK) clock: Clock,
+  ) {
+    super(pos, events, logger, roster, clock);
   }
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const termination = parsePayload(employeeTerminated, payload);
     const key = `pos-deactivate-${organizationId}-${termination.candidate_id}`;
+    await this.roster.apply(organizationId, 'pos', { kind: 'termination', candidateId: termination.candidate_id }, this.clock.now());
     const ended = await this.pos.deactivateTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, referenceId: termination.candidate_id });
     const result = { candidate_id: termination.candidate_id, team_member_id: ended.teamMemberId, ...fileOf(ended) };
     await announce(this.events, this.logger, 'team_member.deactivated', organizationId, result, key);

@@ -48,20 +48,49 @@ export function splitName(name: string): { first: string; last: string } {
 }
 
 export function newHireCsv(hire: PayrollHire): string {
-  const { first, last } = splitName(hire.candidate.name);
-  const row = [
-    'new_hire.v1',
-    hire.candidate_id,
-    first,
-    last,
-    hire.candidate.email,
-    hire.job_title ?? '',
-    hire.department ?? '',
-    hire.start_date ?? '',
-    hire.employment_type ?? '',
-    hire.pay_rate ? decimalOf(hire.pay_rate.amount) : '',
-    hire.pay_rate?.currency ?? '',
-    hire.pay_rate?.per ?? '',
-  ].map(neutralized);
-  return stringify([[...NEW_HIRE_COLUMNS], row], { record_delimiter: 'windows' });
+  return newHiresCsv([
+    {
+      candidateId: hire.candidate_id,
+      name: hire.candidate.name,
+      email: hire.candidate.email,
+      jobTitle: hire.job_title ?? null,
+      department: hire.department ?? null,
+      startDate: hire.start_date ?? null,
+      employmentType: hire.employment_type ?? null,
+      payRate: hire.pay_rate ?? null,
+    },
+  ]);
+}
+
+/** The hires as payroll reads them: one row each (the download holds a day's hires). */
+export interface NewHireRow {
+  candidateId: string;
+  name: string | null;
+  email: string | null;
+  jobTitle: string | null;
+  department: string | null;
+  startDate: string | null;
+  employmentType: string | null;
+  payRate: { amount: number; currency: string; per: string } | null;
+}
+
+export function newHiresCsv(hires: readonly NewHireRow[]): string {
+  const rows = hires.map((hire) => {
+    const { first, last } = splitName(hire.name ?? '');
+    return [
+      'new_hire.v1',
+      hire.candidateId,
+      first,
+      last,
+      hire.email ?? '',
+      hire.jobTitle ?? '',
+      hire.department ?? '',
+      hire.startDate ?? '',
+      hire.employmentType ?? '',
+      hire.payRate ? decimalOf(hire.payRate.amount) : '',
+      hire.payRate?.currency ?? '',
+      hire.payRate?.per ?? '',
+    ].map(neutralized);
+  });
+  return stringify([[...NEW_HIRE_COLUMNS], ...rows], { record_delimiter: 'windows' });
 }

@@ -102,3 +102,70 @@ export const hoursBatchSchema = z
     content: z.string().nullable().meta({ description: 'The CSV itself (download only)' }),
   })
   .meta({ id: 'HoursBatch' });
+
+export const changeBatchBody = z.strictObject({
+  date: z.iso.date().meta({
+    description: 'The UTC day whose recorded changes (employee.updated, employee.terminated) the batch holds (a finished day)',
+    example: '2026-11-27',
+  }),
+  destination: z.enum(['sftp', 'download']).default('download'),
+});
+
+export const changeBatchSchema = z
+  .object({
+    object: z.literal('change_batch'),
+    date: z.string(),
+    format: z.literal('change.v1'),
+    destination: z.enum(['sftp', 'download']),
+    file_name: z.string().meta({ example: 'changes-2026-11-27.csv' }),
+    path: z.string().nullable(),
+    sha256: z.string(),
+    rows: z.number().int(),
+    run_id: z.string(),
+    content: z.string().nullable().meta({ description: 'The CSV itself (download only)' }),
+  })
+  .meta({ id: 'ChangeBatch' });
+
+export const newHireBatchBody = z.strictObject({
+  date: z.iso.date().meta({ description: 'The UTC day whose recorded hires (candidate.hired) the file holds (a finished day)', example: '2026-11-27' }),
+  destination: z
+    .enum(['download'])
+    .default('download')
+    .meta({ description: 'download only: over SFTP each hire already leaves as its own new-hire-<candidate_id>.csv' }),
+});
+
+export const newHireBatchSchema = z
+  .object({
+    object: z.literal('new_hire_batch'),
+    date: z.string(),
+    format: z.literal('new_hire.v1'),
+    destination: z.literal('download'),
+    file_name: z.string().meta({ example: 'new-hires-2026-11-27.csv' }),
+    sha256: z.string(),
+    rows: z.number().int(),
+    run_id: z.string(),
+    content: z.string().meta({ description: 'The CSV itself' }),
+  })
+  .meta({ id: 'NewHireBatch' });
+
+export const teamMemberExportBody = z.strictObject({
+  status: z
+    .enum(['active', 'all'])
+    .default('active')
+    .meta({ description: 'active: the current team members (change upsert); all: the terminated ones too (change deactivate)' }),
+  destination: z.enum(['download']).default('download').meta({ description: 'download only: the pos-csv connection delivers each change over SFTP' }),
+});
+
+export const teamMemberExportSchema = z
+  .object({
+    object: z.literal('team_member_export'),
+    format: z.literal('pos_team_member.v1'),
+    status: z.enum(['active', 'all']),
+    destination: z.literal('download'),
+    file_name: z.string().meta({ example: 'team-members-3f2a9c0d41be.csv' }),
+    sha256: z.string().meta({ description: "Hex SHA-256 of the file's bytes (UTF-8); the run's reference is sha256:<hex>" }),
+    rows: z.number().int(),
+    run_id: z.string(),
+    content: z.string().meta({ description: 'The CSV itself: one row per team member, for the POS web import' }),
+  })
+  .meta({ id: 'TeamMemberExport' });

@@ -7,8 +7,20 @@ import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { Contractor } from '../domain/contractor';
 import type { ContractorExports } from '../domain/contractor-exports';
+import type { ChangeBatches } from '../domain/change-batches';
 import type { HoursBatches } from '../domain/hours-batches';
-import { contractorBody, contractorSchema, exportBody, exportSchema, hoursBatchBody, hoursBatchSchema } from './contractor-schemas';
+import {
+  changeBatchBody,
+  changeBatchSchema,
+  contractorBody,
+  contractorSchema,
+  exportBody,
+  exportSchema,
+  hoursBatchBody,
+  hoursBatchSchema,
+  newHireBatchBody,
+  newHireBatchSchema,
+} from './contractor-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 
@@ -30,7 +42,7 @@ const contractorView = (c: Contractor): z.output<typeof contractorSchema> => ({
   updated_at: c.updatedAt.toISOString(),
 });
 
-export function payrollRoutes(exports: ContractorExports, hours: HoursBatches): RouteDefinition<any, any, any>[] {
+export function payrollRoutes(exports: ContractorExports, hours: HoursBatches, changes: ChangeBatches): RouteDefinition<any, any, any>[] {
   return [
     defineRoute({
       method: 'post',
@@ -128,6 +140,61 @@ export function payrollRoutes(exports: ContractorExports, hours: HoursBatches): 
           rows: b.rows,
           run_id: b.runId,
           content: b.content,
+        });
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/change_batches',
+      operationId: 'createChangeBatch',
+      summary:
+        "A finished day's changes for payroll (payroll.payroll_sync): the updates, rehires and terminations recorded that UTC day as a change.v1 CSV (old → new pay rate in integer minor units), delivered to the SFTP server (once per day) or answered for download, as an action run",
+      tags: ['payroll'],
+      auth: ['organization'],
+      body: changeBatchBody,
+      status: 201,
+      response: changeBatchSchema,
+      errors: [403, 409, 503],
+      handler: async ({ principal, body }) => {
+        const b = await changes.deliver(orgId(principal), body.date, body.destination);
+        return reply(201, {
+          object: 'change_batch' as const,
+          date: b.date,
+          format: 'change.v1' as const,
+          destination: b.destination,
+          file_name: b.fileName,
+          path: b.path,
+          sha256: b.sha256,
+          rows: b.rows,
+          run_id: b.runId,
+          content: b.content,
+        });
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/new_hire_batches',
+      operationId: 'createNewHireBatch',
+      summary:
+        "A finished day's hires for a payroll system with only a web import (payroll.payroll_sync): the hires recorded that UTC day as one new_hire.v1 CSV for download, as an action run with its SHA-256",
+      tags: ['payroll'],
+      auth: ['organization'],
+      body: newHireBatchBody,
+      status: 201,
+      response: newHireBatchSchema,
+      errors: [403],
+      handler: async ({ principal, body }) => {
+        const b = await changes.downloadNewHires(orgId(principal), body.date);
+        return reply(201, {
+          object: 'new_hire_batch' as const,
+          date: b.date,
+          format: 'new_hire.v1' as const,
+          destination: 'download' as const,
+          file_name: b.fileName,
+          sha256: b.sha256,
+          rows: b.rows,
+          run_id: b.runId,
+          content: b.content ?? '',
         });
       },
     }),

@@ -1,7 +1,7 @@
 /**
  * Queue `payroll-file-sweep`: a repeating job (a BullMQ job scheduler every 6 hours; a timer
  * when embedded) that delivers the scheduled payroll files: each finished day's worked-hours
- * batch (the last 7 days) and, from January 10 to 31, the previous tax year's contractor file.
+ * batch and change batch (the last 7 days) and, from January 10 to 31, the previous tax year's contractor file.
  * Idempotent: a file already delivered has a succeeded run (keyed by its checksum), so later
  * occurrences deliver nothing again.
  */
@@ -11,6 +11,7 @@ import type { Logger } from '../../../kernel/logger';
 import type { BullmqJobQueue } from '../../../platform/queue/bullmq-queue';
 import { scheduleRepeatingJob } from '../../../platform/queue/repeating-job';
 import type { ContractorExports } from '../domain/contractor-exports';
+import type { ChangeBatches } from '../domain/change-batches';
 import type { HoursBatches } from '../domain/hours-batches';
 
 export const PAYROLL_FILE_SWEEP_QUEUE = 'payroll-file-sweep';
@@ -22,14 +23,18 @@ export class PayrollFileSweep implements JobProcessor<Record<string, never>> {
   constructor(
     private readonly contractors: ContractorExports,
     private readonly hours: HoursBatches,
+    private readonly changes: ChangeBatches,
   ) {}
 
-  async process(
-    _job: JobContext<Record<string, never>>,
-  ): Promise<{ hours: { delivered: number; failed: number }; contractors: { delivered: number; failed: number } }> {
+  async process(_job: JobContext<Record<string, never>>): Promise<{
+    hours: { delivered: number; failed: number };
+    changes: { delivered: number; failed: number };
+    contractors: { delivered: number; failed: number };
+  }> {
     const hours = await this.hours.deliverDue();
+    const changes = await this.changes.deliverDue();
     const contractors = await this.contractors.deliverYearly();
-    return { hours, contractors };
+    return { hours, changes, contractors };
   }
 }
 
