@@ -13,6 +13,8 @@ import { SHIFT_SCHEDULING_ACTION, shiftUid, type Shift } from './shift';
 import { Shifts, type ShiftChange } from './shifts';
 
 const hostId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'expected 1-128 letters, digits, _ or -');
+/** The host's shift id: 1-128 of A-Za-z0-9_.- like the other hook ids. */
+const shiftId = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected 1-128 letters, digits, _, . or -');
 const text = (max: number) => z.string().trim().min(1).max(max);
 const instant = z.iso.datetime({ offset: true });
 const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'expected an E.164 phone number such as +14155550123');
@@ -31,7 +33,7 @@ const organizer = z.object({ name: text(200), email: z.email().max(254) });
 
 /** The host's shift: the API's body (POST /v1/shifts) plus `shift_id`, the host's id of the shift. */
 export const shiftPublishedPayload = z.object({
-  shift_id: hostId,
+  shift_id: shiftId,
   employee: z
     .object({
       id: hostId,
@@ -53,7 +55,7 @@ export const shiftPublishedPayload = z.object({
 
 /** What changed (PATCH /v1/shifts/{id}'s body) under the host's `shift_id`. */
 export const shiftUpdatedPayload = z.object({
-  shift_id: hostId,
+  shift_id: shiftId,
   employee: z
     .object({
       name: text(200).optional(),
@@ -72,7 +74,7 @@ export const shiftUpdatedPayload = z.object({
   organizer: organizer.optional(),
 });
 
-export const shiftCancelledPayload = z.object({ shift_id: hostId });
+export const shiftCancelledPayload = z.object({ shift_id: shiftId });
 
 const report = (shift: Shift, extra: Record<string, unknown>): HookHandlerReport => ({
   shift_id: shift.id,
