@@ -298,6 +298,25 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.notEqual(renewed.body.id, created.body.id);
   });
 
+  it('the host withdrawing while the candidate books: whichever comes first, the request ends cancelled with no booking and no event left', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Ivy Ives', email: 'ivy@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const [booked, withdrawn] = await Promise.all([
+      post(created.body.url, { action: 'book', start: at('15:00') }),
+      t.request('POST', `/v1/scheduling/requests/${created.body.id}/cancel`, { auth: acme.apiKey, body: {} }),
+    ]);
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.ok([200, 409].includes(booked.status), booked.text);
+    const read = await t.request('GET', `/v1/scheduling/requests/${created.body.id}`, { auth: acme.apiKey });
+    assert.deepEqual([read.body.status, read.body.cancelled_by, read.body.booked], ['cancelled', 'host', null]);
+    assert.equal((await t.database.db('hi_scheduling_bookings').where({ request_id: created.body.id, status: 'booked' })).length, 0);
+    assert.ok(!(await busyUids(alanCalendar)).some((u) => u.endsWith(`@${at('15:00')}`)));
+    assert.ok(!(await busyUids(graceCalendar)).some((u) => u.endsWith(`@${at('15:00')}`)));
+  });
+
   it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {
     const tampered = await page(`${adaLink.slice(0, -3)}AAA`);
     assert.equal(tampered.status, 400);

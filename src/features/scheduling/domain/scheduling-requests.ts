@@ -216,10 +216,16 @@ export class SchedulingRequests {
       if (existing.slot.start.getTime() === slot.start.getTime()) return this.view(token);
       event = await rescheduleBooking(this.bookings, interview, slot, now);
     } else {
-      event = await bookSlot(this.bookings, interview, slot, { bookingId: newId('bkg'), now });
-      // The host withdrew the request while this booking ran: the events just written go again.
-      if (!(await this.requests.markBooked(request.organizationId, request.id, now))) {
-        await cancelBooking(this.bookings, interview, this.now());
+      const bookingId = newId('bkg');
+      event = await bookSlot(this.bookings, interview, slot, { bookingId, now });
+      // The host withdrew the request while this booking ran: this booking's events go again and its
+      // claim is released (a calendar that does not answer leaves it live: the host's next cancel call removes it).
+      if (
+        !(await this.requests.markBooked(request.organizationId, request.id, now)) &&
+        (await this.requests.get(request.organizationId, request.id))?.status === 'cancelled'
+      ) {
+        for (const interviewer of interview.interviewers) await interviewer.calendar.deleteEvent(event.uid);
+        await this.bookings.release(request.organizationId, bookingId);
         throw new DomainError('conflict', 'scheduling_cancelled', 'This interview was cancelled; ask for a new link.');
       }
     }
