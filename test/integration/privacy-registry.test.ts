@@ -5,6 +5,8 @@
  * feature that adds a table and registers neither fails here.
  */
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { HOST_TABLES } from '../../src/standalone/host/candidate-erasure';
 import { startTestHost, type TestHost } from '../helpers/test-host';
 
@@ -69,6 +71,25 @@ describe('privacy: the candidate data registry covers every table', function () 
     assert.equal(new Set(names).size, names.length);
     for (const store of registry.stores) assert.ok(store.description.length > 20, `${store.name} describes itself`);
     for (const declared of registry.tables_without_candidate_data) assert.ok(declared.reason.length >= 10, `${declared.table} gives a reason`);
+  });
+
+  it("docs/privacy.md's table lists every registered store with its tables, and no other", () => {
+    const page = readFileSync(path.resolve(__dirname, '../../../docs/privacy.md'), 'utf8');
+    const section = page.split('## What is stored, and where')[1]!.split(/^## /m)[0]!;
+    const documented = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => {
+        const [stores, tables] = line.slice(2).split(' | ');
+        const names = [...stores!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
+        const tableNames = [...tables!.matchAll(/`(hi_[a-z0-9_]+)`/g)].map((m) => m[1]!);
+        return names.map((name, i) => ({ name, tables: names.length > 1 ? [tableNames[i]] : tableNames }));
+      });
+    assert.deepEqual(documented.map((d) => d.name).sort(), registry.stores.map((s) => s.name).sort(), 'stores in docs/privacy.md');
+    for (const store of registry.stores) {
+      const row = documented.find((d) => d.name === store.name)!;
+      if (row.tables[0] !== undefined) assert.deepEqual(row.tables, store.tables, `${store.name}'s tables in docs/privacy.md`);
+    }
   });
 
   it('an organization may read the registry too; anonymous callers may not', async () => {
