@@ -275,6 +275,9 @@ describe('fuzzing every endpoint', function () {
         'time_off.created',
         'time_off.updated',
         'time_off.cancelled',
+        'shift.published',
+        'shift.updated',
+        'shift.cancelled',
       ),
     );
     const organization = fc.oneof(text, fc.constant((await t.request('GET', '/v1/organization', { auth: orgKey })).body.id as string));

@@ -209,7 +209,112 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.ok(cancel.sequence > update.sequence);
     assert.deepEqual(await busyUids(alanCalendar), []);
     assert.ok(!(await busyUids(graceCalendar)).some((b) => b.startsWith(uid)));
-    assert.equal(eventsOf(t, acme.organizationId, 'interview.canceled').filter((e) => e.payload.interview_id === requestId).length, 1);
+    const canceled = eventsOf(t, acme.organizationId, 'interview.canceled').filter((e) => e.payload.interview_id === requestId);
+    assert.deepEqual(
+      canceled.map((e) => e.payload.cancelled_by),
+      ['candidate'],
+    );
+    const read = await t.request('GET', `/v1/scheduling/requests/${requestId}`, { auth: acme.apiKey });
+    assert.deepEqual([read.body.status, read.body.cancelled_by, read.body.cancellation_reason], ['cancelled', 'candidate', null]);
+  });
+
+  it('the host withdraws a booked request: events leave both calendars, the candidate gets a CANCEL, the link says withdrawn; again changes nothing', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Fay Fenn', email: 'fay@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const fayLink = created.body.url as string;
+    const booked = await post(fayLink, { action: 'book', start: at('14:00') });
+    assert.equal(booked.status, 200, booked.text);
+    const uid = (await t.database.db('hi_scheduling_bookings').where({ request_id: created.body.id, status: 'booked' }).first()).event_uid as string;
+    assert.deepEqual(await busyUids(alanCalendar), [`${uid}@${at('14:00')}`]);
+    const request = smtp.received.length - 1;
+    assert.equal(itip(request).method, 'REQUEST');
+    const cancel = () => t.request('POST', `/v1/scheduling/requests/${created.body.id}/cancel`, { auth: acme.apiKey, body: { reason: 'Position filled' } });
+    const withdrawn = await cancel();
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.deepEqual(
+      [withdrawn.body.status, withdrawn.body.cancelled_by, withdrawn.body.cancellation_reason, withdrawn.body.booked],
+      ['cancelled', 'host', 'Position filled', null],
+    );
+    assert.ok(withdrawn.body.cancelled_at);
+    assert.deepEqual(await busyUids(alanCalendar), []);
+    assert.ok(!(await busyUids(graceCalendar)).some((b) => b.startsWith(uid)));
+    assert.equal(smtp.received.length, request + 2);
+    const itipCancel = itip(request + 1);
+    assert.deepEqual({ method: itipCancel.method, uid: itipCancel.uid }, { method: 'CANCEL', uid });
+    assert.match(JSON.stringify(itipCancel.to), /fay@example\.com/);
+    assert.ok(itipCancel.sequence > itip(request).sequence);
+    // The reason is the host's: it is not in what the candidate reads.
+    const mail = smtp.received[request + 1]!.parsed;
+    assert.doesNotMatch([mail.subject, mail.text, mail.html, ...mail.attachments.map((a) => a.content.toString('utf8'))].join('\n'), /Position filled/);
+    const canceled = eventsOf(t, acme.organizationId, 'interview.canceled').filter((e) => e.payload.interview_id === created.body.id);
+    assert.deepEqual(
+      canceled.map((e) => e.payload),
+      [{ interview_id: created.body.id, cancelled_by: 'host', reason: 'Position filled' }],
+    );
+    const shown = await page(fayLink);
+    assert.equal(shown.status, 200, shown.text);
+    assert.match(shown.text, /Acme hat diese Gesprächsanfrage zurückgezogen/);
+    assert.deepEqual(offered(shown.text), []);
+    const rebook = await post(fayLink, { action: 'book', start: at('14:00') });
+    assert.equal(rebook.status, 409);
+    assert.equal(rebook.headers.get('x-error-code'), 'scheduling_cancelled');
+    // Idempotent: the same answer, no second CANCEL or event; the candidate's cancel leaves it withdrawn.
+    const again = await cancel();
+    assert.deepEqual([again.status, again.body.cancelled_by, again.body.cancelled_at], [200, 'host', withdrawn.body.cancelled_at]);
+    assert.equal((await post(fayLink, { action: 'cancel' })).status, 200);
+    assert.equal(smtp.received.length, request + 2);
+    assert.equal(eventsOf(t, acme.organizationId, 'interview.canceled').filter((e) => e.payload.interview_id === created.body.id).length, 1);
+    assert.match((await page(fayLink)).text, /zurückgezogen/);
+  });
+
+  it('the host withdraws an open request: it closes with no email or event; other organizations’ and unknown ids are 404, a long reason 400', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Gil Gray', email: 'gil@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const path = `/v1/scheduling/requests/${created.body.id}/cancel`;
+    assert.equal((await t.request('POST', path, { auth: globex.apiKey, body: {} })).status, 404);
+    assert.equal((await t.request('POST', '/v1/scheduling/requests/sreq_nope/cancel', { auth: acme.apiKey, body: {} })).status, 404);
+    const long = await t.request('POST', path, { auth: acme.apiKey, body: { reason: 'x'.repeat(501) } });
+    assert.equal(long.status, 400, long.text);
+    const sent = smtp.received.length;
+    const withdrawn = await t.request('POST', path, { auth: acme.apiKey, body: {} });
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.deepEqual([withdrawn.body.status, withdrawn.body.cancelled_by, withdrawn.body.cancellation_reason], ['cancelled', 'host', null]);
+    assert.equal(smtp.received.length, sent);
+    assert.equal(eventsOf(t, acme.organizationId, 'interview.canceled').filter((e) => e.payload.interview_id === created.body.id).length, 0);
+    const shown = await page(created.body.url);
+    assert.match(shown.text, /Acme hat diese Gesprächsanfrage zurückgezogen/);
+    assert.deepEqual(offered(shown.text), []);
+    // A new request for the same application and window is a new one (the withdrawn one is not open).
+    const renewed = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Gil Gray', email: 'gil@example.com' }),
+    });
+    assert.notEqual(renewed.body.id, created.body.id);
+  });
+
+  it('the host withdrawing while the candidate books: whichever comes first, the request ends cancelled with no booking and no event left', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Ivy Ives', email: 'ivy@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const [booked, withdrawn] = await Promise.all([
+      post(created.body.url, { action: 'book', start: at('15:00') }),
+      t.request('POST', `/v1/scheduling/requests/${created.body.id}/cancel`, { auth: acme.apiKey, body: {} }),
+    ]);
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.ok([200, 409].includes(booked.status), booked.text);
+    const read = await t.request('GET', `/v1/scheduling/requests/${created.body.id}`, { auth: acme.apiKey });
+    assert.deepEqual([read.body.status, read.body.cancelled_by, read.body.booked], ['cancelled', 'host', null]);
+    assert.equal((await t.database.db('hi_scheduling_bookings').where({ request_id: created.body.id, status: 'booked' })).length, 0);
+    assert.ok(!(await busyUids(alanCalendar)).some((u) => u.endsWith(`@${at('15:00')}`)));
+    assert.ok(!(await busyUids(graceCalendar)).some((u) => u.endsWith(`@${at('15:00')}`)));
   });
 
   it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {
@@ -304,5 +409,61 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.equal(cancelled.body.outcomes[0].result.status, 'cancelled', cancelled.text);
     assert.ok(!(await busyUids(graceCalendar)).some((u) => u.startsWith('toff-')));
     assert.deepEqual(offered((await page(created.body.url)).text), before);
+  });
+
+  it('sync now reads a calendar’s changes into the cache at once; a stopped calendar is not synced and blocks no slot until resumed', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Hal Hart', email: 'hal@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    const listed = await t.request('GET', '/v1/availability/calendars', { auth: acme.apiKey });
+    const grace = listed.body.data.find((c: { email: string }) => c.email === 'grace@acme.example');
+    assert.equal(grace.status, 'following');
+    const sync = () => t.request('POST', `/v1/availability/calendars/${grace.id}/sync`, { auth: acme.apiKey, body: {} });
+    const first = await sync();
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual([first.body.status, first.body.full, first.body.error_code, first.body.calendar.fresh], ['succeeded', true, null, true]);
+    const run = await t.request('GET', `/v1/integrations/runs/${first.body.run_id}`, { auth: acme.apiKey });
+    assert.deepEqual([run.body.step, run.body.status], ['calendar_sync', 'succeeded']);
+    // An event written straight into Grace's calendar: the fresh cache does not know it until the next sync.
+    await graceCalendar.putEvent({
+      uid: 'review@acme.example',
+      sequence: 0,
+      summary: 'Design review',
+      start: new Date(at('15:00')),
+      end: new Date(at('16:00')),
+      organizer: { name: 'Grace Hopper', email: 'grace@acme.example' },
+      attendees: [],
+    });
+    try {
+      assert.ok(offered((await page(created.body.url)).text).includes(at('15:00')));
+      const second = await sync();
+      assert.deepEqual([second.body.status, second.body.full, second.body.changed], ['succeeded', false, 1], second.text);
+      const synced = offered((await page(created.body.url)).text);
+      assert.ok(!synced.includes(at('15:00')) && !synced.includes(at('10:00')), synced.join());
+      // Stopped: the cached busy times go, nothing blocks Grace's hours (the stand-up and the review are offered), no sync.
+      const stopped = await t.request('POST', `/v1/availability/calendars/${grace.id}/stop`, { auth: acme.apiKey, body: {} });
+      assert.equal(stopped.status, 200, stopped.text);
+      assert.deepEqual([stopped.body.status, stopped.body.fresh, stopped.body.synced_at], ['stopped', false, null]);
+      assert.ok(stopped.body.stopped_at);
+      assert.equal((await t.database.db('hi_availability_busy').where({ calendar_id: grace.id })).length, 0);
+      const free = offered((await page(created.body.url)).text);
+      assert.ok(free.includes(at('10:00')) && free.includes(at('15:00')), free.join());
+      const refused = await sync();
+      assert.deepEqual([refused.status, refused.body.error.code], [409, 'calendar_stopped']);
+      const again = await t.request('POST', `/v1/availability/calendars/${grace.id}/stop`, { auth: acme.apiKey, body: {} });
+      assert.deepEqual([again.status, again.body.stopped_at], [200, stopped.body.stopped_at]);
+      // Resumed: read live until the job's next (full) sync; both events block again.
+      const resumed = await t.request('POST', `/v1/availability/calendars/${grace.id}/resume`, { auth: acme.apiKey, body: {} });
+      assert.deepEqual([resumed.status, resumed.body.status, resumed.body.stopped_at], [200, 'following', null]);
+      const live = offered((await page(created.body.url)).text);
+      assert.ok(!live.includes(at('15:00')) && !live.includes(at('10:00')), live.join());
+      assert.equal((await sync()).body.full, true);
+      assert.equal((await t.request('POST', `/v1/availability/calendars/${grace.id}/sync`, { auth: globex.apiKey, body: {} })).status, 404);
+      assert.equal((await t.request('POST', '/v1/availability/calendars/acal_nope/stop', { auth: acme.apiKey, body: {} })).status, 404);
+    } finally {
+      await graceCalendar.deleteEvent('review@acme.example');
+    }
   });
 });

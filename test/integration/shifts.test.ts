@@ -321,4 +321,59 @@ describe('shifts: invitations, confirmations, reminders and feeds', function () 
     // Globex (the restaurants package bought above, or not) has no emp_lucia of its own.
     assert.ok([403, 404].includes((await as('POST', '/v1/shifts/feeds', { employee_id: 'emp_lucia' }, globex.apiKey)).status));
   });
+
+  it('shifts from the host’s hooks: published once per shift_id (REQUEST), updated (same UID, SEQUENCE + 1; a repeat sends nothing), cancelled (CANCEL)', async () => {
+    const fire = (hook: string, payload: object, organizationId = acme.organizationId) =>
+      t.request('POST', `/host/v1/hooks/${hook}`, { auth: t.operatorKey, body: { organization_id: organizationId, payload } });
+    const shiftStart = new Date(start.getTime() + 48 * HOUR);
+    const published = {
+      shift_id: 'pos-shift-77',
+      employee: { id: 'emp_marco', name: 'Marco Rossi', email: 'marco@example.com', timezone: 'Europe/Rome', language: 'en' },
+      location: 'Acme Diner, 12 Main St',
+      role: 'Server',
+      starts_at: shiftStart.toISOString(),
+      ends_at: new Date(shiftStart.getTime() + 6 * HOUR).toISOString(),
+    };
+    const forMarco = () => invites().filter((i) => i.to === 'marco@example.com');
+    const first = await fire('shift.published', published);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body.handled, ['shift-published'], first.text);
+    const made = first.body.outcomes[0].result;
+    assert.deepEqual([made.created, made.host_shift_id, made.sequence, made.status], [true, 'pos-shift-77', 0, 'scheduled']);
+    const request = await waitFor(async () => forMarco().find((i) => i.method === 'REQUEST'), 'the REQUEST');
+    assert.deepEqual([request.uid, request.sequence, request.start.toISOString()], [made.uid, 0, shiftStart.toISOString()]);
+    const read = await as('GET', `/v1/shifts/${made.shift_id}`);
+    assert.deepEqual([read.body.host_shift_id, read.body.employee.id, read.body.role], ['pos-shift-77', 'emp_marco', 'Server']);
+    // Delivered again: the same shift, nothing sent again.
+    const again = await fire('shift.published', published);
+    assert.deepEqual([again.body.outcomes[0].result.shift_id, again.body.outcomes[0].result.created], [made.shift_id, false]);
+    // Moved an hour later: a REQUEST with the same UID and SEQUENCE 1; the same report again changes nothing.
+    const later = new Date(shiftStart.getTime() + HOUR).toISOString();
+    const moved = await fire('shift.updated', { shift_id: 'pos-shift-77', starts_at: later, ends_at: new Date(shiftStart.getTime() + 7 * HOUR).toISOString() });
+    assert.deepEqual([moved.body.outcomes[0].result.sequence, moved.body.outcomes[0].result.changed], [1, true], moved.text);
+    const update = await waitFor(async () => forMarco().find((i) => i.method === 'REQUEST' && i.sequence === 1), 'the changed REQUEST');
+    assert.deepEqual([update.uid, update.start.toISOString()], [made.uid, later]);
+    const same = await fire('shift.updated', { shift_id: 'pos-shift-77', starts_at: later });
+    assert.deepEqual([same.body.outcomes[0].result.sequence, same.body.outcomes[0].result.changed], [1, false], same.text);
+    const cancelled = await fire('shift.cancelled', { shift_id: 'pos-shift-77' });
+    assert.deepEqual([cancelled.body.outcomes[0].result.status, cancelled.body.outcomes[0].result.sequence], ['cancelled', 2], cancelled.text);
+    const cancel = await waitFor(async () => forMarco().find((i) => i.method === 'CANCEL'), 'the CANCEL');
+    assert.deepEqual([cancel.uid, cancel.sequence], [made.uid, 2]);
+    assert.equal(forMarco().length, 3, 'one message per version');
+    // Refused input is skipped with its code; another organization (no license) is skipped; nothing is made.
+    const bad = await fire('shift.published', { ...published, shift_id: 'pos-shift-78', ends_at: published.starts_at });
+    assert.match(bad.body.outcomes[0].reason, /^shift_times_invalid/, bad.text);
+    const noEmployee = await fire('shift.published', { ...published, shift_id: 'pos-shift-79', employee: { id: 'emp_x', name: 'X' } });
+    assert.match(noEmployee.body.outcomes[0].reason, /^invalid_payload: employee\.email/, noEmployee.text);
+    const unknown = await fire('shift.updated', { shift_id: 'pos-shift-404', notes: 'x' });
+    assert.match(unknown.body.outcomes[0].reason, /^shift_not_found/, unknown.text);
+    const initech = await t.createOrganization('Initech');
+    const unlicensed = await fire('shift.published', published, initech.organizationId);
+    assert.deepEqual([unlicensed.body.handled, unlicensed.body.skipped], [[], ['shift-published']], unlicensed.text);
+    const hostShifts = await t.database.db('hi_shifts').whereNotNull('host_shift_id').whereIn('organization_id', [acme.organizationId, initech.organizationId]);
+    assert.deepEqual(
+      hostShifts.map((r: { host_shift_id: string; organization_id: string }) => [r.host_shift_id, r.organization_id]),
+      [['pos-shift-77', acme.organizationId]],
+    );
+  });
 });

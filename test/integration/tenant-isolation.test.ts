@@ -86,6 +86,7 @@ describe('tenant isolation: another organization’s ids', function () {
     documentId: '',
     channelId: '',
     schedulingRequestId: '',
+    availabilityCalendarId: '',
     payoutWorkerId: '',
     payoutId: '',
     backgroundCheckId: '',
@@ -267,6 +268,15 @@ describe('tenant isolation: another organization’s ids', function () {
       link_expires_at: new Date('2030-01-09T00:00:00Z'),
       created_at: new Date(),
       updated_at: new Date(),
+    });
+    // B's followed interviewer calendar, written directly (the availability sync enrolls real ones; scheduling-requests.test.ts).
+    b.availabilityCalendarId = `acal_${'b'.repeat(24)}`;
+    await t.database.db('hi_availability_calendars').insert({
+      id: b.availabilityCalendarId,
+      organization_id: b.organizationId,
+      connection_id: b.connectionId,
+      email: 'grace@b.example',
+      created_at: new Date(),
     });
     // B's shift, written directly (B holds no scheduling.shift_scheduling: its feed links answer 404; shifts.test.ts publishes real ones).
     b.shiftId = newId('shf');
@@ -534,6 +544,7 @@ describe('tenant isolation: another organization’s ids', function () {
       document_id: { other: b.documentId, missing: newId('cdoc') },
       channel_id: { other: b.channelId, missing: newId('dch') },
       request_id: { other: b.schedulingRequestId, missing: newId('sreq') },
+      calendar_id: { other: b.availabilityCalendarId, missing: `acal_${'m'.repeat(24)}` },
       worker_id: { other: b.payoutWorkerId, missing: newId('wkr') },
       payout_id: { other: b.payoutId, missing: newId('pout') },
       background_check_id: { other: b.backgroundCheckId, missing: newId('bgc') },
@@ -607,6 +618,7 @@ describe('tenant isolation: another organization’s ids', function () {
     b.holdId,
     b.channelId,
     b.schedulingRequestId,
+    b.availabilityCalendarId,
     b.payoutWorkerId,
     b.payoutId,
     b.backgroundCheckId,

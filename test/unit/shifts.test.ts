@@ -13,6 +13,7 @@ import { fill, SHIFT_STRINGS } from '../../src/features/shifts/domain/shift-stri
 const shift = (id: string, sequence: number, start: string): Shift => ({
   id,
   organizationId: 'org_1',
+  hostShiftId: null,
   employee: { id: 'emp_1', name: 'Ana', email: null, phone: '+14155550123', timezone: 'Europe/Madrid', language: 'es' },
   location: 'Calle Mayor 1, Madrid',
   role: 'Camarera',

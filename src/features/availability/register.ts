@@ -89,7 +89,9 @@ export const availabilityModule: PluginModule = {
       create: (container, kit) =>
         kit.build(
           'availability',
-          availabilityRoutes(container.resolve<TrackedCalendarStore>(TRACKED_CALENDAR_STORE), () => container.resolve<Clock>(CLOCK).now()),
+          availabilityRoutes(container.resolve<TrackedCalendarStore>(TRACKED_CALENDAR_STORE), container.resolve(AvailabilitySync), () =>
+            container.resolve<Clock>(CLOCK).now(),
+          ),
         ),
     },
   ],

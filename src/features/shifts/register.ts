@@ -6,23 +6,30 @@
  */
 import { instanceCachingFactory } from 'tsyringe';
 import { BULLMQ_QUEUES } from '../../composition/infrastructure';
-import type { PluginModule } from '../../platform/composition/plugin-module';
+import type { HookHandlerRegistration, PluginModule } from '../../platform/composition/plugin-module';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
 import { deriveKey } from '../../platform/security/key-derivation';
 import type { ConnectorResolver } from '../connections/domain/connector-resolver';
 import { CONNECTOR_RESOLVER } from '../connections/register';
+import { declarationOf, type GatedHookHandler } from '../hooks/domain/hook-handler';
 import { candidateStore } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
 import { tableStore } from '../privacy/storage/table-store';
 import { SHIFT_LINK_KEY, SHIFT_OPTIONS, SHIFT_REPOSITORY, SHIFT_SCHEDULING_ACTION, SHIFT_SMS_AVAILABILITY, type SmsAvailability } from './domain/shift';
+import { ShiftCancelledHandler, ShiftPublishedHandler, ShiftUpdatedHandler } from './domain/shift-hooks';
 import { Shifts } from './domain/shifts';
 import { shiftConfirmRouter, shiftFeedRouter } from './http/shift-pages-router';
 import { shiftRoutes } from './http/shifts-router';
 import { ShiftNotificationProcessor } from './jobs/shift-notifications';
 import { scheduleShiftSweep } from './jobs/sweep-schedule';
 import { KnexShiftRepository } from './storage/knex-shift-repository';
+
+const declared = (handler: new (...args: any[]) => GatedHookHandler): HookHandlerRegistration => {
+  const { name, hook, action, steps } = declarationOf(handler);
+  return { name, hook, action, ...(steps ? { steps } : {}), resolve: (c) => c.resolve<GatedHookHandler>(handler) };
+};
 
 export const shiftsModule: PluginModule = {
   name: 'shifts',
@@ -74,6 +81,8 @@ export const shiftsModule: PluginModule = {
       ),
     );
   },
+  // The host's shifts through its hook bus: the same effect as the API.
+  hooks: [declared(ShiftPublishedHandler), declared(ShiftUpdatedHandler), declared(ShiftCancelledHandler)],
   processors: (container) => [container.resolve(ShiftNotificationProcessor)],
   routers: [
     { name: 'shift-confirm', create: (container, kit) => shiftConfirmRouter(container.resolve(Shifts), kit) },

@@ -6,7 +6,7 @@
  * failure is the run's stable code (`connection_unreachable`, `calendar_not_found`,
  * `connection_protocol_error`, …) and on the calendar, whose cache then stops answering once stale.
  */
-import { DomainError, isDomainError } from '../../../kernel/errors';
+import { conflict, DomainError, isDomainError, notFound } from '../../../kernel/errors';
 import type { ActionRun } from '../../action-runs/domain/action-run';
 import type { StepRunner } from '../../scheduling/domain/recorded-calendar';
 import type { CalendarChanges, CalendarConnector } from '../../scheduling/domain/calendar-port';
@@ -35,6 +35,8 @@ export interface SyncOutcome {
   status: 'succeeded' | 'failed';
   runId?: string;
   errorCode?: string;
+  /** What the server's answer changed (a success). */
+  changes?: { full: boolean; changed: number; removed: number };
 }
 
 const MINUTE_SLACK_MS = 30_000;
@@ -105,6 +107,50 @@ export class AvailabilitySync {
       return { calendarId: calendar.id, status: 'failed', errorCode: code, ...(run ? { runId: run.id } : {}) };
     }
     if (changes) await this.store.apply(calendar, changes, now);
-    return { calendarId: calendar.id, status: 'succeeded', runId: run.id };
+    return {
+      calendarId: calendar.id,
+      status: 'succeeded',
+      runId: run.id,
+      ...(changes ? { changes: { full: changes.full, changed: changes.changed.length, removed: changes.removed.length } } : {}),
+    };
+  }
+
+  /**
+   * The host asks for a sync now (POST /v1/availability/calendars/{id}/sync): the same sync the
+   * job runs, as its own action run, answered with its outcome. A stopped calendar is
+   * `409 calendar_stopped`; without the license, `403 license_required`.
+   */
+  async syncNow(organizationId: string, id: string): Promise<{ calendar: TrackedCalendar; outcome: SyncOutcome }> {
+    const calendar = await this.calendar(organizationId, id);
+    if (!(await this.licensed(organizationId)))
+      throw new DomainError(
+        'forbidden',
+        'license_required',
+        `The ${AVAILABILITY_SYNC_ACTION} license is not active for this organization (POST /v1/integrations/licenses/${AVAILABILITY_SYNC_ACTION}/activate)`,
+        { action_key: AVAILABILITY_SYNC_ACTION },
+      );
+    if (calendar.stoppedAt) throw conflict('calendar_stopped', 'This calendar is not followed; resume it first (POST …/resume)');
+    const outcome = await this.sync(calendar);
+    return { calendar: await this.calendar(organizationId, id), outcome };
+  }
+
+  /** Stops following the calendar: no more syncs, its busy times block no slot, its cached busy rows dropped. Idempotent. */
+  async stop(organizationId: string, id: string): Promise<TrackedCalendar> {
+    const calendar = await this.calendar(organizationId, id);
+    if (!calendar.stoppedAt) await this.store.stop(calendar, this.now());
+    return this.calendar(organizationId, id);
+  }
+
+  /** Follows the calendar again: the job reads it in full first (until then slots read it live). Idempotent. */
+  async resume(organizationId: string, id: string): Promise<TrackedCalendar> {
+    const calendar = await this.calendar(organizationId, id);
+    if (calendar.stoppedAt) await this.store.resume(calendar);
+    return this.calendar(organizationId, id);
+  }
+
+  private async calendar(organizationId: string, id: string): Promise<TrackedCalendar> {
+    const calendar = await this.store.get(organizationId, id);
+    if (!calendar) throw notFound('availability_calendar', id);
+    return calendar;
   }
 }

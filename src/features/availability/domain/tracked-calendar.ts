@@ -36,6 +36,8 @@ export interface TrackedCalendar extends CalendarRef {
   lastErrorCode?: string;
   /** Failed syncs in a row. */
   failures: number;
+  /** When the organization stopped following it: not synced, its busy times block no slot (until resumed). */
+  stoppedAt?: Date;
   createdAt: Date;
 }
 
@@ -43,8 +45,14 @@ export interface TrackedCalendarStore {
   /** Starts following the calendar (once; a later call with another email updates the owner). */
   enroll(ref: CalendarRef, email: string, now: Date): Promise<TrackedCalendar>;
   find(ref: CalendarRef): Promise<TrackedCalendar | undefined>;
+  /** The organization's calendar with this id. */
+  get(organizationId: string, id: string): Promise<TrackedCalendar | undefined>;
+  /** Stops following it (once): drops its cached busy rows and sync state, so a resume starts with a full read. */
+  stop(calendar: TrackedCalendar, now: Date): Promise<void>;
+  /** Follows it again: the job reads it first (a full read), its failures forgotten. */
+  resume(calendar: TrackedCalendar): Promise<void>;
   byEmail(organizationId: string, email: string): Promise<TrackedCalendar[]>;
-  /** Calendars the job has not looked at since `before` (or never), longest waiting first. */
+  /** Followed (not stopped) calendars the job has not looked at since `before` (or never), longest waiting first. */
   due(before: Date, limit: number): Promise<TrackedCalendar[]>;
   /** The job looked at it without syncing (no license): it waits its turn again, its cache untouched. */
   markChecked(calendar: TrackedCalendar, now: Date): Promise<void>;
@@ -61,6 +69,6 @@ export const TRACKED_CALENDAR_STORE = Symbol('TrackedCalendarStore');
 
 /** Whether the cache may answer for `range` at `now`: synced recently, and the range within the last full read. */
 export function cacheAnswers(calendar: TrackedCalendar | undefined, range: TimeRange, now: Date): calendar is TrackedCalendar {
-  if (!calendar?.syncedAt || !calendar.coversUntil) return false;
+  if (calendar?.stoppedAt || !calendar?.syncedAt || !calendar.coversUntil) return false;
   return now.getTime() - calendar.syncedAt.getTime() <= FRESH_FOR_MS && range.end <= calendar.coversUntil;
 }

@@ -16,6 +16,7 @@ interface CalendarRow {
   covers_until: Date | string | null;
   last_error_code: string | null;
   failures: number;
+  stopped_at: Date | string | null;
   created_at: Date | string;
 }
 
@@ -33,6 +34,7 @@ const toCalendar = (row: CalendarRow): TrackedCalendar => ({
   ...(row.covers_until ? { coversUntil: date(row.covers_until)! } : {}),
   ...(row.last_error_code ? { lastErrorCode: row.last_error_code } : {}),
   failures: Number(row.failures ?? 0),
+  ...(row.stopped_at ? { stoppedAt: date(row.stopped_at)! } : {}),
   createdAt: new Date(row.created_at),
 });
 
@@ -66,6 +68,29 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
     return row ? toCalendar(row) : undefined;
   }
 
+  async get(organizationId: string, id: string): Promise<TrackedCalendar | undefined> {
+    const row = await this.db<CalendarRow>('hi_availability_calendars').where({ organization_id: organizationId, id }).first();
+    return row ? toCalendar(row) : undefined;
+  }
+
+  async stop(calendar: TrackedCalendar, now: Date): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      // The calendar row first (as apply() locks it), then its busy rows.
+      await trx('hi_availability_calendars')
+        .where({ organization_id: calendar.organizationId, id: calendar.id })
+        .whereNull('stopped_at')
+        .update({ stopped_at: now, sync_state: null, synced_at: null, full_synced_at: null, covers_until: null, last_error_code: null, failures: 0 });
+      await trx('hi_availability_busy').where({ organization_id: calendar.organizationId, calendar_id: calendar.id }).delete();
+    });
+  }
+
+  async resume(calendar: TrackedCalendar): Promise<void> {
+    await this.db('hi_availability_calendars')
+      .where({ organization_id: calendar.organizationId, id: calendar.id })
+      .whereNotNull('stopped_at')
+      .update({ stopped_at: null, checked_at: null, failures: 0, last_error_code: null });
+  }
+
   async byEmail(organizationId: string, email: string): Promise<TrackedCalendar[]> {
     const rows = await this.db<CalendarRow>('hi_availability_calendars').where({ organization_id: organizationId, email: email.toLowerCase() }).orderBy('id');
     return rows.map(toCalendar);
@@ -73,6 +98,7 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
 
   async due(before: Date, limit: number): Promise<TrackedCalendar[]> {
     const rows = await this.db<CalendarRow>('hi_availability_calendars')
+      .whereNull('stopped_at')
       .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', before))
       .orderByRaw('checked_at asc nulls first')
       .limit(limit);
@@ -81,6 +107,13 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
 
   async apply(calendar: TrackedCalendar, changes: CalendarChanges, now: Date): Promise<void> {
     await this.db.transaction(async (trx) => {
+      // Stopped while this sync ran: what it read is not kept (the row lock orders it against stop()).
+      const following = await trx('hi_availability_calendars')
+        .where({ organization_id: calendar.organizationId, id: calendar.id })
+        .whereNull('stopped_at')
+        .forUpdate()
+        .first('id');
+      if (!following) return;
       const busy = trx('hi_availability_busy').where({ organization_id: calendar.organizationId, calendar_id: calendar.id });
       if (changes.full) await busy.clone().delete();
       else {
@@ -119,6 +152,7 @@ export class KnexTrackedCalendars implements TrackedCalendarStore {
     // synced_at stays: the cache ages out of freshness and slots are read live until a sync succeeds.
     await this.db('hi_availability_calendars')
       .where({ organization_id: calendar.organizationId, id: calendar.id })
+      .whereNull('stopped_at')
       .update({ last_error_code: code, failures: calendar.failures + 1, checked_at: new Date(now.getTime() + failureBackoffMs(calendar.failures + 1)) });
   }
 

@@ -12,6 +12,8 @@ export interface SchedulingPageStrings {
   move: string;
   cancel: string;
   cancelled: string;
+  /** The host withdrew the request (POST /v1/scheduling/requests/{id}/cancel). */
+  withdrawn: string;
   slot_taken: string;
   slot_unavailable: string;
   pick_one: string;
@@ -29,6 +31,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     move: 'Move my interview to this time',
     cancel: 'Cancel my interview',
     cancelled: 'Your interview is cancelled.',
+    withdrawn: '{organization} has withdrawn this interview request. You do not need to do anything.',
     slot_taken: 'Someone else just booked this time. Please choose another one.',
     slot_unavailable: 'This time is no longer free. Please choose another one.',
     pick_one: 'Please choose a time.',
@@ -44,6 +47,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     move: 'Cambiar mi entrevista a esta hora',
     cancel: 'Cancelar mi entrevista',
     cancelled: 'Tu entrevista está cancelada.',
+    withdrawn: '{organization} ha retirado esta solicitud de entrevista. No tienes que hacer nada.',
     slot_taken: 'Otra persona acaba de reservar esta hora. Elige otra, por favor.',
     slot_unavailable: 'Esta hora ya no está libre. Elige otra, por favor.',
     pick_one: 'Elige una hora, por favor.',
@@ -59,6 +63,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     move: 'Déplacer mon entretien à cette heure',
     cancel: 'Annuler mon entretien',
     cancelled: 'Votre entretien est annulé.',
+    withdrawn: '{organization} a retiré cette demande d’entretien. Vous n’avez rien à faire.',
     slot_taken: 'Quelqu’un vient de réserver cette heure. Veuillez en choisir une autre.',
     slot_unavailable: 'Cette heure n’est plus libre. Veuillez en choisir une autre.',
     pick_one: 'Veuillez choisir une heure.',
@@ -74,6 +79,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     move: 'Mein Gespräch auf diesen Termin verschieben',
     cancel: 'Mein Gespräch absagen',
     cancelled: 'Ihr Gespräch ist abgesagt.',
+    withdrawn: '{organization} hat diese Gesprächsanfrage zurückgezogen. Sie müssen nichts weiter tun.',
     slot_taken: 'Dieser Termin wurde gerade von jemand anderem gebucht. Bitte wählen Sie einen anderen.',
     slot_unavailable: 'Dieser Termin ist nicht mehr frei. Bitte wählen Sie einen anderen.',
     pick_one: 'Bitte wählen Sie einen Termin.',
@@ -89,6 +95,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     move: 'Mudar a minha entrevista para este horário',
     cancel: 'Cancelar a minha entrevista',
     cancelled: 'A sua entrevista foi cancelada.',
+    withdrawn: '{organization} retirou este pedido de entrevista. Não precisa de fazer nada.',
     slot_taken: 'Outra pessoa acabou de reservar este horário. Escolha outro, por favor.',
     slot_unavailable: 'Este horário já não está livre. Escolha outro, por favor.',
     pick_one: 'Escolha um horário, por favor.',
@@ -104,6 +111,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     move: 'انقل مقابلتي إلى هذا الموعد',
     cancel: 'ألغِ مقابلتي',
     cancelled: 'تم إلغاء مقابلتك.',
+    withdrawn: 'سحبت {organization} طلب المقابلة هذا. لا يلزمك القيام بأي شيء.',
     slot_taken: 'حجز شخص آخر هذا الموعد للتو. يُرجى اختيار موعد آخر.',
     slot_unavailable: 'لم يعد هذا الموعد متاحًا. يُرجى اختيار موعد آخر.',
     pick_one: 'يُرجى اختيار موعد.',

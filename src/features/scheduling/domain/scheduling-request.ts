@@ -10,6 +10,16 @@ export const INTERVIEW_SCHEDULING_ACTION = 'scheduling.interview_scheduling';
 
 export type SchedulingRequestStatus = 'open' | 'booked' | 'cancelled';
 
+/** Who ended the request: the candidate on their page, or the host through the API (the page then says it was withdrawn). */
+export type CancelledBy = 'candidate' | 'host';
+
+export interface Cancellation {
+  by: CancelledBy;
+  /** The host's reason, kept by the plugin (the API, the event): never shown to the candidate. */
+  reason: string | null;
+  at: Date;
+}
+
 export interface RequestedInterviewer extends CalendarPerson {
   /** The interviewer's `calendar` connection (CalDAV): busy times are read there, the event is written there. */
   connectionId: string;
@@ -35,6 +45,8 @@ export interface SchedulingRequest {
   interviewers: RequestedInterviewer[];
   organizer: CalendarPerson;
   status: SchedulingRequestStatus;
+  /** Set once the request is cancelled (null before, and for requests cancelled before it was recorded). */
+  cancellation: Cancellation | null;
   emailRunId: string | null;
   smsRunId: string | null;
   linkExpiresAt: Date;
@@ -51,6 +63,10 @@ export interface SchedulingRequestRepository {
   remove(organizationId: string, id: string): Promise<void>;
   get(organizationId: string, id: string): Promise<SchedulingRequest | undefined>;
   update(organizationId: string, id: string, changes: Partial<Pick<SchedulingRequest, 'status' | 'emailRunId' | 'smsRunId'>>, now: Date): Promise<void>;
+  /** `open` → `booked`; false when the request is no longer open (withdrawn while the candidate booked). */
+  markBooked(organizationId: string, id: string, now: Date): Promise<boolean>;
+  /** Cancels a request not cancelled yet; false when it already was (the first cancellation stands). */
+  cancel(organizationId: string, id: string, cancellation: Cancellation): Promise<boolean>;
 }
 
 export const SCHEDULING_REQUEST_REPOSITORY = Symbol('SchedulingRequestRepository');

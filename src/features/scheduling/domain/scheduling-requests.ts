@@ -6,7 +6,8 @@
  * candidates racing, one wins), writes the event into every interviewer's calendar (action
  * runs), sends the candidate an iTIP REQUEST and publishes `interview.scheduled`, which the
  * plugin's own reminder and meeting-link handlers also take. The same link moves the
- * interview (same UID, SEQUENCE + 1) or cancels it (iTIP CANCEL, events removed).
+ * interview (same UID, SEQUENCE + 1) or cancels it (iTIP CANCEL, events removed); the host
+ * can withdraw the request through the API with the same effect (the page then says so).
  */
 import { DomainError, isDomainError, notFound } from '../../../kernel/errors';
 import type { EventPublisher } from '../../../kernel/events';
@@ -22,6 +23,7 @@ import { openSlots } from './open-slots';
 import { signSchedulingLink, verifySchedulingLink } from './scheduling-links';
 import {
   INTERVIEW_SCHEDULING_ACTION,
+  type Cancellation,
   type RequestedInterviewer,
   type SchedulingOptions,
   type SchedulingRequest,
@@ -108,6 +110,7 @@ export class SchedulingRequests {
       interviewers: input.interviewers,
       organizer: input.organizer ?? { name: first.name, email: first.email },
       status: 'open',
+      cancellation: null,
       emailRunId: null,
       smsRunId: null,
       linkExpiresAt: new Date(input.window.end.getTime() + LINK_AFTER_WINDOW_MS),
@@ -213,8 +216,18 @@ export class SchedulingRequests {
       if (existing.slot.start.getTime() === slot.start.getTime()) return this.view(token);
       event = await rescheduleBooking(this.bookings, interview, slot, now);
     } else {
-      event = await bookSlot(this.bookings, interview, slot, { bookingId: newId('bkg'), now });
-      await this.requests.update(request.organizationId, request.id, { status: 'booked' }, now);
+      const bookingId = newId('bkg');
+      event = await bookSlot(this.bookings, interview, slot, { bookingId, now });
+      // The host withdrew the request while this booking ran: this booking's events go again and its
+      // claim is released (a calendar that does not answer leaves it live: the host's next cancel call removes it).
+      if (
+        !(await this.requests.markBooked(request.organizationId, request.id, now)) &&
+        (await this.requests.get(request.organizationId, request.id))?.status === 'cancelled'
+      ) {
+        for (const interviewer of interview.interviewers) await interviewer.calendar.deleteEvent(event.uid);
+        await this.bookings.release(request.organizationId, bookingId);
+        throw new DomainError('conflict', 'scheduling_cancelled', 'This interview was cancelled; ask for a new link.');
+      }
     }
     await this.invite(request, event, 'REQUEST');
     if (existing) await this.publish('interview.rescheduled', request, { interview_id: request.id, starts_at: slot.start.toISOString() }, event.sequence);
@@ -222,16 +235,39 @@ export class SchedulingRequests {
     return this.view(token);
   }
 
+  /** The candidate cancels on their page (a request the host withdrew stays withdrawn). */
   async cancel(token: string): Promise<SchedulingView> {
     const request = await this.open(token);
-    const interview = await this.interview(request);
-    const event = await cancelBooking(this.bookings, interview, this.now());
-    await this.requests.update(request.organizationId, request.id, { status: 'cancelled' }, this.now());
-    if (event) {
-      await this.invite(request, event, 'CANCEL');
-      await this.publish('interview.canceled', request, { interview_id: request.id }, event.sequence);
-    }
+    await this.end(request, { by: 'candidate', reason: null, at: this.now() });
     return this.view(token);
+  }
+
+  /**
+   * The host withdraws the request (POST /v1/scheduling/requests/{id}/cancel): a booked
+   * interview's events leave the interviewers' calendars, the candidate gets an iTIP CANCEL
+   * (same UID, higher SEQUENCE) and `interview.canceled` is published with `cancelled_by: host`;
+   * an open one just closes. The link then says the request was withdrawn. Idempotent: again,
+   * it answers the cancelled request; a retry after a calendar did not answer finishes the job.
+   */
+  async withdraw(organizationId: string, id: string, reason: string | null): Promise<SchedulingRequest & { url: string; booked?: TimeRange }> {
+    const request = await this.requests.get(organizationId, id);
+    if (!request) throw notFound('scheduling_request', id);
+    await this.end(request, { by: 'host', reason, at: this.now() });
+    return this.get(organizationId, id);
+  }
+
+  /** Marks the request cancelled (the first cancellation stands), then cancels a booking still live. */
+  private async end(request: SchedulingRequest, cancellation: Cancellation): Promise<void> {
+    if (request.status !== 'cancelled') await this.requests.cancel(request.organizationId, request.id, cancellation);
+    const current = (await this.requests.get(request.organizationId, request.id)) ?? request;
+    // A booking still live: this call's, or one an earlier call left when a calendar did not answer.
+    if (!(await this.bookings.liveBooking(request.organizationId, request.id))) return;
+    const event = await cancelBooking(this.bookings, await this.interview(current), this.now());
+    if (!event) return;
+    await this.invite(current, event, 'CANCEL');
+    const by = current.cancellation?.by ?? cancellation.by;
+    const reason = by === 'host' ? (current.cancellation?.reason ?? null) : null;
+    await this.publish('interview.canceled', current, { interview_id: current.id, cancelled_by: by, ...(reason ? { reason } : {}) }, event.sequence);
   }
 
   private async open(token: string): Promise<SchedulingRequest> {

@@ -76,7 +76,11 @@ function render(view: SchedulingView, token: string, error?: string): string {
   };
   let body = `<style nonce="${nonce}">${PAGE_CSS}</style><h1>${escapeHtml(s.title)}</h1><p>${fillPage(s.intro, params)}</p>`;
   if (error) body += `<p class="alert" id="alert" role="alert">${escapeHtml(error)}</p>`;
-  if (view.request.status === 'cancelled') body += `<p role="status">${escapeHtml(s.cancelled)}</p>`;
+  if (view.request.status === 'cancelled')
+    body +=
+      view.request.cancellation?.by === 'host'
+        ? `<p role="status">${fillPage(s.withdrawn, { organization })}</p>`
+        : `<p role="status">${escapeHtml(s.cancelled)}</p>`;
   else {
     if (view.booked)
       body += `<p role="status">${fillPage(s.booked, { when: escapeHtml(formatMoment(view.booked.start, language, view.request.timezone)) })}</p>`;

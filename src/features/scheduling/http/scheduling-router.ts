@@ -1,11 +1,11 @@
-/** Mounted at /v1/scheduling: the host asks for a self-scheduled interview and reads the request. */
+/** Mounted at /v1/scheduling: the host asks for a self-scheduled interview, reads the request, withdraws it. */
 import type { Principal } from '../../../platform/http/principal';
 import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/http/route';
 import type { TimeRange } from '../domain/calendar-port';
 import type { WeeklyHours } from '../domain/open-slots';
 import type { SchedulingRequest } from '../domain/scheduling-request';
 import type { SchedulingRequests } from '../domain/scheduling-requests';
-import { createSchedulingRequestBody, schedulingRequestSchema, workingHoursSchema } from './scheduling-schemas';
+import { cancelSchedulingRequestBody, createSchedulingRequestBody, schedulingRequestSchema, workingHoursSchema } from './scheduling-schemas';
 
 const orgId = (principal: Principal) => (principal as { organizationId: string }).organizationId;
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -32,6 +32,9 @@ export function schedulingRoutes(service: SchedulingRequests): RouteDefinition<a
     object: 'scheduling_request',
     application_id: r.applicationId,
     status: r.status,
+    cancelled_by: r.cancellation?.by ?? null,
+    cancellation_reason: r.cancellation?.reason ?? null,
+    cancelled_at: r.cancellation?.at.toISOString() ?? null,
     url: r.url,
     booked: r.booked ? { start: r.booked.start.toISOString(), end: r.booked.end.toISOString() } : null,
     duration_minutes: r.durationMinutes,
@@ -96,6 +99,21 @@ export function schedulingRoutes(service: SchedulingRequests): RouteDefinition<a
       params: z.object({ request_id: z.string().max(100) }),
       response: schedulingRequestSchema,
       handler: async ({ principal, params }) => view(await service.get(orgId(principal), params.request_id)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/requests/:request_id/cancel',
+      operationId: 'cancelSchedulingRequest',
+      summary:
+        'Withdraw a scheduling request: a booked interview leaves the interviewers’ calendars and the candidate gets an iTIP CANCEL (interview.canceled, cancelled_by host); the link then says it was withdrawn. Idempotent',
+      tags: ['scheduling'],
+      auth: ['organization'],
+      params: z.object({ request_id: z.string().max(100) }),
+      body: cancelSchedulingRequestBody,
+      response: schedulingRequestSchema,
+      // 404 scheduling_request not found; 503 a calendar did not answer (the request is cancelled: call again to finish).
+      errors: [404, 503],
+      handler: async ({ principal, params, body }) => view(await service.withdraw(orgId(principal), params.request_id, body.reason ?? null)),
     }),
   ];
 }

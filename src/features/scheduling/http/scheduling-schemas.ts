@@ -1,6 +1,6 @@
 /** Scheduling requests (zod: validation and /v1/openapi.json). */
 import { z } from 'zod';
-import { isoDateTime } from '../../../platform/http/common-schemas';
+import { isoDateTime, nullableDateTime } from '../../../platform/http/common-schemas';
 import { isTimeZone } from '../../messages/domain/message-language';
 
 const zone = z.string().max(64).refine(isTimeZone, 'an IANA time zone, e.g. Europe/Berlin').meta({ example: 'Europe/Berlin' });
@@ -86,7 +86,15 @@ export const schedulingRequestSchema = z
     id: z.string().meta({ example: 'sreq_Jx8fQ2vZr1LkP0aYwE3c' }),
     object: z.literal('scheduling_request'),
     application_id: z.string(),
-    status: z.enum(['open', 'booked', 'cancelled']).meta({ description: 'open: no time picked yet; booked: see `booked`; cancelled by the candidate' }),
+    status: z
+      .enum(['open', 'booked', 'cancelled'])
+      .meta({ description: 'open: no time picked yet; booked: see `booked`; cancelled: by the candidate, or withdrawn by the host (`cancelled_by`)' }),
+    cancelled_by: z
+      .enum(['candidate', 'host'])
+      .nullable()
+      .meta({ description: 'Who cancelled: the candidate on their page, or the host (POST /v1/scheduling/requests/{id}/cancel); null while not cancelled' }),
+    cancellation_reason: z.string().nullable().meta({ description: 'The host’s reason, as given to the cancel call (never shown to the candidate)' }),
+    cancelled_at: nullableDateTime,
     url: z.string().meta({ description: 'The candidate’s signed scheduling page (sent by email and SMS): treat it as a secret' }),
     booked: z.object({ start: isoDateTime, end: isoDateTime }).nullable(),
     duration_minutes: z.number().int(),
@@ -98,3 +106,12 @@ export const schedulingRequestSchema = z
     created_at: isoDateTime,
   })
   .meta({ id: 'SchedulingRequest' });
+
+export const cancelSchedulingRequestBody = z
+  .strictObject({
+    reason: z.string().min(1).max(500).optional().meta({
+      description: 'Why the host withdraws the request: kept on the request and in `interview.canceled`, never shown to the candidate',
+      example: 'Position filled',
+    }),
+  })
+  .meta({ id: 'SchedulingRequestCancel' });

@@ -1,7 +1,7 @@
 /** Scheduling requests in PostgreSQL (hi_scheduling_requests). */
 import { isUniqueViolation, type Database } from '../../../platform/database/database';
 import type { TimeRange } from '../domain/calendar-port';
-import type { SchedulingRequest, SchedulingRequestRepository } from '../domain/scheduling-request';
+import type { Cancellation, SchedulingRequest, SchedulingRequestRepository } from '../domain/scheduling-request';
 
 interface Row {
   id: string;
@@ -20,6 +20,9 @@ interface Row {
   organizer_name: string;
   organizer_email: string;
   status: SchedulingRequest['status'];
+  cancelled_by: Cancellation['by'] | null;
+  cancellation_reason: string | null;
+  cancelled_at: Date | null;
   email_run_id: string | null;
   sms_run_id: string | null;
   link_expires_at: Date;
@@ -40,6 +43,7 @@ const fromRow = (r: Row): SchedulingRequest => ({
   interviewers: typeof r.interviewers === 'string' ? (JSON.parse(r.interviewers) as SchedulingRequest['interviewers']) : r.interviewers,
   organizer: { name: r.organizer_name, email: r.organizer_email },
   status: r.status,
+  cancellation: r.cancelled_by ? { by: r.cancelled_by, reason: r.cancellation_reason, at: new Date(r.cancelled_at ?? r.updated_at) } : null,
   emailRunId: r.email_run_id,
   smsRunId: r.sms_run_id,
   linkExpiresAt: new Date(r.link_expires_at),
@@ -113,5 +117,28 @@ export class KnexSchedulingRequestRepository implements SchedulingRequestReposit
         ...(changes.smsRunId !== undefined ? { sms_run_id: changes.smsRunId } : {}),
         updated_at: now,
       });
+  }
+
+  async markBooked(organizationId: string, id: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await this.db('hi_scheduling_requests')
+      .where({ organization_id: organizationId, id, status: 'open' })
+      .update({ status: 'booked', updated_at: now })
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  async cancel(organizationId: string, id: string, cancellation: Cancellation): Promise<boolean> {
+    const rows: unknown[] = await this.db('hi_scheduling_requests')
+      .where({ organization_id: organizationId, id })
+      .whereNot({ status: 'cancelled' })
+      .update({
+        status: 'cancelled',
+        cancelled_by: cancellation.by,
+        cancellation_reason: cancellation.reason,
+        cancelled_at: cancellation.at,
+        updated_at: cancellation.at,
+      })
+      .returning('id');
+    return rows.length > 0;
   }
 }

@@ -28,6 +28,8 @@ export interface Employee {
 export interface Shift {
   id: string;
   organizationId: string;
+  /** The host's id of a shift published through its hook bus (shift.published); null through the API. */
+  hostShiftId: string | null;
   employee: Employee;
   location: string;
   role: string | null;
@@ -68,8 +70,10 @@ export interface ShiftListFilter {
 }
 
 export interface ShiftRepository {
-  insert(shift: Shift): Promise<void>;
+  /** Inserts the shift; false when the organization already has a shift with its hostShiftId (two hooks racing). */
+  insert(shift: Shift): Promise<boolean>;
   get(organizationId: string, id: string): Promise<Shift | undefined>;
+  byHostId(organizationId: string, hostShiftId: string): Promise<Shift | undefined>;
   /** Ordered by start, then id; `startingAfter` is a shift id of the organization (unknown: shift_not_found). */
   list(organizationId: string, filter: ShiftListFilter): Promise<Shift[]>;
   /** Writes the whole row when its sequence is still `expectedSequence`; false when another change came first. */

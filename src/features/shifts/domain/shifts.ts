@@ -55,6 +55,8 @@ export interface ShiftInput {
   endsAt: Date;
   organizer?: { name: string; email: string };
   remindMinutesBefore?: number | null;
+  /** The host's id (a shift published through the hook bus): one shift per host id. */
+  hostShiftId?: string;
 }
 
 export type ShiftChange = Partial<Omit<ShiftInput, 'employee'>> & { employee?: Partial<Omit<Employee, 'id'>> };
@@ -90,6 +92,10 @@ export class Shifts {
   }
 
   async create(organizationId: string, input: ShiftInput): Promise<Shift> {
+    return (await this.make(organizationId, input)).shift;
+  }
+
+  private async make(organizationId: string, input: ShiftInput): Promise<{ shift: Shift; created: boolean }> {
     await this.requireLicense(organizationId);
     checkTimes(input.startsAt, input.endsAt);
     const now = this.clock.now();
@@ -97,6 +103,7 @@ export class Shifts {
     const shift: Shift = {
       id: newId('shf'),
       organizationId,
+      hostShiftId: input.hostShiftId ?? null,
       employee: input.employee,
       location: input.location,
       role: input.role ?? null,
@@ -119,8 +126,37 @@ export class Shifts {
       createdAt: now,
       updatedAt: now,
     };
-    await this.shifts.insert(shift);
+    // The same host shift published twice at once: the first insert stands, the other answers it.
+    if (!(await this.shifts.insert(shift))) return { shift: (await this.shifts.byHostId(organizationId, input.hostShiftId!))!, created: false };
     await this.schedule(shift);
+    return { shift, created: true };
+  }
+
+  /**
+   * `shift.published` from the host's hook bus: the same as POST /v1/shifts, once per host
+   * shift id (a hook delivered again answers the shift it made and sends nothing).
+   */
+  async publishFromHost(organizationId: string, hostShiftId: string, input: ShiftInput): Promise<{ shift: Shift; created: boolean }> {
+    const existing = await this.shifts.byHostId(organizationId, hostShiftId);
+    if (existing) return { shift: existing, created: false };
+    return this.make(organizationId, { ...input, hostShiftId });
+  }
+
+  /** `shift.updated`: as PATCH /v1/shifts/{id}; a report that changes nothing (a hook delivered again) sends nothing. */
+  async updateFromHost(organizationId: string, hostShiftId: string, change: ShiftChange): Promise<{ shift: Shift; changed: boolean }> {
+    const current = await this.byHost(organizationId, hostShiftId);
+    if (current.status !== 'cancelled' && !changes(current, change)) return { shift: current, changed: false };
+    return { shift: await this.update(organizationId, current.id, change), changed: true };
+  }
+
+  /** `shift.cancelled`: as DELETE /v1/shifts/{id} (again: the cancelled shift, nothing sent). */
+  async cancelFromHost(organizationId: string, hostShiftId: string): Promise<Shift> {
+    return this.cancel(organizationId, (await this.byHost(organizationId, hostShiftId)).id);
+  }
+
+  private async byHost(organizationId: string, hostShiftId: string): Promise<Shift> {
+    const shift = await this.shifts.byHostId(organizationId, hostShiftId);
+    if (!shift) throw new DomainError('not_found', 'shift_not_found', `No shift was published with shift_id '${hostShiftId}'`, { param: 'shift_id' });
     return shift;
   }
 
@@ -407,4 +443,20 @@ function checkTimes(startsAt: Date, endsAt: Date): void {
 
 function definedOf<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Whether applying `change` to `shift` would change anything the person is sent or the shift keeps. */
+function changes(shift: Shift, change: ShiftChange): boolean {
+  const same = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : JSON.stringify(a) === JSON.stringify(b));
+  const fields: [unknown, unknown][] = [
+    [change.location, shift.location],
+    [change.role, shift.role],
+    [change.notes, shift.notes],
+    [change.startsAt, shift.startsAt],
+    [change.endsAt, shift.endsAt],
+    [change.remindMinutesBefore, shift.remindMinutesBefore],
+    [change.organizer, shift.organizer],
+  ];
+  const employee = Object.entries(change.employee ?? {}).map(([key, value]): [unknown, unknown] => [value, shift.employee[key as keyof typeof shift.employee]]);
+  return [...fields, ...employee].some(([next, current]) => next !== undefined && !same(next, current));
 }

@@ -85,6 +85,10 @@ export const shiftSchema = z
   .object({
     id: z.string().meta({ example: 'shf_8fQ2vZr1LkP0aYwE3cJx' }),
     object: z.literal('shift'),
+    host_shift_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The host’s shift_id of a shift published through its hook bus (shift.published); null through the API' }),
     employee: z.object({
       id: z.string(),
       name: z.string(),

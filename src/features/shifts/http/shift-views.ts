@@ -8,6 +8,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 export const shiftView = (s: Shift): z.output<typeof shiftSchema> => ({
   id: s.id,
   object: 'shift',
+  host_shift_id: s.hostShiftId,
   employee: { ...s.employee },
   location: s.location,
   role: s.role,

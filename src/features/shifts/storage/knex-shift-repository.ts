@@ -1,10 +1,11 @@
 /** hi_shifts and hi_shift_feeds through knex (ShiftRepository). */
-import type { Database } from '../../../platform/database/database';
+import { isUniqueViolation, type Database } from '../../../platform/database/database';
 import type { DeliveryStatus, Shift, ShiftListFilter, ShiftRepository, ShiftResponse, ShiftStatus } from '../domain/shift';
 
 interface Row {
   id: string;
   organization_id: string;
+  host_shift_id: string | null;
   employee_id: string;
   employee_name: string;
   employee_email: string | null;
@@ -40,6 +41,7 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
 const toDomain = (r: Row): Shift => ({
   id: r.id,
   organizationId: r.organization_id,
+  hostShiftId: r.host_shift_id ?? null,
   employee: { id: r.employee_id, name: r.employee_name, email: r.employee_email, phone: r.employee_phone, timezone: r.timezone, language: r.language },
   location: r.location,
   role: r.role,
@@ -66,6 +68,7 @@ const toDomain = (r: Row): Shift => ({
 const toRow = (s: Shift): Row => ({
   id: s.id,
   organization_id: s.organizationId,
+  host_shift_id: s.hostShiftId,
   employee_id: s.employee.id,
   employee_name: s.employee.name,
   employee_email: s.employee.email,
@@ -99,8 +102,19 @@ const toRow = (s: Shift): Row => ({
 export class KnexShiftRepository implements ShiftRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(shift: Shift): Promise<void> {
-    await this.db('hi_shifts').insert(toRow(shift));
+  async insert(shift: Shift): Promise<boolean> {
+    try {
+      await this.db('hi_shifts').insert(toRow(shift));
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error, 'hi_shifts_host_shift_id')) return false;
+      throw error;
+    }
+  }
+
+  async byHostId(organizationId: string, hostShiftId: string): Promise<Shift | undefined> {
+    const row = await this.db<Row>('hi_shifts').where({ organization_id: organizationId, host_shift_id: hostShiftId }).first();
+    return row ? toDomain(row) : undefined;
   }
 
   async get(organizationId: string, id: string): Promise<Shift | undefined> {
