@@ -1,11 +1,14 @@
 /**
  * OpenAPI conformance over the whole test run: every test host records each response it
  * sends (method, path, status, content type, body); the root hook (setup.ts) checks them
- * all against /v1/openapi.json with ajv and fails listing every undocumented operation,
+ * against /v1/openapi.json with ajv and fails listing every undocumented operation,
  * status or field, e.g. `POST /v1/integrations/licenses/{action_key}/activate → 418 not documented`.
+ * Under --parallel that hook runs after every file a worker runs, so each response is checked
+ * once, when it is new, and each schema is compiled once per worker: checking everything again
+ * after every file cost minutes of the suite.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 export interface RecordedResponse {
@@ -18,7 +21,10 @@ export interface RecordedResponse {
   source: string;
 }
 
-const recorded: RecordedResponse[] = [];
+/** Responses not checked yet, how many were recorded in all, and what the checks found (kept until the run ends). */
+let recorded: RecordedResponse[] = [];
+let recordedInAll = 0;
+const found = new Map<string, string>();
 let document: OpenApiDocument | undefined;
 let currentTest = '';
 
@@ -56,6 +62,7 @@ export function recordResponses(server: Server): void {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     res.on('finish', () => {
       const encoding = String(res.getHeader('content-encoding') ?? '');
+      recordedInAll += 1;
       recorded.push({
         method: (req.method ?? 'GET').toUpperCase(),
         path,
@@ -78,7 +85,7 @@ export function hasDocument(): boolean {
 }
 
 export function recordedCount(): number {
-  return recorded.length;
+  return recordedInAll;
 }
 
 export interface OpenApiDocument {
@@ -86,14 +93,21 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, object>; responses: Record<string, { content?: Record<string, { schema?: object }> }> };
 }
 
+const patterns = new Map<string, RegExp>();
+
 function pathPattern(template: string): RegExp {
-  const literal = (part: string) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-  return new RegExp(
-    `^${template
-      .split(/\{[^}]+\}/)
-      .map(literal)
-      .join('[^/]+')}$`,
-  );
+  let pattern = patterns.get(template);
+  if (!pattern) {
+    const literal = (part: string) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+    pattern = new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map(literal)
+        .join('[^/]+')}$`,
+    );
+    patterns.set(template, pattern);
+  }
+  return pattern;
 }
 
 /** Literal paths win over templated ones (`/packages/archive` before `/packages/{slug}`). */
@@ -104,26 +118,47 @@ function findPath(doc: OpenApiDocument, path: string): string | undefined {
   return candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
 }
 
-/** Checks every recorded response; returns one line per mismatch, grouped by operation and status. */
+/** Checks the responses recorded since the last call; returns every mismatch found so far, grouped by operation and status. */
 export function conformanceMismatches(doc: OpenApiDocument | undefined = document): string[] {
-  return doc ? checkResponses(doc, recorded) : [];
+  if (!doc) return [];
+  const fresh = recorded;
+  recorded = [];
+  for (const [key, line] of problemsIn(doc, fresh)) found.set(key, line);
+  return [...found.values()];
 }
 
 /** Checks `responses` against `doc`: one line per undocumented operation, status or body mismatch. */
 export function checkResponses(doc: OpenApiDocument, responses: readonly RecordedResponse[]): string[] {
-  if (responses.length === 0) return [];
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
-  const validatorFor = (schema: object) => {
-    let validate = compiled.get(schema);
-    if (!validate) {
-      validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } });
-      compiled.set(schema, validate);
-    }
-    return validate;
-  };
+  return [...problemsIn(doc, responses).values()];
+}
+
+/** A schema's validator, compiled once per document (each compile carries every component schema). */
+const validators = new WeakMap<OpenApiDocument, (schema: object) => ValidateFunction>();
+
+function validatorsOf(doc: OpenApiDocument): (schema: object) => ValidateFunction {
+  let validatorFor = validators.get(doc);
+  if (!validatorFor) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const compiled = new Map<object, ValidateFunction>();
+    validatorFor = (schema: object) => {
+      let validate = compiled.get(schema);
+      if (!validate) {
+        validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } });
+        compiled.set(schema, validate);
+      }
+      return validate;
+    };
+    validators.set(doc, validatorFor);
+  }
+  return validatorFor;
+}
+
+/** The mismatches among `responses`, keyed so that one per operation, status and kind of mismatch is kept. */
+function problemsIn(doc: OpenApiDocument, responses: readonly RecordedResponse[]): Map<string, string> {
   const problems = new Map<string, string>();
+  if (responses.length === 0) return problems;
+  const validatorFor = validatorsOf(doc);
   for (const response of responses) {
     if (response.method === 'OPTIONS' || response.method === 'HEAD') continue;
     if (NOT_OURS.some((pattern) => pattern.test(response.path))) continue;
@@ -167,5 +202,5 @@ export function checkResponses(doc: OpenApiDocument, responses: readonly Recorde
       problems.set(key, `${label}: body does not match the document: ${errors.join('; ')} (${response.source}): ${response.body.slice(0, 300)}`);
     }
   }
-  return [...problems.values()];
+  return problems;
 }
