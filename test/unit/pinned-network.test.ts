@@ -3,7 +3,9 @@
  * public address first (what the check when settings were saved saw) and 127.0.0.1 after (what
  * the connection would reach). The connection is refused inside its own lookup and never
  * reaches the server listening on loopback; address literals (no lookup happens for them) and
- * redirects to them are refused too; a host the operator allowed connects.
+ * redirects to them are refused too; a host the operator allowed connects. The fetches of URLs
+ * the webhooks' destination policy admitted (a time-stamp authority, an import feed) and of
+ * issuers' documents answer their own refusal codes.
  */
 import { strict as assert } from 'node:assert';
 import http from 'node:http';
@@ -11,6 +13,11 @@ import net, { type AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { isPublicAddress } from '../../src/platform/network/address-policy';
 import { isDestinationRefused, pinnedNetwork, type DnsLookup, type OutboundNetwork } from '../../src/platform/network/pinned-network';
+import { HttpDocumentFetcher } from '../../src/features/credential-checks/verification/document-fetcher';
+import { HttpTimestampAuthority } from '../../src/features/esign/documents/timestamp-authority-client';
+import { FeedFetchError } from '../../src/features/job-import/domain/feed-import';
+import { HttpFeedFetcher } from '../../src/features/job-import/storage/http-feed-fetcher';
+import { DomainError } from '../../src/kernel/errors';
 
 /** Answers `answers[n]` to the n-th question (the last one from then on), recording the names asked. */
 function scriptedResolver(...answers: string[][]): DnsLookup & { asked: string[] } {
@@ -134,5 +141,38 @@ describe('pinned network: what is checked is what is connected to', () => {
   it('a name that does not resolve is an ordinary network error, not a refusal', async () => {
     const network = open({ allowedInternalHosts: [], dnsLookup: scriptedResolver([]) });
     await assert.rejects(network.fetch(`http://nowhere.example:${port}/`), (error: unknown) => !isDestinationRefused(error));
+  });
+
+  describe('URLs the destination policy admitted, rebinding when fetched', () => {
+    // The policy's check saw the first (public) answer and passed; the connection asks again.
+    const admitted = { check: async () => undefined };
+    const rebinding = () => open({ allowedInternalHosts: [], dnsLookup: scriptedResolver(['127.0.0.1']) });
+
+    it('an import feed fails with feed_url_refused', async () => {
+      const fetcher = new HttpFeedFetcher(admitted, 'test', rebinding());
+      await assert.rejects(fetcher.fetch(`http://feeds.rebind.example:${port}/jobs.xml`, {}), (error: unknown) => {
+        assert.ok(error instanceof FeedFetchError);
+        assert.equal(error.code, 'feed_url_refused');
+        return true;
+      });
+      assert.deepEqual([hits, tcpConnections], [[], 0]);
+    });
+
+    it('a time-stamp authority fails with timestamp_unavailable, "refused"', async () => {
+      const tsa = new HttpTimestampAuthority(admitted, 'test', rebinding());
+      await assert.rejects(tsa.timestamp(`http://tsa.rebind.example:${port}/tsa`, Buffer.alloc(32)), (error: unknown) => {
+        assert.ok(error instanceof DomainError);
+        assert.equal(error.code, 'timestamp_unavailable');
+        assert.match(error.message, /URL is refused/);
+        return true;
+      });
+      assert.deepEqual([hits, tcpConnections], [[], 0]);
+    });
+
+    it("an issuer's did:web document is not fetched from an address that is not public", async () => {
+      const fetcher = new HttpDocumentFetcher({ allowLoopbackHttp: false, network: rebinding() });
+      await assert.rejects(fetcher.text(`https://issuer.rebind.example:${port}/.well-known/did.json`), /not public/);
+      assert.deepEqual([hits, tcpConnections], [[], 0]);
+    });
   });
 });
