@@ -14,20 +14,14 @@
  * skip the check, by the name as written. The operator's own destinations (deployment
  * defaults, host-supplied connectors) do not go through here: they connect directly.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions, type LookupOptions } from 'node:dns';
 import net, { type LookupFunction, type Socket } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { DestinationRefusedError, isPublicAddress } from './address-policy';
+import { DestinationRefusedError, guardedLookup, isPublicAddress, type DnsLookup } from './address-policy';
+
+export type { DnsLookup } from './address-policy';
 
 /** The stable code a refused destination carries, through every library's error wrapping. */
 export const DESTINATION_REFUSED = 'ERR_DESTINATION_NOT_ALLOWED';
-
-/** What `dns.lookup` is to the guard (injected by tests: a resolver that answers differently per call). */
-export type DnsLookup = (
-  hostname: string,
-  options: LookupOptions & { all: true },
-  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
-) => void;
 
 export interface OutboundNetwork {
   /** The global fetch, every connection of which (redirects included) goes to a checked address. */
@@ -93,18 +87,7 @@ class PinnedNetwork implements OutboundNetwork {
 
   constructor(options: PinnedNetworkOptions) {
     this.allowed = new Set(options.allowedInternalHosts.map(bare));
-    const resolve: DnsLookup = options.dnsLookup ?? (dnsLookup as unknown as DnsLookup);
-    this.lookup = (hostname, lookupOptions, callback) => {
-      const answer = callback as unknown as (error: Error | null, address: string | LookupAddress[], family?: number) => void;
-      resolve(hostname, { ...(lookupOptions as LookupOneOptions), all: true }, (error, addresses) => {
-        if (error) return answer(error, '', 0);
-        if (addresses.length === 0) return answer(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
-        const bad = this.allowed.has(bare(hostname)) ? undefined : addresses.find((a) => !isPublicAddress(a.address));
-        if (bad) return answer(refusal(`${hostname} resolves to ${bad.address}, not a public address`), '', 0);
-        if ((lookupOptions as LookupOptions).all) return answer(null, addresses);
-        answer(null, addresses[0]!.address, addresses[0]!.family);
-      });
-    };
+    this.lookup = guardedLookup((hostname) => this.allowed.has(bare(hostname)), refusal, options.dnsLookup);
     const connector = buildConnector({ lookup: this.lookup });
     this.dispatcher = new Agent({
       connect: (connectOptions, callback) => {
