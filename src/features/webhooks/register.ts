@@ -20,7 +20,7 @@ import {
   type DestinationFetch,
   type WebhookSettings,
 } from './domain/ports';
-import { pinnedNetwork } from '../../platform/network/pinned-network';
+import { pinnedNetwork, type OutboundNetwork } from '../../platform/network/pinned-network';
 import type { RetrySchedule } from '../../kernel/delivery/backoff';
 import { WEBHOOK_DELIVERY_REPOSITORY, type WebhookDeliveryRepository } from './domain/webhook-delivery';
 import { WebhookDeliveryService } from './domain/webhook-delivery-service';
@@ -101,9 +101,11 @@ export const webhooksModule: PluginModule = {
     );
     const stop = sweep.start();
     const sender = container.resolve<HttpWebhookSender>(WEBHOOK_SENDER);
+    const pinned = container.resolve<OutboundNetwork>(DESTINATION_FETCH);
     return async () => {
       await stop();
       sender.close();
+      await pinned.close();
     };
   },
 };

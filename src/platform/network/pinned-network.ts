@@ -32,7 +32,7 @@ export interface OutboundNetwork {
   checkLiteral(host: string): void;
   /** A TCP connection to `host:port` through the guard, connected (or refused) within `timeoutMs`. */
   connect(host: string, port: number, timeoutMs: number): Promise<Socket>;
-  /** Releases pooled connections. */
+  /** Releases pooled connections, aborting what is still in flight (the plugin is stopping: never wait on a slow counterpart). */
   close(): Promise<void>;
 }
 
@@ -114,7 +114,7 @@ class PinnedNetwork implements OutboundNetwork {
   }
 
   close(): Promise<void> {
-    return this.dispatcher.close();
+    return this.dispatcher.destroy();
   }
 }
 
