@@ -5,9 +5,13 @@
  * test's outcome; a step's permanent failure), and the server receives nothing; the same
  * host on the operator's allow list goes through. The rebinding itself (public to the check,
  * loopback to the connect) runs through the connections' own service and resolver with a
- * scripted resolver. Every other connector's connect path answers the same code.
+ * scripted resolver. Every other connector's connect path answers the same code. Through the
+ * API: a meeting site on an allowed host that redirects to another loopback address is refused
+ * at the redirect's connection (it used to be followed).
  */
 import { strict as assert } from 'node:assert';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { caldavConnector } from '../../src/connectors/caldav';
 import { checkrConnector } from '../../src/connectors/checkr';
@@ -31,6 +35,7 @@ import { pinnedNetwork, type DnsLookup, type OutboundNetwork } from '../../src/p
 import { startAiosmtpd, type Aiosmtpd } from '../helpers/aiosmtpd';
 import { freePort } from '../helpers/processes';
 import { startScimServer, type TestScimServer } from '../helpers/scim-server';
+import { startTestHost, type TestHost } from '../helpers/test-host';
 import { startXandikos, type Xandikos } from '../helpers/xandikos';
 
 const TOKEN = 'scim-token-0123456789abcdef';
@@ -229,5 +234,56 @@ describe('pinned destinations: connections refused at connect time, against real
       const direct = await connector.test(...parsed);
       assert.ok(!direct.ok && direct.code !== 'destination_not_allowed', `${connector.key}: ${JSON.stringify(direct)}`);
     }
+  });
+
+  describe('through the API: a redirect inward is refused at its connection', () => {
+    let t: TestHost;
+    let inner: http.Server;
+    let outer: http.Server;
+    const innerHits: string[] = [];
+    const listen = async (server: http.Server, host: string) => {
+      server.listen(0, host);
+      await new Promise((resolve) => server.once('listening', resolve));
+      return (server.address() as AddressInfo).port;
+    };
+
+    before(async () => {
+      // 127.0.0.2 stands for the metadata address or a database: loopback, and not on CONNECTOR_ALLOWED_INTERNAL_HOSTS.
+      inner = http.createServer((request, response) => {
+        innerHits.push(request.url ?? '');
+        response.end('{"AccessKeyId":"…"}');
+      });
+      const innerPort = await listen(inner, '127.0.0.2');
+      outer = http.createServer((_request, response) => {
+        response.writeHead(302, { location: `http://127.0.0.2:${innerPort}/latest/meta-data/iam/` });
+        response.end();
+      });
+      await listen(outer, '127.0.0.1');
+      t = await startTestHost({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+      // The inner server is there: a plain fetch reaches it.
+      assert.equal((await fetch(`http://127.0.0.2:${innerPort}/control`)).status, 200);
+      innerHits.length = 0;
+    });
+    after(async () => {
+      await t?.close();
+      await Promise.all([inner, outer].map((s) => s && new Promise((resolve) => s.close(resolve))));
+    });
+
+    it('the connection test answers destination_not_allowed and the inner server is never asked', async () => {
+      const acme = await t.createOrganization('Acme');
+      const created = await t.request('POST', '/v1/integrations/connections', {
+        auth: acme.apiKey,
+        body: {
+          connector: 'meeting_url_template',
+          settings: { template: `http://127.0.0.1:${(outer.address() as AddressInfo).port}/{room}` },
+          credentials: { room_secret: 'a-room-secret-of-our-own' },
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      const tested = await t.request('POST', `/v1/integrations/connections/${created.body.id}/test`, { auth: acme.apiKey });
+      assert.equal(tested.status, 200, tested.text);
+      assert.deepEqual([tested.body.ok, tested.body.code, tested.body.connection.status], [false, 'destination_not_allowed', 'failed'], tested.text);
+      assert.deepEqual(innerHits, []);
+    });
   });
 });
