@@ -231,6 +231,8 @@ describe('pinned destinations: connections refused at connect time, against real
       const parsed = [connector.settings.parse(settings), connector.credentials.parse(credentials)] as const;
       const refused = await connector.test(...parsed, network([]));
       assert.deepEqual([connector.key, !refused.ok && refused.code], [connector.key, 'destination_not_allowed'], JSON.stringify(refused));
+      // The refusal's own words, not the library's wrapper ("fetch failed").
+      assert.match(!refused.ok ? refused.message : '', /localhost resolves to (127\.0\.0\.1|::1), not a public address/, connector.key);
       const direct = await connector.test(...parsed);
       assert.ok(!direct.ok && direct.code !== 'destination_not_allowed', `${connector.key}: ${JSON.stringify(direct)}`);
     }

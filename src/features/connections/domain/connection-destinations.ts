@@ -45,9 +45,20 @@ export interface DestinationGuard {
   network?: ConnectorNetwork;
 }
 
+/** The deepest error a library wrapped (fetch's `cause`, Stripe's `detail`): the refusal's own words. */
+function innermost(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 6; depth += 1) {
+    const next = (current as { cause?: unknown; detail?: unknown } | undefined)?.cause ?? (current as { detail?: unknown } | undefined)?.detail;
+    if (!next || typeof next !== 'object') break;
+    current = next;
+  }
+  return current;
+}
+
 /** A connect-time refusal's text, for the outcome or the run's error. */
 export const refusedAtConnect = (error: unknown) =>
-  `The destination was refused when connecting (it resolves to a loopback, private, link-local or reserved address now): ${String((error as Error)?.message ?? error).slice(0, 200)}`;
+  `The destination was refused when connecting (it resolves to a loopback, private, link-local or reserved address now): ${String((innermost(error) as Error)?.message ?? error).slice(0, 200)}`;
 
 /** Every host is fine (unit tests, and hosts that need no guard). */
 export const ANY_DESTINATION: DestinationGuard = { check: async () => 'ok' };
