@@ -16,6 +16,7 @@ import { readJsonFeed } from '../../src/features/job-import/domain/json-feed-rea
 import { HttpFeedFetcher } from '../../src/features/job-import/storage/http-feed-fetcher';
 import type { Listing } from '../../src/features/listings/domain/listing';
 import { ResolvingDestinationPolicy } from '../../src/features/webhooks/sending/destination-policy';
+import { pinnedNetwork } from '../../src/platform/network/pinned-network';
 import { migrateLatest } from '../../src/platform/database/migrator';
 import { HOST_MIGRATIONS } from '../../src/standalone/host/standalone-host';
 import { ListingsStore } from '../../src/standalone/host/listings-store';
@@ -43,7 +44,11 @@ describe('job import (job_import.import_jobs): the feed import', function () {
   let body = '';
   let etag = '"v1"';
   let requests = 0;
-  const fetcher = new HttpFeedFetcher(new ResolvingDestinationPolicy({ production: false, allowedInternalHosts: ['127.0.0.1'], httpAllowedHosts: [] }), 'test');
+  const fetcher = new HttpFeedFetcher(
+    new ResolvingDestinationPolicy({ production: false, allowedInternalHosts: ['127.0.0.1'], httpAllowedHosts: [] }),
+    'test',
+    pinnedNetwork({ allowedInternalHosts: ['127.0.0.1'] }),
+  );
 
   const feedOf = (jobs: Listing[]) =>
     xmlFeed({

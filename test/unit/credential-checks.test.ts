@@ -14,7 +14,7 @@ import { HttpDocumentFetcher } from '../../src/features/credential-checks/verifi
 import { selfReported, VcJwtExaminer } from '../../src/features/credential-checks/verification/vc-jwt-examiner';
 import { DataIntegrityExaminer } from '../../src/features/credential-checks/verification/data-integrity-examiner';
 import { CachingDocumentFetcher } from '../../src/features/credential-checks/verification/caching-document-fetcher';
-import { isPublicAddress } from '../../src/platform/network/address-policy';
+import { pinnedNetwork } from '../../src/platform/network/pinned-network';
 import { didJwkIssuer, didKeyIssuer, LocalIssuerServer, openBadge, signDataIntegrity, signVcJwt, type IssuerKey } from '../helpers/credential-issuer';
 
 const NOW = new Date('2026-11-26T09:00:00Z');
@@ -146,7 +146,7 @@ describe('credential checks: VC-JWT examination and matching', function () {
   });
 
   it('in production, fetches issuer documents over https from public addresses only', async () => {
-    const production = new HttpDocumentFetcher({ allowLoopbackHttp: false, isPublicAddress });
+    const production = new HttpDocumentFetcher({ allowLoopbackHttp: false, network: pinnedNetwork({ allowedInternalHosts: [] }) });
     await assert.rejects(production.text('https://10.1.2.3/.well-known/did.json'), /not public/);
     await assert.rejects(production.text('https://[fd00::1]/.well-known/did.json'), /not public/);
     await assert.rejects(production.text(board.statusListUrl), /loopback/);

@@ -3,7 +3,10 @@
  * home), busy times (calendar-query with a time range, or free-busy-query), events the
  * plugin owns stored as `<uid>.ics` (PUT, replaced on change, DELETE), and incremental
  * sync with RFC 6578 sync-collection, falling back to the collection's ctag and a full read.
+ * An organization's connection makes every request (discovery's redirects included) through
+ * the pinned network, handed to tsdav as its `fetch`.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import { DAVClient, type DAVCalendar } from 'tsdav';
 import type { BusyInterval, CalendarChanges, CalendarConnector, CalendarEvent, CalendarInfo, TimeRange } from '../../features/scheduling/domain/calendar-port';
 import { toICalendar } from '../../features/scheduling/domain/icalendar';
@@ -29,9 +32,10 @@ const decodeState = (s: string | undefined): SyncState => {
 /** How far a full read looks (a sync without a token): busy times matter ahead, not in the past. */
 const FULL_READ_DAYS = 120;
 
-export function davClient(settings: CaldavSettings, credentials: CaldavCredentials): DAVClient {
+export function davClient(settings: CaldavSettings, credentials: CaldavCredentials, network?: ConnectorNetwork): DAVClient {
+  const fetching = network ? { fetch: network.fetch } : {};
   if ('username' in credentials) {
-    return new DAVClient({ serverUrl: settings.server_url, credentials, authMethod: 'Basic', defaultAccountType: 'caldav' });
+    return new DAVClient({ serverUrl: settings.server_url, credentials, authMethod: 'Basic', defaultAccountType: 'caldav', ...fetching });
   }
   const headers: Record<string, string> = 'bearer_token' in credentials ? { authorization: `Bearer ${credentials.bearer_token}` } : {};
   return new DAVClient({
@@ -40,6 +44,7 @@ export function davClient(settings: CaldavSettings, credentials: CaldavCredentia
     authMethod: 'Custom',
     authFunction: async () => headers,
     defaultAccountType: 'caldav',
+    ...fetching,
   });
 }
 
@@ -53,8 +58,9 @@ export class CaldavCalendarConnector implements CalendarConnector {
   constructor(
     private readonly settings: CaldavSettings,
     private readonly credentials: CaldavCredentials,
+    private readonly network?: ConnectorNetwork,
   ) {
-    this.client = davClient(settings, credentials);
+    this.client = davClient(settings, credentials, network);
   }
 
   /** The account's calendar at `url` (discovery only picks among the account's own calendars). */
@@ -63,7 +69,7 @@ export class CaldavCalendarConnector implements CalendarConnector {
     if (this.settings.calendar_url && sameUrl(new URL(this.settings.calendar_url, this.settings.server_url).href, absolute)) return this;
     let other = this.others.get(absolute);
     if (!other) {
-      other = new CaldavCalendarConnector({ ...this.settings, calendar_url: absolute }, this.credentials);
+      other = new CaldavCalendarConnector({ ...this.settings, calendar_url: absolute }, this.credentials, this.network);
       this.others.set(absolute, other);
     }
     return other;

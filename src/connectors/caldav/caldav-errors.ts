@@ -1,5 +1,7 @@
 /** CalDAV failures as stable codes: the connection test's outcome, and DomainErrors for steps. */
 import { DomainError } from '../../kernel/errors';
+import { refusedAtConnect } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 
 export interface CaldavFailure {
   code:
@@ -8,7 +10,8 @@ export interface CaldavFailure {
     | 'connection_tls_failed'
     | 'connection_protocol_error'
     | 'counterpart_unavailable'
-    | 'calendar_not_found';
+    | 'calendar_not_found'
+    | 'destination_not_allowed';
   message: string;
   retryable: boolean;
 }
@@ -26,6 +29,7 @@ export class CaldavHttpError extends Error {
 export class CaldavCalendarMissing extends Error {}
 
 export function classifyCaldavError(error: unknown): CaldavFailure {
+  if (isDestinationRefused(error)) return { code: 'destination_not_allowed', message: refusedAtConnect(error), retryable: false };
   if (error instanceof CaldavCalendarMissing) return { code: 'calendar_not_found', message: error.message, retryable: false };
   if (error instanceof CaldavHttpError) {
     if (error.status === 401 || error.status === 403) return { code: 'connection_auth_failed', message: error.message, retryable: false };

@@ -11,10 +11,10 @@ export const caldavConnector: ConnectorDefinition<'calendar', CaldavSettings, Ca
   description: 'A calendar on any CalDAV server: busy times, the events the plugin writes, incremental sync',
   settings: caldavSettings,
   credentials: caldavCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // Discovery and the calendar's properties: proves the address, the credentials and the calendar.
     try {
-      const calendar = await new CaldavCalendarConnector(settings, credentials).discover();
+      const calendar = await new CaldavCalendarConnector(settings, credentials, network).discover();
       return { ok: true, detail: `found the calendar ${calendar.url}${calendar.syncToken ? ' (incremental sync)' : ''}` };
     } catch (error) {
       const { code, message } = classifyCaldavError(error);
@@ -27,5 +27,5 @@ export const caldavConnector: ConnectorDefinition<'calendar', CaldavSettings, Ca
     urlDestination('settings.server_url', s.server_url),
     ...(s.calendar_url ? [urlDestination('settings.calendar_url', s.calendar_url)] : []),
   ],
-  open: (settings, credentials) => new CaldavCalendarConnector(settings, credentials),
+  open: (settings, credentials, context) => new CaldavCalendarConnector(settings, credentials, context?.network),
 };

@@ -5,6 +5,7 @@
  * consent; nothing is screened before that. A step counts as done only when Checkr answered
  * with the object's id.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import type {
   BackgroundCheckConnector,
   BackgroundCheckOrder,
@@ -30,13 +31,15 @@ export class CheckrApi {
   constructor(
     private readonly settings: CheckrSettings,
     private readonly credentials: CheckrCredentials,
+    /** The pinned network for an organization's connection; the global fetch otherwise. */
+    private readonly network?: ConnectorNetwork,
   ) {}
 
   async call(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<CheckrAnswer> {
     const authorization = `Basic ${Buffer.from(`${this.credentials.api_key}:`).toString('base64')}`;
     let response: Response;
     try {
-      response = await fetch(new URL(path, this.settings.api_base_url), {
+      response = await (this.network?.fetch ?? fetch)(new URL(path, this.settings.api_base_url), {
         method,
         headers: { authorization, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
@@ -67,8 +70,9 @@ export class CheckrBackgroundChecks implements BackgroundCheckConnector {
   constructor(
     settings: CheckrSettings,
     private readonly credentials: CheckrCredentials,
+    network?: ConnectorNetwork,
   ) {
-    this.api = new CheckrApi(settings, credentials);
+    this.api = new CheckrApi(settings, credentials, network);
   }
 
   async orderCheck(order: BackgroundCheckOrder): Promise<OrderedBackgroundCheck> {

@@ -2,6 +2,8 @@
  * Checkr's answers as stable codes: 401/403 is a refused key, 404 an object Checkr does not know,
  * 400/422 a request Checkr refused (final); 429 and 5xx retry; a network failure is transient.
  */
+import { refusedAtConnect } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 import { DomainError, upstream } from '../../kernel/errors';
 
 export interface ClassifiedCheckrError {
@@ -25,6 +27,7 @@ export function classifyCheckrAnswer(status: number, body: unknown, retryAfter: 
 }
 
 export function classifyCheckrNetworkError(error: unknown): ClassifiedCheckrError {
+  if (isDestinationRefused(error)) return { code: 'destination_not_allowed', message: refusedAtConnect(error), transient: false };
   const e = error as { message?: string; cause?: { message?: string } };
   const detail = String(e?.cause?.message ?? e?.message ?? error).slice(0, 300);
   return /certificate|self[- ]signed|altname/i.test(detail)

@@ -11,9 +11,9 @@ export const checkrConnector: ConnectorDefinition<'background_checks', CheckrSet
     'Background checks through Checkr (candidates, hosted consent invitations, reports, motor vehicle records, continuous checks; signed result webhooks)',
   settings: checkrSettings,
   credentials: checkrCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // A real round trip that orders nothing: read the account the key belongs to.
-    const answer = await new CheckrApi(settings, credentials).call('GET', '/v1/account');
+    const answer = await new CheckrApi(settings, credentials, network).call('GET', '/v1/account');
     if (!answer.ok) return { ok: false, code: answer.error.code, message: answer.error.message };
     if (answer.body.object !== 'account') return { ok: false, code: 'connection_protocol_error', message: 'Checkr answered /v1/account without an account' };
     if (answer.body.api_authorized === false)
@@ -21,5 +21,5 @@ export const checkrConnector: ConnectorDefinition<'background_checks', CheckrSet
     return { ok: true, detail: `Checkr account ${typeof answer.body.name === 'string' ? answer.body.name.slice(0, 100) : String(answer.body.id)} answered` };
   },
   destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
-  open: (settings, credentials) => new CheckrBackgroundChecks(settings, credentials),
+  open: (settings, credentials, context) => new CheckrBackgroundChecks(settings, credentials, context?.network),
 };

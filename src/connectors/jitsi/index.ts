@@ -11,10 +11,10 @@ export const jitsiConnector: ConnectorDefinition<'video_meetings', JitsiSettings
   description: 'Video meetings on your self-hosted Jitsi Meet: a JWT-authenticated room per interview, a link per participant, interviewers as moderators',
   settings: jitsiSettings,
   credentials: jitsiCredentials,
-  async test(settings) {
+  async test(settings, _credentials, network) {
     // Jitsi Meet serves its client configuration at <base>/config.js; anything else is not a Jitsi Meet.
     const url = `${settings.base_url.replace(/\/+$/, '')}/config.js`;
-    const answer = await probe(url);
+    const answer = await probe(url, network);
     if (isFailure(answer)) return answer;
     if (answer.status !== 200 || !/\bconfig\s*=|hosts\s*:/.test(answer.body)) {
       return { ok: false, code: 'connection_protocol_error', message: `${url} answered ${answer.status} without a Jitsi Meet configuration` };

@@ -42,9 +42,9 @@ export const meetingUrlTemplateConnector: ConnectorDefinition<'video_meetings', 
   description: 'Meeting links from a room-URL template, for video providers without an API',
   settings: meetingUrlTemplateSettings,
   credentials: meetingUrlTemplateCredentials,
-  async test(settings) {
+  async test(settings, _credentials, network) {
     // The provider's site must answer for a sample room (a 4xx is fine: many show a lobby or a sign-in).
-    const answer = await probe(templateUrl(settings.template, 'connection-test'));
+    const answer = await probe(templateUrl(settings.template, 'connection-test'), network);
     if (isFailure(answer)) return answer;
     if (answer.status >= 500) return { ok: false, code: 'connection_protocol_error', message: `the meeting site answered ${answer.status}` };
     return { ok: true, detail: `${new URL(templateUrl(settings.template, 'x')).host} answered ${answer.status}` };

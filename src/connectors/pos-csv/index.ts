@@ -15,7 +15,7 @@ export const posCsvConnector: ConnectorDefinition<'pos', PosCsvSettings, PosCsvC
   settings: posCsvSettings,
   credentials: posCsvCredentials,
   // The same round trip as the SFTP connector's: the pinned host key, the credentials, the directory.
-  test: (settings, credentials) => sftpConnector.test(settings, credentials),
+  test: (settings, credentials, network) => sftpConnector.test(settings, credentials, network),
   destinations: (s) => [{ param: 'settings.host', host: s.host }],
-  open: (settings, credentials) => new PosCsvConnector(settings, credentials),
+  open: (settings, credentials, context) => new PosCsvConnector(settings, credentials, context?.network),
 };

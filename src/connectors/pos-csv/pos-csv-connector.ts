@@ -5,6 +5,7 @@
  * with other bytes). The file name carries the change's idempotency key (digested), so a
  * retried change writes the same file once; the team member's id is our external id.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import { createHash } from 'node:crypto';
 import type { PosConnector, PosDeactivation, PosTeamMember, SyncedTeamMember } from '../../features/hooks/domain/connectors';
 import { SftpFileConnector } from '../sftp/sftp-file-connector';
@@ -17,8 +18,8 @@ const fileNameOf = (referenceId: string, idempotencyKey: string) =>
 export class PosCsvConnector implements PosConnector {
   private readonly files: SftpFileConnector;
 
-  constructor(settings: PosCsvSettings, credentials: PosCsvCredentials) {
-    this.files = new SftpFileConnector(settings, credentials);
+  constructor(settings: PosCsvSettings, credentials: PosCsvCredentials, network?: ConnectorNetwork) {
+    this.files = new SftpFileConnector(settings, credentials, network);
   }
 
   syncTeamMember(m: PosTeamMember): Promise<SyncedTeamMember> {

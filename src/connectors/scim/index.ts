@@ -14,10 +14,10 @@ export const scimConnector: ConnectorDefinition<'hris', ScimSettings, ScimCreden
   description: 'Employees and volunteers into your HR directory over SCIM 2.0 (bearer token; create, update, deactivate)',
   settings: scimSettings,
   credentials: scimCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // ServiceProviderConfig may be public (RFC 7644 §4), so the token is proven by a one-result /Users search.
     try {
-      const config = await scimRequest(settings, credentials, 'GET', '/ServiceProviderConfig');
+      const config = await scimRequest({ settings, credentials, network }, 'GET', '/ServiceProviderConfig');
       const schemas = config.body?.schemas;
       if (config.status !== 200 || !Array.isArray(schemas) || !schemas.includes(SERVICE_PROVIDER_CONFIG))
         return {
@@ -28,7 +28,7 @@ export const scimConnector: ConnectorDefinition<'hris', ScimSettings, ScimCreden
       const patch = (config.body?.patch as { supported?: unknown } | undefined)?.supported;
       if (patch !== true)
         return { ok: false, code: 'connection_protocol_error', message: 'The SCIM server does not support PATCH, which updates and deactivation need' };
-      const users = await scimRequest(settings, credentials, 'GET', '/Users?count=1&attributes=id');
+      const users = await scimRequest({ settings, credentials, network }, 'GET', '/Users?count=1&attributes=id');
       if (users.status !== 200) return { ok: false, code: 'connection_protocol_error', message: `The SCIM server answered /Users with ${users.status}` };
       return { ok: true, detail: `${settings.base_url} is a SCIM 2.0 service with PATCH, and accepted the token` };
     } catch (error) {
@@ -41,5 +41,5 @@ export const scimConnector: ConnectorDefinition<'hris', ScimSettings, ScimCreden
     }
   },
   destinations: (s) => [urlDestination('settings.base_url', s.base_url)],
-  open: (settings, credentials) => new ScimHrisConnector(settings, credentials),
+  open: (settings, credentials, context) => new ScimHrisConnector(settings, credentials, context?.network),
 };

@@ -5,6 +5,7 @@
  * we find them by `externalId` and PATCH instead, so a person is never created twice.
  * Changes are PATCHes of the same attributes; a termination is `active:false`.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import type { EmployeeDeactivation, EmployeeRecord, HrisConnector, SyncedEmployee } from '../../features/hooks/domain/connectors';
 import { rejected, scimError, scimRequest } from './scim-http';
 import type { ScimCredentials, ScimSettings } from './settings';
@@ -37,15 +38,16 @@ const quoted = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g,
 
 export class ScimHrisConnector implements HrisConnector {
   constructor(
-    private readonly settings: ScimSettings,
-    private readonly credentials: ScimCredentials,
+    readonly settings: ScimSettings,
+    readonly credentials: ScimCredentials,
+    readonly network?: ConnectorNetwork,
   ) {}
 
   async syncEmployee(r: EmployeeRecord): Promise<SyncedEmployee> {
     const attributes = scimAttributes(r);
     const existing = await this.findByExternalId(r.candidateId);
     if (existing) return this.patch(existing, { op: 'replace', value: attributes }, r.idempotencyKey);
-    const created = await scimRequest(this.settings, this.credentials, 'POST', '/Users', {
+    const created = await scimRequest(this, 'POST', '/Users', {
       schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
       externalId: r.candidateId,
       ...attributes,
@@ -68,7 +70,7 @@ export class ScimHrisConnector implements HrisConnector {
 
   private async findByExternalId(externalId: string): Promise<string | undefined> {
     const filter = encodeURIComponent(`externalId eq ${quoted(externalId)}`);
-    const found = await scimRequest(this.settings, this.credentials, 'GET', `/Users?filter=${filter}&attributes=id,externalId`);
+    const found = await scimRequest(this, 'GET', `/Users?filter=${filter}&attributes=id,externalId`);
     if (found.status !== 200) throw rejected(found, 'the externalId lookup');
     const body = found.body ?? {};
     const resources = body.Resources ?? [];
@@ -82,7 +84,7 @@ export class ScimHrisConnector implements HrisConnector {
   }
 
   private async patch(id: string, operation: object, idempotencyKey: string): Promise<SyncedEmployee> {
-    const patched = await scimRequest(this.settings, this.credentials, 'PATCH', `/Users/${encodeURIComponent(id)}`, {
+    const patched = await scimRequest(this, 'PATCH', `/Users/${encodeURIComponent(id)}`, {
       schemas: [PATCH_OP],
       Operations: [operation],
     });

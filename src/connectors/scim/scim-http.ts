@@ -5,6 +5,8 @@
  * are retried (`counterpart_unavailable`, `connection_unreachable`), and an answer that is
  * not SCIM JSON is `counterpart_invalid_response` (final: retrying will not fix it).
  */
+import { destinationRefusedAtConnect, type ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 import { DomainError, upstream } from '../../kernel/errors';
 import type { ScimCredentials, ScimSettings } from './settings';
 
@@ -20,9 +22,15 @@ export function scimError(code: string, message: string, transient: boolean): Do
   return transient ? upstream(code, message) : new DomainError('conflict', code, message);
 }
 
+/** Where a SCIM request goes: the connection's settings and token, through the pinned network for an organization's connection. */
+export interface ScimTarget {
+  settings: ScimSettings;
+  credentials: ScimCredentials;
+  network?: ConnectorNetwork | undefined;
+}
+
 export async function scimRequest(
-  settings: ScimSettings,
-  credentials: ScimCredentials,
+  { settings, credentials, network }: ScimTarget,
   method: 'GET' | 'POST' | 'PATCH',
   path: string,
   body?: object,
@@ -30,7 +38,7 @@ export async function scimRequest(
   const url = `${settings.base_url.replace(/\/+$/, '')}${path}`;
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await (network?.fetch ?? fetch)(url, {
       method,
       headers: {
         authorization: `Bearer ${credentials.token}`,
@@ -42,6 +50,7 @@ export async function scimRequest(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
+    if (isDestinationRefused(error)) throw destinationRefusedAtConnect(error);
     throw scimError('connection_unreachable', `The SCIM server could not be reached: ${(error as Error).message}`.slice(0, 300), true);
   }
   const text = await response.text().catch(() => '');

@@ -11,9 +11,9 @@ export const sftpConnector: ConnectorDefinition<'payroll_files', SftpSettings, S
   description: 'Payroll files (CSV) onto your SFTP server: host key pinned, password or key authentication, atomic rename',
   settings: sftpSettings,
   credentials: sftpCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     try {
-      const session = await openSftp(settings, credentials);
+      const session = await openSftp(settings, credentials, network);
       try {
         const kind = await session.client.exists(settings.directory);
         if (kind !== 'd') return { ok: false, code: 'directory_missing', message: `${settings.directory} is not a directory on the server` };
@@ -27,5 +27,5 @@ export const sftpConnector: ConnectorDefinition<'payroll_files', SftpSettings, S
     }
   },
   destinations: (s) => [{ param: 'settings.host', host: s.host }],
-  open: (settings, credentials) => new SftpFileConnector(settings, credentials),
+  open: (settings, credentials, context) => new SftpFileConnector(settings, credentials, context?.network),
 };

@@ -5,6 +5,7 @@
  * retried job) and refused (`file_exists`) when they differ: we never overwrite a file
  * the payroll provider may already have imported.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import type { DeliveredFile, PayrollFile, PayrollFileConnector, StreamedFile } from '../../features/hooks/domain/connectors';
@@ -19,6 +20,7 @@ export class SftpFileConnector implements PayrollFileConnector {
   constructor(
     private readonly settings: SftpSettings,
     private readonly credentials: SftpCredentials,
+    private readonly network?: ConnectorNetwork,
   ) {}
 
   async deliverFile(file: PayrollFile): Promise<DeliveredFile> {
@@ -26,7 +28,7 @@ export class SftpFileConnector implements PayrollFileConnector {
     const bytes = Buffer.from(file.content, 'utf8');
     const digest = sha256(bytes);
     const path = `${this.settings.directory === '/' ? '' : this.settings.directory}/${file.fileName}`;
-    const session = await openSftp(this.settings, this.credentials);
+    const session = await openSftp(this.settings, this.credentials, this.network);
     try {
       const { client } = session;
       if (await client.exists(path)) {
@@ -53,7 +55,7 @@ export class SftpFileConnector implements PayrollFileConnector {
   async deliverFileStream(file: StreamedFile): Promise<DeliveredFile> {
     if (!SAFE_NAME.test(file.fileName)) throw new DomainError('invalid', 'file_name_invalid', 'A file name is letters, digits, _ . -');
     const path = `${this.settings.directory === '/' ? '' : this.settings.directory}/${file.fileName}`;
-    const session = await openSftp(this.settings, this.credentials);
+    const session = await openSftp(this.settings, this.credentials, this.network);
     try {
       const { client } = session;
       if (await client.exists(path)) {

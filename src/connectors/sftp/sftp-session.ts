@@ -4,11 +4,14 @@
  * credential is sent. Failures become stable codes: a key mismatch is
  * `connection_host_key_mismatch`, refused credentials `connection_auth_failed`, a missing
  * or forbidden directory `directory_missing` / `permission_denied` (all final); a network
- * error is `connection_unreachable` (retried).
+ * error is `connection_unreachable` (retried). An organization's connection hands ssh2 a TCP
+ * connection the pinned network made (its address checked at connect: `destination_not_allowed`).
  */
 import { createHash } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { DomainError, upstream } from '../../kernel/errors';
+import { destinationRefusedAtConnect, type ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 import type { SftpCredentials, SftpSettings } from './settings';
 
 const TIMEOUT_MS = 10_000;
@@ -21,11 +24,13 @@ export interface SftpSession {
   close(): Promise<void>;
 }
 
-export async function openSftp(settings: SftpSettings, credentials: SftpCredentials): Promise<SftpSession> {
+export async function openSftp(settings: SftpSettings, credentials: SftpCredentials, network?: ConnectorNetwork): Promise<SftpSession> {
   const client = new SftpClient('hiring-integrations');
   let presented: string | undefined;
   try {
+    const sock = network ? await network.connect(settings.host, settings.port, TIMEOUT_MS) : undefined;
     await client.connect({
+      ...(sock ? { sock } : {}),
       host: settings.host,
       port: settings.port,
       username: settings.username,
@@ -59,6 +64,7 @@ export async function openSftp(settings: SftpSettings, credentials: SftpCredenti
 
 export function sftpFailure(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
+  if (isDestinationRefused(error)) return destinationRefusedAtConnect(error);
   const e = (error ?? {}) as { code?: unknown; level?: unknown; message?: unknown };
   const message = String(e.message ?? error).slice(0, 300);
   if (e.level === 'client-authentication' || /authentication|all configured authentication methods failed/i.test(message))

@@ -11,9 +11,9 @@ export const smppConnector: ConnectorDefinition<'sms', SmppSettings, SmppCredent
   description: 'SMS through an SMSC over SMPP 3.4 (bind_transceiver, delivery receipts, STOP opt-outs, enquire_link keepalive)',
   settings: smppSettings,
   credentials: smppCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // Bind with the credentials, one enquire_link round trip, unbind: nothing is sent.
-    const session = new SmppSession(settings, credentials);
+    const session = new SmppSession(settings, credentials, undefined, network);
     try {
       const pdu = await session.request('enquire_link', {});
       if (pdu.command_status !== 0) return { ok: false, code: 'connection_protocol_error', message: `enquire_link answered ${pdu.command_status}` };
@@ -26,5 +26,5 @@ export const smppConnector: ConnectorDefinition<'sms', SmppSettings, SmppCredent
     }
   },
   destinations: (s) => [{ param: 'settings.host', host: s.host }],
-  open: (settings, credentials, context) => new SmppSmsConnector(settings, credentials, context ? receiptsTo(context) : undefined),
+  open: (settings, credentials, context) => new SmppSmsConnector(settings, credentials, context ? receiptsTo(context) : undefined, context?.network),
 };

@@ -6,6 +6,7 @@
  * alphabet, anything else as UCS-2; a text longer than one segment travels whole in the
  * message_payload TLV and the SMSC segments it.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import * as smpp from 'smpp';
 import type { OpenContext } from '../../features/connections/domain/connector-definition';
 import type { Delivery, SmsConnector, SmsMessage } from '../../features/hooks/domain/connectors';
@@ -56,8 +57,9 @@ export class SmppSmsConnector implements SmsConnector {
     private readonly settings: SmppSettings,
     credentials: SmppCredentials,
     onDeliverSm?: DeliverSmListener,
+    network?: ConnectorNetwork,
   ) {
-    this.session = new SmppSession(settings, credentials, onDeliverSm);
+    this.session = new SmppSession(settings, credentials, onDeliverSm, network);
   }
 
   async sendSms(m: SmsMessage): Promise<Delivery> {

@@ -5,6 +5,8 @@
  */
 import * as smpp from 'smpp';
 import { DomainError, upstream } from '../../kernel/errors';
+import { refusedAtConnect } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 
 export interface ClassifiedSmppError {
   code: string;
@@ -29,6 +31,7 @@ export function classifySubmitStatus(status: number): ClassifiedSmppError {
 }
 
 export function classifySocketError(error: unknown): ClassifiedSmppError {
+  if (isDestinationRefused(error)) return { code: 'destination_not_allowed', message: refusedAtConnect(error), transient: false };
   const e = error as { code?: string; message?: string };
   const detail = String(e?.message ?? error).slice(0, 300);
   if (/certificate|self[- ]signed|altname|ssl/i.test(detail))

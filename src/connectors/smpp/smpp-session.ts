@@ -2,8 +2,10 @@
  * One bound SMPP 3.4 transceiver session (bind_transceiver), kept open between messages:
  * enquire_link every `enquire_link_seconds` keeps it alive, the SMSC's own enquire_link and
  * deliver_sm are answered, and a session that closed or failed is bound again on the next
- * use (reconnect). Every request waits at most TIMEOUT_MS for its response.
+ * use (reconnect). Every request waits at most TIMEOUT_MS for its response. An organization's
+ * connection connects through the pinned network (its `lookup`, passed on to net/tls.connect).
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import * as smpp from 'smpp';
 import type { SmppCredentials, SmppSettings } from './settings';
 import { classifyBindStatus, classifySocketError, SmppError } from './smpp-errors';
@@ -21,6 +23,7 @@ export class SmppSession {
     private readonly settings: SmppSettings,
     private readonly credentials: SmppCredentials,
     private readonly onDeliverSm?: DeliverSmListener,
+    private readonly network?: ConnectorNetwork,
   ) {}
 
   /** The bound session, binding (again) when there is none. */
@@ -61,12 +64,18 @@ export class SmppSession {
   private bind(): Promise<smpp.Session> {
     return withTimeout(
       new Promise<smpp.Session>((resolve, reject) => {
+        try {
+          this.network?.checkLiteral(this.settings.host);
+        } catch (error) {
+          return reject(new SmppError(classifySocketError(error)));
+        }
         const session = smpp.connect({
           host: this.settings.host,
           port: this.settings.port,
           tls: this.settings.tls,
           ...(this.settings.tls ? { servername: this.settings.host } : {}),
           auto_enquire_link_period: this.settings.enquire_link_seconds * 1000,
+          ...(this.network ? { lookup: this.network.lookup } : {}),
         });
         const forget = () => {
           // The next use binds again.

@@ -11,11 +11,11 @@ export const smtpConnector: ConnectorDefinition<'email', SmtpSettings, SmtpCrede
   description: 'Email through your SMTP server or relay (STARTTLS or TLS, AUTH, pooled connections)',
   settings: smtpSettings,
   credentials: smtpCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     const dkim = dkimProblem(settings, credentials);
     if (dkim) return { ok: false, ...dkim };
     // verify(): connect, EHLO, STARTTLS when asked, AUTH when credentials are given; no message.
-    const transport = smtpTransport(settings, credentials, { pool: false });
+    const transport = smtpTransport(settings, credentials, { pool: false, ...(network ? { network } : {}) });
     try {
       await transport.verify();
       return { ok: true, detail: `${settings.host}:${settings.port} accepted the connection${'username' in credentials ? ' and the credentials' : ''}` };
@@ -27,5 +27,5 @@ export const smtpConnector: ConnectorDefinition<'email', SmtpSettings, SmtpCrede
     }
   },
   destinations: (s) => [{ param: 'settings.host', host: s.host }],
-  open: (settings, credentials) => new SmtpNotificationConnector(settings, credentials),
+  open: (settings, credentials, context) => new SmtpNotificationConnector(settings, credentials, context?.network),
 };

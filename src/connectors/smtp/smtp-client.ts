@@ -4,17 +4,22 @@
  * the reference is the server's queue id when it names one ("queued as …"), else the
  * Message-ID. The Message-ID derives from the idempotency key, so a message a retry sends
  * again (SMTP cannot tell us whether the first DATA was kept) carries the same id.
+ * An organization's connection connects through the pinned network (nodemailer's
+ * `getSocket`: the TCP connection is made, and its address checked, by the guard; TLS then
+ * runs over it with the host name for SNI and the certificate check).
  */
 import { createHash } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Delivery, EmailMessage, NotificationConnector } from '../../features/hooks/domain/connectors';
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import type { SmtpCredentials, SmtpSettings } from './settings';
 import { smtpFailure } from './smtp-errors';
 import { sendInOneWrite } from './one-write-message';
 
 const TIMEOUT_MS = 15_000;
 
-export function smtpTransport(settings: SmtpSettings, credentials: SmtpCredentials, options: { pool?: boolean } = {}): Transporter {
+export function smtpTransport(settings: SmtpSettings, credentials: SmtpCredentials, options: { pool?: boolean; network?: ConnectorNetwork } = {}): Transporter {
+  const { network } = options;
   const auth = 'username' in credentials ? { user: credentials.username, pass: credentials.password } : undefined;
   const pool = options.pool ?? settings.pool;
   const dkim =
@@ -33,6 +38,16 @@ export function smtpTransport(settings: SmtpSettings, credentials: SmtpCredentia
     greetingTimeout: TIMEOUT_MS,
     socketTimeout: TIMEOUT_MS,
     ...dkim,
+    ...(network
+      ? {
+          getSocket: (_options: unknown, callback: (error: Error | null, socket: object | false) => void) => {
+            network.connect(settings.host, settings.port, TIMEOUT_MS).then(
+              (connection) => callback(null, { connection }),
+              (error: Error) => callback(error, false),
+            );
+          },
+        }
+      : {}),
   };
   return sendInOneWrite(pool ? createTransport({ ...base, pool: true, maxConnections: 5 }) : createTransport(base));
 }
@@ -50,8 +65,9 @@ export class SmtpNotificationConnector implements NotificationConnector {
   constructor(
     private readonly settings: SmtpSettings,
     credentials: SmtpCredentials,
+    network?: ConnectorNetwork,
   ) {
-    this.transport = smtpTransport(settings, credentials);
+    this.transport = smtpTransport(settings, credentials, network ? { network } : {});
   }
 
   async sendEmail(m: EmailMessage): Promise<Delivery> {

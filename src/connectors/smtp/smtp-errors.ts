@@ -4,6 +4,8 @@
  * ones (AUTH refused, a 5xx reply) fail the run at once, as RFC 5321's reply classes say.
  */
 import { DomainError, upstream } from '../../kernel/errors';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
+import { refusedAtConnect } from '../../features/connections/domain/connection-destinations';
 
 interface NodemailerLikeError {
   code?: string;
@@ -25,6 +27,7 @@ const UNREACHABLE = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECO
 export function classifySmtpError(error: unknown): ClassifiedSmtpError {
   const e = (error ?? {}) as NodemailerLikeError;
   const detail = String(e.message ?? error).slice(0, 300);
+  if (isDestinationRefused(error)) return { code: 'destination_not_allowed', message: refusedAtConnect(error), transient: false };
   if (e.code === 'EAUTH' || e.code === 'ENOAUTH')
     return { code: 'connection_auth_failed', message: `The SMTP server refused the credentials: ${detail}`, transient: false };
   // nodemailer reports a refused certificate as ESOCKET; the TLS layer's message says what it was.

@@ -12,10 +12,10 @@ export const squareConnector: ConnectorDefinition<'pos', SquareSettings, SquareC
   description: "Team members, jobs and wage settings in the restaurant's Square point of sale (Team API)",
   settings: squareSettings,
   credentials: squareCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // GET /v2/team-members/jobs: proves the token and its EMPLOYEES_READ scope, changing nothing.
     try {
-      const answer = await new SquareClient(settings, credentials).call<{ jobs?: unknown }>('GET', '/v2/team-members/jobs', 'the job list');
+      const answer = await new SquareClient(settings, credentials, network).call<{ jobs?: unknown }>('GET', '/v2/team-members/jobs', 'the job list');
       if (answer.jobs !== undefined && !Array.isArray(answer.jobs))
         return { ok: false, code: 'connection_protocol_error', message: `${settings.api_base_url} answered the job list without a jobs array` };
       return { ok: true, detail: 'Square accepted the access token and listed the jobs' };
@@ -26,5 +26,5 @@ export const squareConnector: ConnectorDefinition<'pos', SquareSettings, SquareC
     }
   },
   destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
-  open: (settings, credentials) => new SquareTeamConnector(settings, credentials),
+  open: (settings, credentials, context) => new SquareTeamConnector(settings, credentials, context?.network),
 };

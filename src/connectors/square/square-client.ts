@@ -5,6 +5,8 @@
  * trouble `connection_unreachable` (retried); a success that is not the JSON Square documents
  * `counterpart_invalid_response` (final).
  */
+import { destinationRefusedAtConnect, type ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 import { DomainError, upstream } from '../../kernel/errors';
 import type { SquareCredentials, SquareSettings } from './settings';
 import { readJson } from '../../platform/http-client/read-json';
@@ -15,12 +17,14 @@ export class SquareClient {
   constructor(
     private readonly settings: SquareSettings,
     private readonly credentials: SquareCredentials,
+    /** The pinned network for an organization's connection; the global fetch otherwise. */
+    private readonly network?: ConnectorNetwork,
   ) {}
 
   async call<T extends object>(method: 'GET' | 'POST' | 'PUT', path: string, what: string, body?: object): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(new URL(path, this.settings.api_base_url), {
+      response = await (this.network?.fetch ?? fetch)(new URL(path, this.settings.api_base_url), {
         method,
         headers: {
           authorization: `Bearer ${this.credentials.access_token}`,
@@ -32,7 +36,8 @@ export class SquareClient {
         signal: AbortSignal.timeout(TIMEOUT_MS),
         redirect: 'error',
       });
-    } catch {
+    } catch (error) {
+      if (isDestinationRefused(error)) throw destinationRefusedAtConnect(error);
       throw upstream('connection_unreachable', `Square could not be reached for ${what}`);
     }
     const parsed = await readJson(response);

@@ -4,6 +4,7 @@
  * carries an idempotency key too), its job found by title or created, and its wage setting
  * (hourly or annual, integer cents as Square's Money). A termination sets the member INACTIVE.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../kernel/errors';
 import type { PosConnector, PosDeactivation, PosTeamMember, SyncedTeamMember } from '../../features/hooks/domain/connectors';
@@ -25,8 +26,8 @@ const MAX_PAGES = 50;
 export class SquareTeamConnector implements PosConnector {
   private readonly square: SquareClient;
 
-  constructor(settings: SquareSettings, credentials: SquareCredentials) {
-    this.square = new SquareClient(settings, credentials);
+  constructor(settings: SquareSettings, credentials: SquareCredentials, network?: ConnectorNetwork) {
+    this.square = new SquareClient(settings, credentials, network);
   }
 
   async syncTeamMember(m: PosTeamMember): Promise<SyncedTeamMember> {

@@ -11,10 +11,10 @@ export const stripeConnectConnector: ConnectorDefinition<'payouts', StripeConnec
   description: 'Worker payouts through your Stripe Connect platform: an Express account per worker and hosted KYC onboarding',
   settings: stripeConnectSettings,
   credentials: stripeConnectCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // GET /v1/account: the platform's own account proves the key without touching any worker.
     try {
-      const account = await stripeClient(settings, credentials).accounts.retrieveCurrent();
+      const account = await stripeClient(settings, credentials, network).accounts.retrieveCurrent();
       if (typeof account?.id !== 'string')
         return { ok: false, code: 'connection_protocol_error', message: `${settings.api_base_url} answered /v1/account without an account id` };
       return { ok: true, detail: `Stripe accepted the key for platform account ${account.id}` };
@@ -24,5 +24,5 @@ export const stripeConnectConnector: ConnectorDefinition<'payouts', StripeConnec
     }
   },
   destinations: (s) => [urlDestination('settings.api_base_url', s.api_base_url)],
-  open: (settings, credentials) => new StripePayoutConnector(settings, credentials),
+  open: (settings, credentials, context) => new StripePayoutConnector(settings, credentials, context?.network),
 };

@@ -3,15 +3,18 @@
  * codes: a refused key is `connection_auth_failed` (final), a request Stripe refused
  * (card/invalid_request/idempotency) is `counterpart_rejected` (final, with Stripe's own
  * code), 429/5xx and network errors are retried (`counterpart_unavailable`,
- * `connection_unreachable`, with Stripe's Retry-After when it sent one).
+ * `connection_unreachable`, with Stripe's Retry-After when it sent one). An organization's
+ * connection talks to Stripe through the pinned network (Stripe's fetch HTTP client over it).
  */
 import Stripe from 'stripe';
 import { DomainError, upstream } from '../../kernel/errors';
+import { destinationRefusedAtConnect, type ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 import type { StripeConnectCredentials, StripeConnectSettings } from './settings';
 
 const TIMEOUT_MS = 10_000;
 
-export function stripeClient(settings: StripeConnectSettings, credentials: StripeConnectCredentials): Stripe {
+export function stripeClient(settings: StripeConnectSettings, credentials: StripeConnectCredentials, network?: ConnectorNetwork): Stripe {
   const url = new URL(settings.api_base_url);
   return new Stripe(credentials.secret_key, {
     host: url.hostname,
@@ -22,10 +25,12 @@ export function stripeClient(settings: StripeConnectSettings, credentials: Strip
     timeout: TIMEOUT_MS,
     telemetry: false,
     appInfo: { name: 'hiring-integrations' },
+    ...(network ? { httpClient: Stripe.createFetchHttpClient(network.fetch) } : {}),
   });
 }
 
 export function stripeFailure(error: unknown, what: string): DomainError {
+  if (isDestinationRefused(error)) return destinationRefusedAtConnect(error);
   if (!(error instanceof Stripe.errors.StripeError)) return upstream('connection_unreachable', `Stripe could not be reached for ${what}`);
   const status = error.statusCode;
   const detail = `${error.code ? ` (${error.code})` : ''}: ${error.message}`.slice(0, 300);

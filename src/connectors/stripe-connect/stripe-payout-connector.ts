@@ -3,6 +3,7 @@
  * (KYC) link, transfers from the platform to the worker's account, instant payouts on the
  * worker's account (`Stripe-Account`), and the Connect webhooks verified with the signing secret.
  */
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import type Stripe from 'stripe';
 import { DomainError } from '../../kernel/errors';
 import type { PayoutConnector, PayoutMoney, PayoutMovement, PayoutOnboarding, PayoutProviderEvent, PayoutWorker } from '../../features/hooks/domain/connectors';
@@ -18,8 +19,9 @@ export class StripePayoutConnector implements PayoutConnector {
   constructor(
     private readonly settings: StripeConnectSettings,
     credentials: StripeConnectCredentials,
+    network?: ConnectorNetwork,
   ) {
-    this.stripe = stripeClient(settings, credentials);
+    this.stripe = stripeClient(settings, credentials, network);
     this.livemode = /^(sk|rk)_live_/.test(credentials.secret_key);
     this.webhookSecret = credentials.webhook_secret;
   }

@@ -10,9 +10,9 @@ export const twilioConnector: ConnectorDefinition<'sms', TwilioSettings, TwilioC
   description: 'SMS through Twilio Programmable Messaging (Account SID + Auth Token; delivery status callbacks, STOP opt-outs)',
   settings: twilioSettings,
   credentials: twilioCredentials,
-  async test(settings, credentials) {
+  async test(settings, credentials, network) {
     // A real round trip that sends nothing: fetch the account with these credentials.
-    const answer = await new TwilioApi(settings, credentials).fetchAccount();
+    const answer = await new TwilioApi(settings, credentials, network).fetchAccount();
     if (!answer.ok) return { ok: false, code: answer.error.code, message: answer.error.message };
     const status = answer.body.status;
     if (typeof status === 'string' && status !== 'active')

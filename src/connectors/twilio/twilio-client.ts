@@ -7,6 +7,7 @@
  */
 import type { Delivery, SmsConnector, SmsMessage } from '../../features/hooks/domain/connectors';
 import type { OpenContext } from '../../features/connections/domain/connector-definition';
+import type { ConnectorNetwork } from '../../features/connections/domain/connection-destinations';
 import { fromTwilioStatus } from '../../features/sms/domain/delivery-status';
 import { segmentSms } from '../../features/sms/domain/sms-segments';
 import { twilioWebhookPath } from './twilio-signature';
@@ -21,6 +22,8 @@ export class TwilioApi {
   constructor(
     private readonly settings: TwilioSettings,
     private readonly credentials: TwilioCredentials,
+    /** The pinned network for an organization's connection; the global fetch otherwise. */
+    private readonly network?: ConnectorNetwork,
   ) {}
 
   /** GET /2010-04-01/Accounts/{Sid}.json: the credentials work and the account is there. */
@@ -36,7 +39,7 @@ export class TwilioApi {
     const authorization = `Basic ${Buffer.from(`${this.settings.account_sid}:${this.credentials.auth_token}`).toString('base64')}`;
     let response: Response;
     try {
-      response = await fetch(new URL(path, this.settings.api_base_url), {
+      response = await (this.network?.fetch ?? fetch)(new URL(path, this.settings.api_base_url), {
         method,
         headers: { authorization, accept: 'application/json', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
         ...(form ? { body: form.toString() } : {}),
@@ -69,7 +72,7 @@ export class TwilioSmsConnector implements SmsConnector {
     credentials: TwilioCredentials,
     context?: OpenContext,
   ) {
-    this.api = new TwilioApi(settings, credentials);
+    this.api = new TwilioApi(settings, credentials, context?.network);
     // Twilio posts delivery status to this connection's own endpoint unless the settings name another.
     this.statusCallback =
       settings.status_callback_url ??

@@ -3,6 +3,8 @@
  * why: https://www.twilio.com/docs/api/errors), except 429 and 20429 (too many requests),
  * which retry after the `Retry-After` Twilio named; a 5xx or a network failure is transient.
  */
+import { refusedAtConnect } from '../../features/connections/domain/connection-destinations';
+import { isDestinationRefused } from '../../platform/network/pinned-network';
 import { DomainError, upstream } from '../../kernel/errors';
 
 export interface ClassifiedTwilioError {
@@ -42,6 +44,7 @@ export function classifyTwilioAnswer(status: number, body: unknown, retryAfter: 
 }
 
 export function classifyTwilioNetworkError(error: unknown): ClassifiedTwilioError {
+  if (isDestinationRefused(error)) return { code: 'destination_not_allowed', message: refusedAtConnect(error), transient: false };
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   const detail = String(e?.cause?.message ?? e?.message ?? error).slice(0, 300);
   const certificate = /certificate|self[- ]signed|altname/i.test(detail);

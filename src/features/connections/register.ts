@@ -27,11 +27,14 @@ import { ConnectorResolver, type DeploymentDefault } from './domain/connector-re
 import { SMS_INBOUND, type SmsInboundSink } from '../sms/domain/sms-inbound';
 import { connectionRoutes } from './http/connections-router';
 import { checkHost } from '../../platform/network/address-policy';
+import { pinnedNetwork, type OutboundNetwork } from '../../platform/network/pinned-network';
 import type { DestinationGuard } from './domain/connection-destinations';
 import { currentHostConnectors } from '../../composition/retired-host-fields';
 import { KnexConnectionRepository } from './storage/knex-connection-repository';
 
 export const CONNECTOR_RESOLVER = Symbol('ConnectorResolver');
+/** The pinned network organizations' connections connect through (closed when the plugin stops). */
+const CONNECTOR_NETWORK = Symbol('ConnectorNetwork');
 
 export const connectionsModule: PluginModule = {
   name: 'connections',
@@ -49,7 +52,10 @@ export const connectionsModule: PluginModule = {
           }),
       ),
     });
-    const destinations: DestinationGuard = { check: (host) => checkHost(host, config.connectorAllowedInternalHosts) };
+    // Checked when saved, tested and opened; pinned at every connection the connector makes.
+    const network = pinnedNetwork({ allowedInternalHosts: config.connectorAllowedInternalHosts });
+    container.register(CONNECTOR_NETWORK, { useValue: network });
+    const destinations: DestinationGuard = { check: (host) => checkHost(host, config.connectorAllowedInternalHosts), network };
     container.register(ConnectionService, {
       useFactory: instanceCachingFactory(
         (c) =>
@@ -86,6 +92,9 @@ export const connectionsModule: PluginModule = {
   },
   routers: [{ name: 'connections', create: (container, kit) => kit.build('connections', connectionRoutes(container.resolve(ConnectionService))) }],
   async start(container) {
-    return async () => container.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).close();
+    return async () => {
+      container.resolve<ConnectorResolver>(CONNECTOR_RESOLVER).close();
+      await container.resolve<OutboundNetwork>(CONNECTOR_NETWORK).close();
+    };
   },
 };

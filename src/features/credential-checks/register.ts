@@ -22,7 +22,7 @@ import { registerCandidateData } from '../privacy/register';
 import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 // The webhooks' address policy: the same rule for every URL the plugin fetches on someone else's word.
-import { isPublicAddress } from '../../platform/network/address-policy';
+import { pinnedNetwork } from '../../platform/network/pinned-network';
 import { DidResolver } from './verification/did-resolver';
 import { HttpDocumentFetcher, type DocumentFetcher } from './verification/document-fetcher';
 import { selfReported, VcJwtExaminer } from './verification/vc-jwt-examiner';
@@ -51,7 +51,7 @@ export const credentialChecksModule: PluginModule = {
     });
     // Outside production a loopback host answers over http: tests serve did:web documents and status lists locally.
     container.register<DocumentFetcher>(DOCUMENT_FETCHER, {
-      useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production', isPublicAddress }),
+      useValue: new HttpDocumentFetcher({ allowLoopbackHttp: config.env !== 'production', network: pinnedNetwork({ allowedInternalHosts: [] }) }),
     });
     container.register<Examiners>(EXAMINERS, {
       useFactory: instanceCachingFactory((c) => {

@@ -24,7 +24,7 @@ import { declarationOf, type GatedHookHandler } from '../hooks/domain/hook-handl
 import { ORGANIZATION_REPOSITORY, type OrganizationRepository } from '../organizations/domain/ports';
 import { candidateStore, noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
-import { DESTINATION_POLICY, type DestinationPolicy } from '../webhooks/domain/ports';
+import { DESTINATION_FETCH, DESTINATION_POLICY, type DestinationFetch, type DestinationPolicy } from '../webhooks/domain/ports';
 import { PdfEnvelopeDocuments } from './documents/envelope-pdf';
 import { HttpTimestampAuthority } from './documents/timestamp-authority-client';
 import { ENVELOPE_REPOSITORY, SEND_AGREEMENT_ACTION, SEND_OFFER_ACTION, type EnvelopeRepository } from './domain/envelope';
@@ -79,7 +79,12 @@ export const esignModule: PluginModule = {
     container.register<TemplateRepository>(TEMPLATE_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexTemplateRepository(db)) });
     container.register<TimestampAuthority>(TIMESTAMP_AUTHORITY, {
       useFactory: instanceCachingFactory(
-        (c) => new HttpTimestampAuthority(c.resolve<DestinationPolicy>(DESTINATION_POLICY), `${c.resolve<Manifest>(MANIFEST).name} e-signature`),
+        (c) =>
+          new HttpTimestampAuthority(
+            c.resolve<DestinationPolicy>(DESTINATION_POLICY),
+            `${c.resolve<Manifest>(MANIFEST).name} e-signature`,
+            c.resolve<DestinationFetch>(DESTINATION_FETCH),
+          ),
       ),
     });
     container.register<EsignSettingsRepository>(ESIGN_SETTINGS_REPOSITORY, { useFactory: instanceCachingFactory(() => new KnexEsignSettings(db)) });

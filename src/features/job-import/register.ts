@@ -21,7 +21,7 @@ import { ENTITLEMENTS, type Entitlements } from '../licensing/domain/entitlement
 import { LISTINGS_MANAGER, type ListingsManager } from '../listings/domain/listing-management';
 import { noCandidateData } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
-import { DESTINATION_POLICY, type DestinationPolicy } from '../webhooks/domain/ports';
+import { DESTINATION_FETCH, DESTINATION_POLICY, type DestinationFetch, type DestinationPolicy } from '../webhooks/domain/ports';
 import { FeedImport } from './domain/feed-import';
 import { IMPORT_FEED_REPOSITORY, type ImportFeedRepository } from './domain/import-feed';
 import { JOB_IMPORT_REPOSITORY, type JobImportRepository } from './domain/job-import';
@@ -40,7 +40,9 @@ function jobImports(c: DependencyContainer): JobImports {
   return new JobImports({
     feeds: c.resolve<ImportFeedRepository>(IMPORT_FEED_REPOSITORY),
     imports: c.resolve<JobImportRepository>(JOB_IMPORT_REPOSITORY),
-    importer: listings ? new FeedImport(new HttpFeedFetcher(policy, `${manifest.name}/${manifest.version} job-import`), listings) : undefined,
+    importer: listings
+      ? new FeedImport(new HttpFeedFetcher(policy, `${manifest.name}/${manifest.version} job-import`, c.resolve<DestinationFetch>(DESTINATION_FETCH)), listings)
+      : undefined,
     runner: c.resolve(ActionRunner),
     runs: c.resolve<ActionRunRepository>(ACTION_RUN_REPOSITORY),
     entitlements: c.resolve<Entitlements>(ENTITLEMENTS),

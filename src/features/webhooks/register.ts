@@ -10,7 +10,17 @@ import { RecordingEventPublisher } from '../events/domain/recording-publisher';
 import { CLOCK, type Clock } from '../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../kernel/events';
 import { LOGGER, type Logger } from '../../kernel/logger';
-import { DESTINATION_POLICY, RETRY_SCHEDULE, WEBHOOK_SENDER, WEBHOOK_SETTINGS, WEBHOOK_SIGNER, type WebhookSettings } from './domain/ports';
+import {
+  DESTINATION_FETCH,
+  DESTINATION_POLICY,
+  RETRY_SCHEDULE,
+  WEBHOOK_SENDER,
+  WEBHOOK_SETTINGS,
+  WEBHOOK_SIGNER,
+  type DestinationFetch,
+  type WebhookSettings,
+} from './domain/ports';
+import { pinnedNetwork, type OutboundNetwork } from '../../platform/network/pinned-network';
 import type { RetrySchedule } from '../../kernel/delivery/backoff';
 import { WEBHOOK_DELIVERY_REPOSITORY, type WebhookDeliveryRepository } from './domain/webhook-delivery';
 import { WebhookDeliveryService } from './domain/webhook-delivery-service';
@@ -49,6 +59,8 @@ export const webhooksModule: PluginModule = {
         httpAllowedHosts: settings.httpAllowedHosts,
       }),
     });
+    // Time-stamp authorities and import feeds: the policy's addresses, pinned at each connection.
+    container.register<DestinationFetch>(DESTINATION_FETCH, { useValue: pinnedNetwork({ allowedInternalHosts: settings.allowedInternalHosts }) });
     container.register<RetrySchedule>(RETRY_SCHEDULE, {
       useValue: { baseMs: settings.retryBaseMs, maxDelayMs: settings.retryMaxDelayMs, windowMs: settings.retryWindowMs },
     });
@@ -89,9 +101,11 @@ export const webhooksModule: PluginModule = {
     );
     const stop = sweep.start();
     const sender = container.resolve<HttpWebhookSender>(WEBHOOK_SENDER);
+    const pinned = container.resolve<OutboundNetwork>(DESTINATION_FETCH);
     return async () => {
       await stop();
       sender.close();
+      await pinned.close();
     };
   },
 };

@@ -71,21 +71,34 @@ export class DestinationRefusedError extends Error {
   }
 }
 
+/** What `dns.lookup` is to the guard (tests inject a resolver that answers differently per call: DNS rebinding). */
+export type DnsLookup = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /**
  * A DNS lookup for node:http(s)/net/tls that refuses non-public addresses, so what is checked
  * is exactly what is connected to (a name that later resolves to 127.0.0.1 or the metadata
- * address, DNS rebinding, is refused at connect time). `allowInternal` skips the check.
+ * address, DNS rebinding, is refused at connect time). `allowInternal` (for every name, or
+ * per name) skips the check; every address of the answer must be public, not just one.
  */
-export function guardedLookup(allowInternal: boolean, refused: (message: string) => Error = (m) => new DestinationRefusedError(m)): LookupFunction {
+export function guardedLookup(
+  allowInternal: boolean | ((hostname: string) => boolean),
+  refused: (message: string) => Error = (m) => new DestinationRefusedError(m),
+  resolve: DnsLookup = dnsLookup as unknown as DnsLookup,
+): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses) => {
-      if (error) return (callback as (e: Error | null, a: string, f: number) => void)(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
-      const bad = allowInternal ? undefined : list.find((a) => !isPublicAddress(a.address));
-      if (bad)
-        return (callback as (e: Error | null, a: string, f: number) => void)(refused(`${hostname} resolves to ${bad.address}, not a public address`), '', 0);
-      if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
+    const answer = callback as unknown as (error: Error | null, address: string | LookupAddress[], family?: number) => void;
+    resolve(hostname, { ...(options as LookupOptions), all: true }, (error, list) => {
+      if (error) return answer(error, '', 0);
+      if (list.length === 0) return answer(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
+      const allowed = typeof allowInternal === 'function' ? allowInternal(hostname) : allowInternal;
+      const bad = allowed ? undefined : list.find((a) => !isPublicAddress(a.address));
+      if (bad) return answer(refused(`${hostname} resolves to ${bad.address}, not a public address`), '', 0);
+      if ((options as LookupOptions).all) return answer(null, list);
+      answer(null, list[0]!.address, list[0]!.family);
     });
   };
 }

@@ -148,7 +148,7 @@ export class ConnectionService {
     }
     // Checked again at each test: a name saved as public may resolve inward since.
     const refused = await internalDestination(this.destinations, definition.destinations?.(connection.settings));
-    const outcome = refused ? refusedOutcome(refused) : await definition.test(connection.settings, credentials);
+    const outcome = refused ? refusedOutcome(refused) : await definition.test(connection.settings, credentials, this.destinations.network);
     const now = this.now();
     const tested: Connection = {
       ...connection,

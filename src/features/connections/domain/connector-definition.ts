@@ -17,7 +17,7 @@ import type {
   VideoMeetingConnector,
 } from '../../hooks/domain/connectors';
 import type { SmsInboundSink } from '../../sms/domain/sms-inbound';
-import type { Destination } from './connection-destinations';
+import type { ConnectorNetwork, Destination } from './connection-destinations';
 
 /** The ports a connection can fill (the handlers' connector tokens). */
 export interface PortsByKind {
@@ -55,8 +55,11 @@ export interface ConnectorDefinition<K extends ConnectorKind = ConnectorKind, S 
   description: string;
   settings: z.ZodType<S>;
   credentials: z.ZodType<C>;
-  /** A real round trip (SMTP: EHLO, STARTTLS, AUTH); never throws, answers the outcome. */
-  test(settings: S, credentials: C): Promise<ConnectionTestOutcome>;
+  /**
+   * A real round trip (SMTP: EHLO, STARTTLS, AUTH); never throws, answers the outcome. It
+   * connects through `network` (absent: directly); a refusal there is `destination_not_allowed`.
+   */
+  test(settings: S, credentials: C, network?: ConnectorNetwork): Promise<ConnectionTestOutcome>;
   /**
    * The hosts these settings make the connector reach, with the settings field each came
    * from: checked against the SSRF guard (connection-destinations.ts). Omitted only by a
@@ -76,6 +79,11 @@ export interface OpenContext {
   publicBaseUrl?: string;
   /** SMS connectors hand delivery receipts and inbound messages (STOP) here. */
   sms?: SmsInboundSink;
+  /**
+   * Where the port connects through: an organization's connection gets the pinned network (a
+   * refusal fails the step with `destination_not_allowed`, permanent); absent, it connects directly.
+   */
+  network?: ConnectorNetwork;
 }
 
 export const CONNECTOR_DEFINITIONS = Symbol('ConnectorDefinitions');

@@ -154,7 +154,12 @@ export class ConnectorResolver {
     const refused = this.options.destinations ? await internalDestination(this.options.destinations, definition.destinations?.(settings)) : undefined;
     if (refused) throw destinationRefused(refused);
     const credentials = await this.connections.credentialsOf(connection);
-    const port = definition.open(settings, definition.credentials.parse(credentials), this.context(connection.organizationId, connection.id));
+    // …and pinned: every connection the port opens is checked again at connect time.
+    const network = this.options.destinations?.network;
+    const port = definition.open(settings, definition.credentials.parse(credentials), {
+      ...this.context(connection.organizationId, connection.id),
+      ...(network ? { network } : {}),
+    });
     this.opened.set(connection.id, { port, version });
     return port;
   }

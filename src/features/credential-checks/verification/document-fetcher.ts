@@ -1,13 +1,13 @@
 /**
  * Fetches the documents a verification needs (did:web DID documents, status list
  * credentials): https only, no redirects, 5 s, 1 MiB, and only to public addresses (the
- * names a credential carries are the applicant's choice: no probing of the private network;
- * the name is resolved and checked before the request, which leaves DNS rebinding between
- * the two as a known limit). Outside production a loopback host may answer over plain http,
+ * names a credential carries are the applicant's choice: no probing of the private network).
+ * The check runs inside the connection's own DNS lookup (`network`, the pinned network), so
+ * the address checked is the address connected to: a name that resolves inward when fetched
+ * (DNS rebinding) is refused. Outside production a loopback host may answer over plain http,
  * so tests serve them from a local server and nothing reaches the network.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isDestinationRefused } from '../../../platform/network/pinned-network';
 export interface DocumentFetcher {
   json(url: string): Promise<unknown>;
   /** The body as text (a status list may be a VC-JWT). */
@@ -18,16 +18,8 @@ const MAX_BYTES = 1 << 20;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 export class HttpDocumentFetcher implements DocumentFetcher {
-  constructor(private readonly options: { allowLoopbackHttp: boolean; timeoutMs?: number; isPublicAddress?: (address: string) => boolean }) {}
-
-  /** Every address the name resolves to must be public. */
-  private async requirePublic(url: URL): Promise<void> {
-    const check = this.options.isPublicAddress;
-    if (!check) return;
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-    if (addresses.length === 0 || !addresses.every(check)) throw new Error('the issuer’s address is not public');
-  }
+  /** `network`: the fetch that refuses non-public addresses at connect time (absent: the global fetch, unit tests). */
+  constructor(private readonly options: { allowLoopbackHttp: boolean; timeoutMs?: number; network?: { fetch: typeof fetch } }) {}
 
   /** In test mode, an https URL of a loopback host is fetched over http (no certificate to make). */
   private target(url: string): URL {
@@ -50,12 +42,19 @@ export class HttpDocumentFetcher implements DocumentFetcher {
 
   async text(url: string): Promise<string> {
     const target = this.target(url);
-    if (target.protocol === 'https:') await this.requirePublic(target);
-    const response = await fetch(target, {
-      redirect: 'error',
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
-      headers: { accept: 'application/json, application/vc+jwt, application/did+json' },
-    });
+    // The test-mode loopback allowance (plain http) is the only fetch outside the guard.
+    const fetching = target.protocol === 'https:' && this.options.network ? this.options.network.fetch : fetch;
+    let response: Response;
+    try {
+      response = await fetching(target, {
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
+        headers: { accept: 'application/json, application/vc+jwt, application/did+json' },
+      });
+    } catch (error) {
+      if (isDestinationRefused(error)) throw new Error('the issuer’s address is not public');
+      throw error;
+    }
     if (!response.ok) throw new Error(`answered ${response.status}`);
     const declared = Number(response.headers.get('content-length') ?? 0);
     if (declared > MAX_BYTES) throw new Error('document too large');

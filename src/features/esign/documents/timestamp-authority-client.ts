@@ -2,11 +2,14 @@
  * Asks an RFC 3161 time-stamp authority over HTTP (RFC 3161 §3.4: POST
  * application/timestamp-query, answer application/timestamp-reply) under the webhooks'
  * destination policy (absolute http(s) URL, https in production, public addresses unless
- * allowed), checked before each request; no redirects, the answer bounded in size and time.
+ * allowed), checked before each request and again inside the connection's own DNS lookup
+ * (DestinationFetch: a name that resolves inward by then, DNS rebinding, is refused at
+ * connect); no redirects, the answer bounded in size and time.
  * Plain http is usual for TSAs: the token is signed, the transport adds nothing to it.
  */
 import { isDomainError, upstream } from '../../../kernel/errors';
-import type { DestinationPolicy } from '../../webhooks/domain/ports';
+import type { DestinationFetch, DestinationPolicy } from '../../webhooks/domain/ports';
+import { isDestinationRefused } from '../../../platform/network/pinned-network';
 import type { TimestampAuthority } from '../domain/ports';
 import { TimestampError, timestampRequest, timestampToken } from './rfc3161';
 
@@ -17,6 +20,7 @@ export class HttpTimestampAuthority implements TimestampAuthority {
   constructor(
     private readonly policy: DestinationPolicy,
     private readonly userAgent: string,
+    private readonly pinned: DestinationFetch,
   ) {}
 
   async timestamp(url: string, sha256: Buffer): Promise<{ token: Buffer; time: Date }> {
@@ -25,7 +29,7 @@ export class HttpTimestampAuthority implements TimestampAuthority {
       const request = timestampRequest(sha256);
       let response: Response;
       try {
-        response = await fetch(url, {
+        response = await this.pinned.fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply', 'user-agent': this.userAgent },
           body: request.der,
@@ -33,6 +37,7 @@ export class HttpTimestampAuthority implements TimestampAuthority {
           signal: AbortSignal.timeout(TIMEOUT_MS),
         });
       } catch (error) {
+        if (isDestinationRefused(error)) throw new TimestampError('timestamp_unavailable', `The time-stamp authority URL is refused: ${refusalOf(error)}`);
         throw new TimestampError('timestamp_unavailable', `The time-stamp authority could not be reached: ${(error as Error).message}`);
       }
       if (Number(response.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
@@ -55,3 +60,6 @@ export class HttpTimestampAuthority implements TimestampAuthority {
     }
   }
 }
+
+/** The refusal's own words (fetch wraps it as its `cause`). */
+const refusalOf = (error: unknown) => String((error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message);

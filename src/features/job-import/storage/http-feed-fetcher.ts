@@ -2,9 +2,12 @@
  * Fetches an import feed over HTTP: a conditional GET (If-None-Match, If-Modified-Since)
  * under the webhooks' destination policy (absolute http(s) URL without credentials, https in
  * production, every address public unless allowed), checked again at each redirect (at most
- * three); the body streamed, cut at MAX_FEED_BYTES, the whole fetch bounded in time.
+ * three) and inside each connection's own DNS lookup (DestinationFetch: a name that resolves
+ * inward by then, DNS rebinding, is refused at connect); the body streamed, cut at
+ * MAX_FEED_BYTES, the whole fetch bounded in time.
  */
-import type { DestinationPolicy } from '../../webhooks/domain/ports';
+import type { DestinationFetch, DestinationPolicy } from '../../webhooks/domain/ports';
+import { isDestinationRefused } from '../../../platform/network/pinned-network';
 import { DomainError } from '../../../kernel/errors';
 import { FeedFetchError, type FeedFetcher, type FeedResponse, type Validators } from '../domain/feed-import';
 
@@ -16,6 +19,7 @@ export class HttpFeedFetcher implements FeedFetcher {
   constructor(
     private readonly policy: DestinationPolicy,
     private readonly userAgent: string,
+    private readonly pinned: DestinationFetch,
   ) {}
 
   async fetch(url: string, validators: Validators): Promise<FeedResponse> {
@@ -33,8 +37,10 @@ export class HttpFeedFetcher implements FeedFetcher {
       if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
       let response: Response;
       try {
-        response = await fetch(target, { headers, redirect: 'manual', signal });
+        response = await this.pinned.fetch(target, { headers, redirect: 'manual', signal });
       } catch (error) {
+        if (isDestinationRefused(error))
+          throw new FeedFetchError('feed_url_refused', `The feed's host is refused: ${String((error as { cause?: Error }).cause?.message ?? error)}`);
         throw new FeedFetchError('feed_unreachable', `The feed could not be fetched: ${(error as Error).message}`);
       }
       if (response.status === 304) return { kind: 'not_modified' };

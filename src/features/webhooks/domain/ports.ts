@@ -42,9 +42,19 @@ export interface DestinationPolicy {
   check(url: string): Promise<void>;
 }
 
+/**
+ * The fetch for URLs the destination policy admitted (a time-stamp authority, an import
+ * feed): the same rules, checked again at each connection inside its own DNS lookup (and for
+ * every redirect), so a name that resolves inward later (DNS rebinding) is refused there.
+ */
+export interface DestinationFetch {
+  fetch: typeof fetch;
+}
+
 export const WEBHOOK_SENDER = Symbol('WebhookSender');
 export const WEBHOOK_SIGNER = Symbol('WebhookSigner');
 export const DESTINATION_POLICY = Symbol('DestinationPolicy');
+export const DESTINATION_FETCH = Symbol('DestinationFetch');
 export const RETRY_SCHEDULE = Symbol('RetrySchedule');
 /** Per-attempt deadline and rotation overlap, from configuration. */
 export const WEBHOOK_SETTINGS = Symbol('WebhookSettings');
