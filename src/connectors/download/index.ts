@@ -36,6 +36,8 @@ export const payrollDownloadConnector: ConnectorDefinition<'payroll_files', Down
   settings: downloadSettings,
   credentials: downloadCredentials,
   test,
+  // Reaches no host at all (declared, so the SSRF guard knows it was considered).
+  destinations: () => [],
   open: (): PayrollFileConnector => ({
     deliverFile: () => Promise.reject(downloadOnly('payroll files')),
     deliverFileStream: () => Promise.reject(downloadOnly('payroll files')),
@@ -51,6 +53,8 @@ export const posDownloadConnector: ConnectorDefinition<'pos', DownloadSettings, 
   settings: downloadSettings,
   credentials: downloadCredentials,
   test,
+  // Reaches no host at all (declared, so the SSRF guard knows it was considered).
+  destinations: () => [],
   open: (): PosConnector => ({
     syncTeamMember: () => Promise.reject(downloadOnly('team member files')),
     deactivateTeamMember: () => Promise.reject(downloadOnly('team member files')),
