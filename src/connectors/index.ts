@@ -2,6 +2,7 @@
 import type { ConnectorDefinition } from '../features/connections/domain/connector-definition';
 import { caldavConnector } from './caldav';
 import { checkrConnector } from './checkr';
+import { payrollDownloadConnector, posDownloadConnector } from './download';
 import { jitsiConnector } from './jitsi';
 import { meetingUrlTemplateConnector } from './meeting-url-template';
 import { posCsvConnector } from './pos-csv';
@@ -26,4 +27,6 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   checkrConnector,
   squareConnector,
   posCsvConnector,
+  payrollDownloadConnector,
+  posDownloadConnector,
 ];

@@ -14,6 +14,11 @@
  * reference the file's SHA-256, never overwriting other bytes (file_exists); the same batch, the
  * day's hires (new_hire.v1) and every current POS team member (pos_team_member.v1, one row each)
  * download over HTTP as action runs with their SHA-256; another organization gets none of it.
+ *
+ * Last, download only: an organization without an SFTP server activates both licenses with the
+ * payroll-download and pos-download connections (no server settings, an honest test); its hooks
+ * record the roster and journal and say so (delivery: download), with no run and no file; the new
+ * hires, the change batch and the team members download as the only runs; destination sftp is 409.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
@@ -351,6 +356,134 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
         assert.deepEqual([refused.status, refused.body.error.code], [403, 'license_required'], `${action} ${url}: ${refused.text}`);
       }
       assert.equal((await t.request('GET', '/v1/integrations/runs?action=payroll.payroll_sync', { auth: globex.apiKey })).body.data.length, 0);
+    });
+  });
+
+  describe('download-only: a Toast restaurant and a payroll team without an SFTP server (payroll-download, pos-download)', () => {
+    let initech: { organizationId: string; apiKey: string };
+    let yesterday: string;
+    const post = (url: string, body: object, apiKey = initech.apiKey) => t.request('POST', url, { auth: apiKey, body });
+    const fire = (name: string, payload: object) =>
+      t.request('POST', `/host/v1/hooks/${name}`, { auth: t.operatorKey, body: { organization_id: initech.organizationId, payload } });
+    const results = (body: { outcomes: { handler: string; result?: any; reason?: string }[] }) =>
+      Object.fromEntries(body.outcomes.map((o) => [o.handler, o.result ?? o.reason]));
+    const linda = {
+      candidate_id: 'cand_linda',
+      candidate: { name: 'Linda Belcher', email: 'linda@taqueria.example', phone: '+14155550123' },
+      job_title: 'Server',
+      department: 'Front of house',
+      pay_rate: { amount: 1600, currency: 'USD', per: 'hour' },
+    };
+
+    before(async () => {
+      initech = await t.createOrganization('Initech Taqueria');
+    });
+
+    it('the licenses activate with a download connection: no server settings, an honest test', async () => {
+      const activations = await Promise.all(
+        ['payroll.payroll_sync', 'hris.pos_sync'].map((action) => post(`/v1/integrations/licenses/${action}/activate`, {})),
+      );
+      assert.deepEqual(
+        activations.map((a) => a.body.status),
+        ['requires_connection', 'requires_connection'],
+      );
+      const withServer = await post('/v1/integrations/connections', { connector: 'pos-download', settings: { host: '127.0.0.1' } });
+      assert.equal(withServer.status, 400, withServer.text);
+      for (const connector of ['payroll-download', 'pos-download']) {
+        const created = await post('/v1/integrations/connections', { connector });
+        assert.equal(created.status, 201, created.text);
+        assert.deepEqual([created.body.kind, created.body.settings], [connector === 'pos-download' ? 'pos' : 'payroll_files', {}]);
+        const tested = await post(`/v1/integrations/connections/${created.body.id}/test`, {});
+        assert.deepEqual([tested.body.ok, tested.body.message], [true, 'Files are downloaded through the API; nothing to connect to'], tested.text);
+      }
+      for (const activation of activations) assert.equal((await settledLicense(t, initech.apiKey, activation.body.id)).status, 'active');
+    });
+
+    it('a hire, a change and a termination are recorded for download: no run claims a delivery', async () => {
+      const files = csvFiles().length;
+      const hired = results((await fire('candidate.hired', linda)).body);
+      assert.deepEqual(
+        [hired['payroll-new-hire-file'].delivery, hired['payroll-new-hire-file'].download, hired['payroll-new-hire-file'].recorded],
+        ['download', 'POST /v1/payroll/new_hire_batches', true],
+        JSON.stringify(hired),
+      );
+      assert.equal(hired['payroll-new-hire-file'].run_id, undefined);
+      assert.deepEqual(hired['pos-team-member-sync'], {
+        candidate_id: 'cand_linda',
+        recorded: true,
+        delivery: 'download',
+        download: 'POST /v1/pos/team_member_exports',
+      });
+      const raised = results((await fire('employee.updated', { ...linda, pay_rate: { amount: 1750, currency: 'USD', per: 'hour' }, reason: 'Raise' })).body);
+      assert.deepEqual(
+        [raised['payroll-change-record'].change_type, raised['payroll-change-record'].delivery, raised['pos-team-member-update'].delivery],
+        ['update', 'download', 'download'],
+        JSON.stringify(raised),
+      );
+      yesterday = new Date(Date.parse(`${raised['payroll-change-record'].batch_date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      await fire('candidate.hired', { ...linda, candidate_id: 'cand_gene', candidate: { name: 'Gene Belcher', email: 'gene@taqueria.example' } });
+      const ended = results((await fire('employee.terminated', { candidate_id: 'cand_gene', terminated_on: '2026-11-30' })).body);
+      assert.deepEqual(
+        [ended['payroll-termination-record'].delivery, ended['pos-team-member-deactivate'].delivery],
+        ['download', 'download'],
+        JSON.stringify(ended),
+      );
+      for (const action of ['payroll.payroll_sync', 'hris.pos_sync']) {
+        const runs = await t.request('GET', `/v1/integrations/runs?action=${action}`, { auth: initech.apiKey });
+        assert.deepEqual(runs.body.data, [], `${action}: nothing was delivered, so no run`);
+      }
+      assert.equal(csvFiles().length, files, 'no file went to any server');
+    });
+
+    it('the files download (new hires, changes, team members) as download runs; destination sftp is refused before any run', async () => {
+      await t.database.db.raw(`update hi_payroll_changes set recorded_at = recorded_at - interval '1 day' where organization_id = ?`, [initech.organizationId]);
+      const refused = await post('/v1/payroll/change_batches', { date: yesterday, destination: 'sftp' });
+      assert.deepEqual([refused.status, refused.body.error?.code], [409, 'delivery_download_only'], refused.text);
+      const hires = await post('/v1/payroll/new_hire_batches', { date: yesterday });
+      assert.equal(hires.status, 201, hires.text);
+      assert.deepEqual(
+        (parse(hires.body.content, { columns: true }) as Record<string, string>[]).map((r) => [r.employee_external_id, r.job_title, r.pay_rate]),
+        [
+          ['cand_linda', 'Server', '16.00'],
+          ['cand_gene', 'Server', '16.00'],
+        ],
+      );
+      const changes = await post('/v1/payroll/change_batches', { date: yesterday });
+      assert.equal(changes.status, 201, changes.text);
+      assert.deepEqual(
+        (parse(changes.body.content, { columns: true }) as Record<string, string>[]).map((r) => [
+          r.change_type,
+          r.employee_external_id,
+          r.old_pay_rate_cents,
+          r.new_pay_rate_cents,
+          r.reason,
+        ]),
+        [
+          ['update', 'cand_linda', '1600', '1750', 'Raise'],
+          ['termination', 'cand_gene', '1600', '', ''],
+        ],
+      );
+      const team = await post('/v1/pos/team_member_exports', { status: 'all' });
+      assert.equal(team.status, 201, team.text);
+      assert.deepEqual(
+        (parse(team.body.content, { columns: true }) as Record<string, string>[]).map((r) => [r.external_id, r.status, r.wage_cents]),
+        [
+          ['cand_gene', 'inactive', ''],
+          ['cand_linda', 'active', '1750'],
+        ],
+      );
+      const runs = await t.request('GET', '/v1/integrations/runs', { auth: initech.apiKey });
+      assert.deepEqual(
+        runs.body.data.map((r: { connector: string; status: string }) => [r.connector, r.status]),
+        [
+          ['download', 'succeeded'],
+          ['download', 'succeeded'],
+          ['download', 'succeeded'],
+        ],
+        'each download is the run, and only the downloads',
+      );
+      const connections = await t.request('GET', '/v1/integrations/connections', { auth: globex.apiKey });
+      assert.ok(!JSON.stringify(connections.body).includes('download'), 'another organization sees none of these connections');
     });
   });
 });

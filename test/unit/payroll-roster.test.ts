@@ -59,7 +59,7 @@ describe('payroll: the roster comparison', () => {
     assert.deepEqual([back?.kind, back?.changedFields, back?.next.status], ['rehire', ['status'], 'active']);
   });
 
-  it('the change sweep delivers each of the last 7 finished days that had changes, for licensed organizations, once a day file', async () => {
+  it('the change sweep delivers each of the last 7 finished days that had changes, for licensed organizations that do not download, once a day file', async () => {
     const delivered: string[] = [];
     const changes = new ChangeBatches(
       {
@@ -67,7 +67,7 @@ describe('payroll: the roster comparison', () => {
         list: () => Promise.resolve([]),
         records: () => Promise.resolve([]),
         organizationsWithRecords: (kinds, since) =>
-          Promise.resolve(since.toISOString().startsWith('2026-11-25') && !kinds.includes('hire') ? ['org_licensed', 'org_unlicensed'] : []),
+          Promise.resolve(since.toISOString().startsWith('2026-11-25') && !kinds.includes('hire') ? ['org_licensed', 'org_unlicensed', 'org_downloads'] : []),
       },
       {
         deliverFile: (f) => {
@@ -76,10 +76,12 @@ describe('payroll: the roster comparison', () => {
         },
       },
       {} as never,
-      { allows: (organizationId) => organizationId === 'org_licensed' },
+      { allows: (organizationId) => organizationId !== 'org_unlicensed' },
       { publish: () => Promise.resolve() },
       { warn: () => undefined } as never,
       () => new Date('2026-11-28T01:00:00Z'),
+      // org_downloads chose to download its files (a payroll-download connection): the schedule skips it.
+      { deliversByDownload: (organizationId) => Promise.resolve(organizationId === 'org_downloads') },
     );
     assert.deepEqual(await changes.deliverDue(new Date('2026-11-28T01:00:00Z')), { delivered: 1, failed: 0 });
     assert.deepEqual(delivered, ['org_licensed changes-2026-11-25.csv payroll-changes-org_licensed-2026-11-25']);

@@ -13,6 +13,7 @@ import {
   NOTIFICATION_CONNECTOR,
   PAYOUT_CONNECTOR,
   PAYROLL_FILE_CONNECTOR,
+  DOWNLOAD_DELIVERY,
   POS_CONNECTOR,
   SMS_CONNECTOR,
   VIDEO_MEETING_CONNECTOR,
@@ -103,6 +104,7 @@ export const actionRunsModule: PluginModule = {
       PAYROLL_FILE_CONNECTOR,
       PAYOUT_CONNECTOR,
       POS_CONNECTOR,
+      DOWNLOAD_DELIVERY,
     ]) {
       container.register(token, { useToken: RunRecordingConnectors });
     }

@@ -16,7 +16,7 @@ import type { Database } from '../../platform/database/database';
 import { DATABASE } from '../../platform/database/tokens';
 import type { BullmqJobQueue } from '../../platform/queue/bullmq-queue';
 import { ActionRunner } from '../action-runs/domain/action-runner';
-import { PAYROLL_FILE_CONNECTOR, type PayrollFileConnector } from '../hooks/domain/connectors';
+import { DOWNLOAD_DELIVERY, PAYROLL_FILE_CONNECTOR, type DownloadDelivery, type PayrollFileConnector } from '../hooks/domain/connectors';
 import { HookGate } from '../hooks/domain/hook-gate';
 import { candidateStore } from '../privacy/domain/candidate-data';
 import { registerCandidateData } from '../privacy/register';
@@ -59,6 +59,7 @@ export const payrollModule: PluginModule = {
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
             c.resolve<Logger>(LOGGER),
             () => c.resolve<Clock>(CLOCK).now(),
+            c.resolve<DownloadDelivery>(DOWNLOAD_DELIVERY),
           ),
       ),
     });
@@ -74,6 +75,7 @@ export const payrollModule: PluginModule = {
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
             c.resolve<Logger>(LOGGER),
             () => c.resolve<Clock>(CLOCK).now(),
+            c.resolve<DownloadDelivery>(DOWNLOAD_DELIVERY),
           ),
       ),
     });
@@ -89,6 +91,7 @@ export const payrollModule: PluginModule = {
             c.resolve<EventPublisher>(EVENT_PUBLISHER),
             c.resolve<Logger>(LOGGER),
             () => c.resolve<Clock>(CLOCK).now(),
+            c.resolve<DownloadDelivery>(DOWNLOAD_DELIVERY),
           ),
       ),
     });

@@ -8,6 +8,7 @@ import type {
   Delivery,
   DeliveredFile,
   DeliveryBase,
+  DownloadDelivery,
   EmailMessage,
   EmployeeDeactivation,
   EmployeeRecord,
@@ -38,7 +39,7 @@ import { DomainError, isDomainError } from '../../../kernel/errors';
 import type { ActionRunner } from './action-runner';
 
 export class RunRecordingConnectors
-  implements NotificationConnector, SmsConnector, VideoMeetingConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector
+  implements NotificationConnector, SmsConnector, VideoMeetingConnector, HrisConnector, PayrollFileConnector, PayoutConnector, PosConnector, DownloadDelivery
 {
   constructor(
     private readonly resolver: ConnectorResolver,
@@ -48,6 +49,11 @@ export class RunRecordingConnectors
     /** Numbers that replied STOP: the SMS step fails with recipient_opted_out before anything leaves. */
     private readonly smsOptOuts: () => { requireReachable(organizationId: string, phone: string): Promise<void> } | undefined = () => undefined,
   ) {}
+
+  /** The organization's payroll_files or pos connection is a download one (nothing is delivered). */
+  deliversByDownload(organizationId: string, kind: 'payroll_files' | 'pos'): Promise<boolean> {
+    return this.resolver.deliversByDownload(organizationId, kind);
+  }
 
   async sendEmail(m: EmailMessage): Promise<Delivery> {
     return this.deliver('email', m, (port) => port.sendEmail(m));

@@ -53,6 +53,11 @@ export interface ConnectorDefinition<K extends ConnectorKind = ConnectorKind, S 
   key: string;
   kind: K;
   description: string;
+  /**
+   * The organization's choice to download this kind's files through the API (payroll-download,
+   * pos-download): nothing is delivered, handlers keep their records and sweeps skip it.
+   */
+  downloadOnly?: boolean;
   settings: z.ZodType<S>;
   credentials: z.ZodType<C>;
   /**

@@ -83,6 +83,15 @@ export class ConnectorResolver {
     return undefined;
   }
 
+  /**
+   * Whether the organization chose to download `kind`'s files (its verified connection of that
+   * kind is a download connector): handlers then record without delivering, sweeps skip it.
+   */
+  async deliversByDownload(organizationId: string, kind: ConnectorKind): Promise<boolean> {
+    const available = await this.availability(organizationId, kind);
+    return available?.source === 'connection' && this.definitions.some((d) => d.key === available.connector && d.downloadOnly === true);
+  }
+
   /** The kinds a step of the organization can go through now. */
   async availableKinds(organizationId: string | undefined): Promise<Set<string>> {
     const found = await Promise.all(CONNECTOR_KINDS.map(async (kind) => ((await this.availability(organizationId, kind)) ? kind : undefined)));

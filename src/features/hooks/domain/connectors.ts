@@ -7,6 +7,8 @@
  * Upstream trouble is thrown as an `upstream` DomainError (retried by jobs); a refusal that
  * retrying cannot change (bad credentials, rejected recipient) as a `conflict` one.
  */
+import { conflict } from '../../../kernel/errors';
+
 export interface DeliveryBase {
   organizationId: string;
   /** The action key the delivery serves (the license it is done under). */
@@ -251,6 +253,19 @@ export interface PosConnector {
   /** Sets the team member holding `referenceId` inactive (`employee_not_found` when none). */
   deactivateTeamMember(request: PosDeactivation): Promise<SyncedTeamMember>;
 }
+
+/**
+ * Whether the organization chose to download its files of a kind through the API (a
+ * payroll-download or pos-download connection) instead of having them delivered: the handlers
+ * then keep the roster and journal and deliver nothing (no run claims a delivery).
+ */
+export interface DownloadDelivery {
+  deliversByDownload(organizationId: string, kind: 'payroll_files' | 'pos'): Promise<boolean>;
+}
+export const DOWNLOAD_DELIVERY = Symbol('DownloadDelivery');
+/** `destination: sftp` asked of an organization that chose to download (409, before any run). */
+export const downloadChosen = () =>
+  conflict('delivery_download_only', "The organization's payroll_files connection is payroll-download: use destination download", { param: 'destination' });
 
 export const HRIS_CONNECTOR = Symbol('HrisConnector');
 export const PAYROLL_FILE_CONNECTOR = Symbol('PayrollFileConnector');

@@ -12,7 +12,7 @@ import { LOGGER, type Logger } from '../../../kernel/logger';
 import { EMPLOYEE_ROSTER, type EmployeeRoster } from '../../payroll/domain/employee-roster';
 import { CLOCK, type Clock } from '../../../kernel/clock';
 import { announce } from './connector-handlers';
-import { POS_CONNECTOR, type PosConnector, type PosTeamMember, type SyncedTeamMember } from './connectors';
+import { DOWNLOAD_DELIVERY, POS_CONNECTOR, type DownloadDelivery, type PosConnector, type PosTeamMember, type SyncedTeamMember } from './connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
 import { candidateHired, employeeTerminated } from './payloads';
 
@@ -54,6 +54,10 @@ function teamMember(hire: z.output<typeof posHire>): Omit<PosTeamMember, 'organi
   };
 }
 
+/** With a pos-download connection the roster is what there is: the restaurant downloads it for its POS's import page. */
+export const POS_DOWNLOAD = 'POST /v1/pos/team_member_exports';
+const recordedForDownload = (candidateId: string) => ({ candidate_id: candidateId, recorded: true, delivery: 'download', download: POS_DOWNLOAD });
+
 abstract class PosSync implements GatedHookHandler {
   constructor(
     protected readonly pos: PosConnector,
@@ -61,7 +65,13 @@ abstract class PosSync implements GatedHookHandler {
     protected readonly logger: Logger,
     protected readonly roster: EmployeeRoster,
     protected readonly clock: Clock,
+    protected readonly downloads: DownloadDelivery,
   ) {}
+
+  /** The organization downloads its team members: nothing goes to a POS, no run, no team_member event. */
+  protected downloaded(organizationId: string): Promise<boolean> {
+    return this.downloads.deliversByDownload(organizationId, 'pos');
+  }
 
   abstract handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport>;
 
@@ -86,6 +96,7 @@ abstract class PosSync implements GatedHookHandler {
         : { kind: 'update', candidateId: hire.candidate_id, person },
       this.clock.now(),
     );
+    if (await this.downloaded(organizationId)) return recordedForDownload(hire.candidate_id);
     const synced = await this.pos.syncTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, ...teamMember(hire) });
     const result = { candidate_id: hire.candidate_id, team_member_id: synced.teamMemberId, ...fileOf(synced) };
     await announce(this.events, this.logger, 'team_member.synced', organizationId, result, key);
@@ -98,7 +109,8 @@ abstract class PosSync implements GatedHookHandler {
   hook: 'candidate.hired',
   action: POS_ACTION,
   steps: ['pos'],
-  description: 'Creates the hire as a team member of the point of sale (job, wage) and publishes team_member.synced',
+  description:
+    'Creates the hire as a team member of the point of sale (job, wage) and publishes team_member.synced; with a pos-download connection it is kept on the roster for the download only',
 })
 export class PosHireHandler extends PosSync {
   constructor(
@@ -107,8 +119,9 @@ export class PosHireHandler extends PosSync {
     @inject(LOGGER) logger: Logger,
     @inject(EMPLOYEE_ROSTER) roster: EmployeeRoster,
     @inject(CLOCK) clock: Clock,
+    @inject(DOWNLOAD_DELIVERY) downloads: DownloadDelivery,
   ) {
-    super(pos, events, logger, roster, clock);
+    super(pos, events, logger, roster, clock, downloads);
   }
 
   handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
@@ -122,7 +135,8 @@ export class PosHireHandler extends PosSync {
   hook: 'employee.updated',
   action: POS_ACTION,
   steps: ['pos'],
-  description: 'Updates (and reactivates) the team member in the point of sale and publishes team_member.synced',
+  description:
+    'Updates (and reactivates) the team member in the point of sale and publishes team_member.synced; with a pos-download connection it is kept on the roster for the download only',
 })
 export class PosUpdateHandler extends PosSync {
   constructor(
@@ -131,8 +145,9 @@ export class PosUpdateHandler extends PosSync {
     @inject(LOGGER) logger: Logger,
     @inject(EMPLOYEE_ROSTER) roster: EmployeeRoster,
     @inject(CLOCK) clock: Clock,
+    @inject(DOWNLOAD_DELIVERY) downloads: DownloadDelivery,
   ) {
-    super(pos, events, logger, roster, clock);
+    super(pos, events, logger, roster, clock, downloads);
   }
 
   handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
@@ -146,7 +161,8 @@ export class PosUpdateHandler extends PosSync {
   hook: 'employee.terminated',
   action: POS_ACTION,
   steps: ['pos'],
-  description: 'Sets the team member inactive in the point of sale and publishes team_member.deactivated',
+  description:
+    'Sets the team member inactive in the point of sale and publishes team_member.deactivated; with a pos-download connection it is kept on the roster for the download only',
 })
 export class PosTerminationHandler extends PosSync {
   constructor(
@@ -155,14 +171,16 @@ export class PosTerminationHandler extends PosSync {
     @inject(LOGGER) logger: Logger,
     @inject(EMPLOYEE_ROSTER) roster: EmployeeRoster,
     @inject(CLOCK) clock: Clock,
+    @inject(DOWNLOAD_DELIVERY) downloads: DownloadDelivery,
   ) {
-    super(pos, events, logger, roster, clock);
+    super(pos, events, logger, roster, clock, downloads);
   }
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const termination = parsePayload(employeeTerminated, payload);
     const key = `pos-deactivate-${organizationId}-${termination.candidate_id}`;
     await this.roster.apply(organizationId, 'pos', { kind: 'termination', candidateId: termination.candidate_id }, this.clock.now());
+    if (await this.downloaded(organizationId)) return recordedForDownload(termination.candidate_id);
     const ended = await this.pos.deactivateTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, referenceId: termination.candidate_id });
     const result = { candidate_id: termination.candidate_id, team_member_id: ended.teamMemberId, ...fileOf(ended) };
     await announce(this.events, this.logger, 'team_member.deactivated', organizationId, result, key);

@@ -14,7 +14,7 @@ import type { EventPublisher } from '../../../kernel/events';
 import type { Logger } from '../../../kernel/logger';
 import type { ActionRunner } from '../../action-runs/domain/action-runner';
 import { announce } from '../../hooks/domain/connector-handlers';
-import type { PayrollFileConnector } from '../../hooks/domain/connectors';
+import { downloadChosen, type DownloadDelivery, type PayrollFileConnector } from '../../hooks/domain/connectors';
 import { requireLicense, type PayoutsGate } from '../../payouts/domain/license-check';
 import { CHANGE_FORMAT, changesCsv } from './change-file';
 import type { EmployeeRoster, RecordKind } from './employee-roster';
@@ -47,6 +47,8 @@ export class ChangeBatches {
     private readonly events: EventPublisher,
     private readonly logger: Logger,
     private readonly now: () => Date,
+    /** Organizations that download their payroll files (a payroll-download connection): the schedule delivers nothing for them. */
+    private readonly downloads: DownloadDelivery = { deliversByDownload: async () => false },
   ) {}
 
   /** The change batch of `date` (YYYY-MM-DD, UTC): a finished day only, so its file never changes afterwards. */
@@ -58,6 +60,7 @@ export class ChangeBatches {
     const fileName = `changes-${date}.csv`;
     let runId: string;
     let path: string | null = null;
+    if (destination === 'sftp' && (await this.downloads.deliversByDownload(organizationId, 'payroll_files'))) throw downloadChosen();
     if (destination === 'sftp') {
       const delivered = await this.files.deliverFile({
         organizationId,
@@ -112,6 +115,7 @@ export class ChangeBatches {
       const date = since.toISOString().slice(0, 10);
       for (const organizationId of await this.roster.organizationsWithRecords(CHANGE_KINDS, since, new Date(since.getTime() + DAY_MS))) {
         if (!(await this.gate.allows(organizationId, PAYROLL_SYNC_ACTION))) continue;
+        if (await this.downloads.deliversByDownload(organizationId, 'payroll_files')) continue;
         try {
           await this.deliver(organizationId, date, 'sftp');
           outcome.delivered += 1;

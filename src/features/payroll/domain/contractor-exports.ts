@@ -14,7 +14,7 @@ import { newId } from '../../../kernel/ids';
 import type { Logger } from '../../../kernel/logger';
 import type { ActionRunner } from '../../action-runs/domain/action-runner';
 import { announce } from '../../hooks/domain/connector-handlers';
-import type { PayrollFileConnector } from '../../hooks/domain/connectors';
+import { downloadChosen, type DownloadDelivery, type PayrollFileConnector } from '../../hooks/domain/connectors';
 import { requireLicense, type PayoutsGate } from '../../payouts/domain/license-check';
 import { CONTRACTOR_EXPORT_ACTION, type Contractor, type ContractorInput, type ContractorPayments, type ContractorRepository } from './contractor';
 import { CONTRACTOR_FORMAT, contractorFile } from './contractor-file';
@@ -52,6 +52,8 @@ export class ContractorExports {
     private readonly events: EventPublisher,
     private readonly logger: Logger,
     private readonly now: () => Date,
+    /** Organizations that download their payroll files (a payroll-download connection): the schedule delivers nothing for them. */
+    private readonly downloads: DownloadDelivery = { deliversByDownload: async () => false },
   ) {}
 
   async save(organizationId: string, input: ContractorInput): Promise<{ contractor: Contractor; created: boolean }> {
@@ -81,6 +83,7 @@ export class ContractorExports {
     for (const t of totals) if (registered.has(t.workerId)) totalPaidCents[t.currency] = (totalPaidCents[t.currency] ?? 0) + t.totalCents;
     let runId: string;
     let path: string | null = null;
+    if (destination === 'sftp' && (await this.downloads.deliversByDownload(organizationId, 'payroll_files'))) throw downloadChosen();
     if (destination === 'sftp') {
       const delivered = await this.files.deliverFile({
         organizationId,
@@ -143,6 +146,7 @@ export class ContractorExports {
     const taxYear = at.getUTCFullYear() - 1;
     for (const organizationId of await this.contractors.organizations()) {
       if (!(await this.gate.allows(organizationId, CONTRACTOR_EXPORT_ACTION))) continue;
+      if (await this.downloads.deliversByDownload(organizationId, 'payroll_files')) continue;
       try {
         await this.export(organizationId, taxYear, 'sftp');
         outcome.delivered += 1;

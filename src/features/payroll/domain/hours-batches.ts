@@ -11,7 +11,7 @@ import type { EventPublisher } from '../../../kernel/events';
 import type { Logger } from '../../../kernel/logger';
 import type { ActionRunner } from '../../action-runs/domain/action-runner';
 import { announce } from '../../hooks/domain/connector-handlers';
-import type { PayrollFileConnector } from '../../hooks/domain/connectors';
+import { downloadChosen, type DownloadDelivery, type PayrollFileConnector } from '../../hooks/domain/connectors';
 import { requireLicense, type PayoutsGate } from '../../payouts/domain/license-check';
 import type { ApprovedTimesheets } from '../../timesheets/domain/ports';
 import { HOURS_FORMAT, hoursCsv } from './hours-file';
@@ -48,6 +48,8 @@ export class HoursBatches {
     private readonly events: EventPublisher,
     private readonly logger: Logger,
     private readonly now: () => Date,
+    /** Organizations that download their payroll files (a payroll-download connection): the schedule delivers nothing for them. */
+    private readonly downloads: DownloadDelivery = { deliversByDownload: async () => false },
   ) {}
 
   /** The batch of `date` (YYYY-MM-DD, UTC): a finished day only, so its file never changes afterwards. */
@@ -62,6 +64,7 @@ export class HoursBatches {
     const fileName = `hours-${date}.csv`;
     let runId: string;
     let path: string | null = null;
+    if (destination === 'sftp' && (await this.downloads.deliversByDownload(organizationId, 'payroll_files'))) throw downloadChosen();
     if (destination === 'sftp') {
       const delivered = await this.files.deliverFile({
         organizationId,
@@ -117,6 +120,7 @@ export class HoursBatches {
       const date = since.toISOString().slice(0, 10);
       for (const organizationId of await this.activity.organizationsWithApprovals(since, new Date(since.getTime() + DAY_MS))) {
         if (!(await this.gate.allows(organizationId, PAYROLL_SYNC_ACTION))) continue;
+        if (await this.downloads.deliversByDownload(organizationId, 'payroll_files')) continue;
         try {
           await this.deliver(organizationId, date, 'sftp');
           outcome.delivered += 1;

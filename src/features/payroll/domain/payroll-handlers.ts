@@ -11,7 +11,7 @@ import { CLOCK, type Clock } from '../../../kernel/clock';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
 import { LOGGER, type Logger } from '../../../kernel/logger';
 import { announce } from '../../hooks/domain/connector-handlers';
-import { PAYROLL_FILE_CONNECTOR, type PayrollFileConnector } from '../../hooks/domain/connectors';
+import { DOWNLOAD_DELIVERY, PAYROLL_FILE_CONNECTOR, type DownloadDelivery, type PayrollFileConnector } from '../../hooks/domain/connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from '../../hooks/domain/hook-handler';
 import { employeeTerminated } from '../../hooks/domain/payloads';
 import { EMPLOYEE_ROSTER, type AppliedReport, type EmployeeRoster, type RosterPerson } from './employee-roster';
@@ -51,6 +51,11 @@ const reportedOf = (change: z.output<typeof payrollChange>): Partial<RosterPerso
   return person;
 };
 
+/** With a payroll-download connection the record is what there is: it leaves when the organization downloads it. */
+const forDownload = (download: string) => ({ delivery: 'download', download });
+export const NEW_HIRE_DOWNLOAD = 'POST /v1/payroll/new_hire_batches';
+export const CHANGE_DOWNLOAD = 'POST /v1/payroll/change_batches';
+
 /** What the hook answers about a change: recorded for the day's batch, or nothing new (a retry). */
 const changeReport = (candidateId: string, applied: AppliedReport): HookHandlerReport =>
   applied.record
@@ -70,7 +75,8 @@ const changeReport = (candidateId: string, applied: AppliedReport): HookHandlerR
   hook: 'candidate.hired',
   action: 'payroll.payroll_sync',
   steps: ['payroll_files'],
-  description: 'Delivers the hire to payroll as a new_hire.v1 CSV file (SFTP) and publishes payroll.file_delivered with its SHA-256',
+  description:
+    "Delivers the hire to payroll as a new_hire.v1 CSV file (SFTP) and publishes payroll.file_delivered with its SHA-256; with a payroll-download connection it is recorded for the day's new-hire download instead",
 })
 export class PayrollNewHireFileHandler implements GatedHookHandler {
   constructor(
@@ -79,12 +85,21 @@ export class PayrollNewHireFileHandler implements GatedHookHandler {
     @inject(LOGGER) private readonly logger: Logger,
     @inject(EMPLOYEE_ROSTER) private readonly roster: EmployeeRoster,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(DOWNLOAD_DELIVERY) private readonly downloads: DownloadDelivery,
   ) {}
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const hire = parsePayload(payrollHire, payload);
     // Kept first: the roster is what later changes are compared with, and the day's hires can be downloaded.
-    await this.roster.apply(organizationId, 'payroll', { kind: 'hire', candidateId: hire.candidate_id, person: personOf(hire) }, this.clock.now());
+    const applied = await this.roster.apply(
+      organizationId,
+      'payroll',
+      { kind: 'hire', candidateId: hire.candidate_id, person: personOf(hire) },
+      this.clock.now(),
+    );
+    // Downloaded, not delivered: no file run, no payroll.file_delivered.
+    if (await this.downloads.deliversByDownload(organizationId, 'payroll_files'))
+      return { ...changeReport(hire.candidate_id, applied), format: 'new_hire.v1', ...forDownload(NEW_HIRE_DOWNLOAD) };
     const file = await this.files.deliverFile({
       organizationId,
       actionKey: 'payroll.payroll_sync',
@@ -110,6 +125,7 @@ export class PayrollChangeHandler implements GatedHookHandler {
   constructor(
     @inject(EMPLOYEE_ROSTER) private readonly roster: EmployeeRoster,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(DOWNLOAD_DELIVERY) private readonly downloads: DownloadDelivery,
   ) {}
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
@@ -120,7 +136,11 @@ export class PayrollChangeHandler implements GatedHookHandler {
       { kind: 'update', candidateId: change.candidate_id, person: reportedOf(change), effectiveDate: change.effective_date, reason: change.reason },
       this.clock.now(),
     );
-    return changeReport(change.candidate_id, applied);
+    return this.report(organizationId, changeReport(change.candidate_id, applied));
+  }
+
+  private async report(organizationId: string, report: HookHandlerReport): Promise<HookHandlerReport> {
+    return (await this.downloads.deliversByDownload(organizationId, 'payroll_files')) ? { ...report, ...forDownload(CHANGE_DOWNLOAD) } : report;
   }
 }
 
@@ -135,6 +155,7 @@ export class PayrollTerminationHandler implements GatedHookHandler {
   constructor(
     @inject(EMPLOYEE_ROSTER) private readonly roster: EmployeeRoster,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(DOWNLOAD_DELIVERY) private readonly downloads: DownloadDelivery,
   ) {}
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
@@ -145,6 +166,10 @@ export class PayrollTerminationHandler implements GatedHookHandler {
       { kind: 'termination', candidateId: termination.candidate_id, effectiveDate: termination.terminated_on, reason: termination.reason },
       this.clock.now(),
     );
-    return changeReport(termination.candidate_id, applied);
+    return this.report(organizationId, changeReport(termination.candidate_id, applied));
+  }
+
+  private async report(organizationId: string, report: HookHandlerReport): Promise<HookHandlerReport> {
+    return (await this.downloads.deliversByDownload(organizationId, 'payroll_files')) ? { ...report, ...forDownload(CHANGE_DOWNLOAD) } : report;
   }
 }
