@@ -317,6 +317,42 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.ok(!(await busyUids(graceCalendar)).some((u) => u.endsWith(`@${at('15:00')}`)));
   });
 
+  it('one link booking two different times at once, five rounds: one booking, one event per calendar, one invitation', async () => {
+    for (let round = 0; round < 5; round++) {
+      const candidate = { name: `Kim Race ${round}`, email: `kim-race-${round}@example.com` };
+      const created = await t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body: requestBody(candidate) });
+      assert.equal(created.status, 201, created.text);
+      const sent = smtp.received.length;
+      const answers = await Promise.all([post(created.body.url, { action: 'book', start: at('12:00') }), post(created.body.url, { action: 'book', start: at('14:00') })]);
+      const context = `round ${round}: ${answers.map((a) => `${a.status} ${a.headers.get('x-error-code') ?? ''}`).join(', ')}`;
+      const live = await t.database.db('hi_scheduling_bookings').where({ request_id: created.body.id, status: 'booked' });
+      assert.equal(new Set(live.map((b: any) => b.id)).size, 1, context);
+      assert.equal(live.length, 2, context);
+      const uid = live[0].event_uid as string;
+      const start = new Date(live[0].starts_at).toISOString();
+      // No orphan: the loser wrote nothing into either calendar and left no claim.
+      assert.deepEqual((await busyUids(alanCalendar)).filter((u) => u.startsWith('itv-')), [`${uid}@${start}`], context);
+      assert.deepEqual((await busyUids(graceCalendar)).filter((u) => u.startsWith('itv-')), [`${uid}@${start}`], context);
+      assert.equal((await t.database.db('hi_scheduling_bookings').where({ request_id: created.body.id })).length, 2, context);
+      const invites = smtp.received.slice(sent).map((_, i) => itip(sent + i));
+      assert.ok(invites.every((i) => i.uid === uid && i.method === 'REQUEST'), context);
+      const refused = answers.filter((a) => a.status !== 200);
+      if (refused.length === 1) {
+        // Truly at once: the second is refused like a move while the first is still being written.
+        assert.equal(refused[0]!.status, 409, context);
+        assert.equal(refused[0]!.headers.get('x-error-code'), 'booking_in_progress', context);
+        assert.equal(invites.length, 1, context);
+      } else {
+        // The second came after the first had finished: a move, as when the candidate picks again later.
+        assert.equal(refused.length, 0, context);
+        assert.deepEqual(invites.map((i) => i.sequence), [0, 1], context);
+      }
+      assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === created.body.id).length, 1, context);
+      // Free both times for the next round.
+      assert.equal((await post(created.body.url, { action: 'cancel' })).status, 200, context);
+    }
+  });
+
   it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {
     const tampered = await page(`${adaLink.slice(0, -3)}AAA`);
     assert.equal(tampered.status, 400);
