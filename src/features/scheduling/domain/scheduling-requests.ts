@@ -3,7 +3,7 @@
  * do it: the host asks for an interview; the candidate gets a signed link by email (and SMS
  * when one resolves), opens the page, sees the times every interviewer is free (their CalDAV
  * busy times and working hours, read live), and picks one. Booking claims the slot (of two
- * candidates racing, one wins), writes the event into every interviewer's calendar (action
+ * candidates racing, one wins; one link picking two times at once keeps one booking), writes the event into every interviewer's calendar (action
  * runs), sends the candidate an iTIP REQUEST and publishes `interview.scheduled`, which the
  * plugin's own reminder and meeting-link handlers also take. The same link moves the
  * interview (same UID, SEQUENCE + 1) or cancels it (iTIP CANCEL, events removed); the host
@@ -16,7 +16,16 @@ import type { Logger } from '../../../kernel/logger';
 import type { Delivery, NotificationConnector, SmsConnector } from '../../hooks/domain/connectors';
 import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
 import { renderMessage } from '../../messages/domain/render-message';
-import { bookSlot, cancelBooking, offeredSlots, rescheduleBooking, type BookingRepository, type Interview, type InterviewerCalendar } from './bookings';
+import {
+  bookingInProgress,
+  bookSlot,
+  cancelBooking,
+  offeredSlots,
+  rescheduleBooking,
+  type BookingRepository,
+  type Interview,
+  type InterviewerCalendar,
+} from './bookings';
 import type { CalendarConnector, CalendarEvent, TimeRange } from './calendar-port';
 import { sendInvitation } from './invitations';
 import { openSlots } from './open-slots';
@@ -214,10 +223,22 @@ export class SchedulingRequests {
     let event: CalendarEvent;
     if (existing) {
       if (existing.slot.start.getTime() === slot.start.getTime()) return this.view(token);
+      // A booking through this link whose calendar writes are still running (the request is not
+      // marked booked yet): moving it now would race those writes, so this pick is refused.
+      if ((await this.requests.get(request.organizationId, request.id))?.status === 'open') throw bookingInProgress();
       event = await rescheduleBooking(this.bookings, interview, slot, now);
     } else {
       const bookingId = newId('bkg');
-      event = await bookSlot(this.bookings, interview, slot, { bookingId, now });
+      try {
+        event = await bookSlot(this.bookings, interview, slot, { bookingId, now });
+      } catch (error) {
+        // The same time sent twice at once (a double click): the one booking stands, as when sent again later.
+        if (isDomainError(error) && (error.code === 'slot_taken' || error.code === 'booking_in_progress')) {
+          const live = await this.bookings.liveBooking(request.organizationId, request.id);
+          if (live && live.slot.start.getTime() === slot.start.getTime()) return this.view(token);
+        }
+        throw error;
+      }
       // The host withdrew the request while this booking ran: this booking's events go again and its
       // claim is released (a calendar that does not answer leaves it live: the host's next cancel call removes it).
       if (
