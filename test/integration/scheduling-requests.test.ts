@@ -366,6 +366,47 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     }
   });
 
+  it('a booking left unfinished (its process stopped before the calendars): refused as in progress at first, moved and finished after five minutes', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Lee Stop', email: 'lee-stop@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    // What a stopped process leaves: the claim, no event, the request still open.
+    const claimedAt = new Date();
+    await t.database.db('hi_scheduling_bookings').insert(
+      [connections[0], `${connections[0]} ${dav.url}user/calendars/alan/`].map((calendar_key) => ({
+        id: 'bkg_stopped',
+        organization_id: acme.organizationId,
+        request_id: created.body.id,
+        calendar_key,
+        event_uid: 'itv-bkg_stopped@hiring-integrations',
+        sequence: 0,
+        starts_at: at('12:00'),
+        ends_at: at('13:00'),
+        candidate_name: 'Lee Stop',
+        candidate_email: 'lee-stop@example.com',
+        status: 'booked',
+        created_at: claimedAt,
+        updated_at: claimedAt,
+      })),
+    );
+    const early = await post(created.body.url, { action: 'book', start: at('14:00') });
+    assert.equal(early.status, 409, early.text);
+    assert.equal(early.headers.get('x-error-code'), 'booking_in_progress');
+    await t.database
+      .db('hi_scheduling_bookings')
+      .where({ id: 'bkg_stopped' })
+      .update({ updated_at: new Date(claimedAt.getTime() - 6 * 60_000) });
+    const later = await post(created.body.url, { action: 'book', start: at('14:00') });
+    assert.equal(later.status, 200, later.text);
+    const read = await t.request('GET', `/v1/scheduling/requests/${created.body.id}`, { auth: acme.apiKey });
+    assert.deepEqual([read.body.status, read.body.booked.start], ['booked', at('14:00')]);
+    assert.ok((await busyUids(alanCalendar)).includes(`itv-bkg_stopped@hiring-integrations@${at('14:00')}`));
+    assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === created.body.id).length, 1);
+    assert.equal((await post(created.body.url, { action: 'cancel' })).status, 200);
+  });
+
   it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {
     const tampered = await page(`${adaLink.slice(0, -3)}AAA`);
     assert.equal(tampered.status, 400);

@@ -46,7 +46,7 @@ export interface BookingRepository {
   /** Times claimed on these calendars (a booking's calendar events may not be written yet). */
   claimed(organizationId: string, calendarKeys: readonly string[], window: TimeRange): Promise<Array<TimeRange & { calendarKey: string }>>;
   /** The live booking of a request, if any. */
-  liveBooking(organizationId: string, requestId: string): Promise<(BookingClaim & { sequence: number }) | undefined>;
+  liveBooking(organizationId: string, requestId: string): Promise<(BookingClaim & { sequence: number; updatedAt: Date }) | undefined>;
   markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void>;
   /**
    * Moves a live booking to another slot at a higher `sequence`; throws conflict `slot_taken` when

@@ -40,6 +40,8 @@ import {
 } from './scheduling-request';
 
 const MINUTE = 60_000;
+/** A booking whose request is still `open` after this long was left by a stopped process, not one still writing. */
+const UNFINISHED_BOOKING_MS = 5 * MINUTE;
 /** The link outlives the window by a week: the candidate can still cancel or see what was booked. */
 const LINK_AFTER_WINDOW_MS = 7 * 24 * 60 * MINUTE;
 
@@ -221,12 +223,16 @@ export class SchedulingRequests {
     const existing = await this.bookings.liveBooking(request.organizationId, request.id);
     const now = this.now();
     let event: CalendarEvent;
+    let unfinished = false;
     if (existing) {
       if (existing.slot.start.getTime() === slot.start.getTime()) return this.view(token);
       // A booking through this link whose calendar writes are still running (the request is not
-      // marked booked yet): moving it now would race those writes, so this pick is refused.
-      if ((await this.requests.get(request.organizationId, request.id))?.status === 'open') throw bookingInProgress();
+      // marked booked yet): moving it now would race those writes, so this pick is refused. One
+      // left that way longer than any booking takes (its process stopped mid-way) is moved instead.
+      unfinished = (await this.requests.get(request.organizationId, request.id))?.status === 'open';
+      if (unfinished && now.getTime() - existing.updatedAt.getTime() < UNFINISHED_BOOKING_MS) throw bookingInProgress();
       event = await rescheduleBooking(this.bookings, interview, slot, now);
+      if (unfinished) await this.requests.markBooked(request.organizationId, request.id, now);
     } else {
       const bookingId = newId('bkg');
       try {
@@ -251,7 +257,9 @@ export class SchedulingRequests {
       }
     }
     await this.invite(request, event, 'REQUEST');
-    if (existing) await this.publish('interview.rescheduled', request, { interview_id: request.id, starts_at: slot.start.toISOString() }, event.sequence);
+    // A stopped booking finished by this move never announced itself: it is scheduled now.
+    if (existing && !unfinished)
+      await this.publish('interview.rescheduled', request, { interview_id: request.id, starts_at: slot.start.toISOString() }, event.sequence);
     else await this.publish('interview.scheduled', request, this.scheduledPayload(request, slot), 0);
     return this.view(token);
   }

@@ -19,6 +19,7 @@ interface BookingRow {
   ends_at: Date;
   candidate_name: string;
   candidate_email: string;
+  updated_at: Date;
 }
 
 export class KnexBookingRepository implements BookingRepository {
@@ -77,6 +78,7 @@ export class KnexBookingRepository implements BookingRepository {
       sequence: first.sequence,
       slot: { start: new Date(first.starts_at), end: new Date(first.ends_at) },
       candidate: { name: first.candidate_name, email: first.candidate_email },
+      updatedAt: new Date(first.updated_at),
     };
   }
 
