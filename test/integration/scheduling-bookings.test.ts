@@ -173,6 +173,37 @@ describe('scheduling: booking slots against xandikos and PostgreSQL', function (
     assert.ok(!offered.some((s) => s.start.getTime() === slot.start.getTime()), 'the won slot is busy in both calendars');
   });
 
+  it('the database keeps one live booking per request: a second claim (another time) or a second move at one SEQUENCE is booking_in_progress', async () => {
+    // Straight at the repository, as two processes would: no calendar read or lock decides it.
+    const claim = (id: string, time: string) => ({
+      id,
+      organizationId: 'org_acme',
+      requestId: 'sreq_one_link',
+      calendarKeys: ['cal-one-link-a', 'cal-one-link-b'],
+      eventUid: `itv-${id}@hiring-integrations`,
+      slot: { start: at(time), end: at(time.replace(':00', ':45')) },
+      candidate: { name: 'Kim', email: 'kim@example.com' },
+    });
+    const results = await Promise.allSettled([repository.claim(claim('bkg_link_a', '06:00'), now), repository.claim(claim('bkg_link_b', '07:00'), now)]);
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(results));
+    const lost = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+    assert.ok(isDomainError(lost) && lost.code === 'booking_in_progress' && lost.kind === 'conflict', String(lost));
+    const live = await database.db('hi_scheduling_bookings').where({ request_id: 'sreq_one_link', status: 'booked' });
+    assert.deepEqual([live.length, new Set(live.map((r: { id: string }) => r.id)).size], [2, 1]);
+    const id = live[0].id as string;
+    const moves = await Promise.allSettled([
+      repository.move('org_acme', id, { start: at('06:15'), end: at('07:15') }, 1, now),
+      repository.move('org_acme', id, { start: at('06:30'), end: at('07:30') }, 1, now),
+    ]);
+    assert.equal(moves.filter((r) => r.status === 'fulfilled').length, 1, JSON.stringify(moves));
+    const stale = (moves.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+    assert.ok(isDomainError(stale) && stale.code === 'booking_in_progress', String(stale));
+    // Cancelled, the request may book again.
+    await repository.markCancelled('org_acme', id, 2, now);
+    await repository.claim(claim('bkg_link_c', '07:00'), now);
+    await repository.release('org_acme', 'bkg_link_c');
+  });
+
   it('a calendar that refuses undoes the booking: no claim left, no event in the calendar that accepted', async () => {
     const refusing: CalendarConnector = {
       ...alan.calendar,

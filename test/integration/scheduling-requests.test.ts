@@ -317,6 +317,96 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.ok(!(await busyUids(graceCalendar)).some((u) => u.endsWith(`@${at('15:00')}`)));
   });
 
+  it('one link booking two different times at once, five rounds: one booking, one event per calendar, one invitation', async () => {
+    const requests = await Promise.all(
+      [0, 1, 2, 3, 4].map((n) =>
+        t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body: requestBody({ name: `Kim Race ${n}`, email: `kim-race-${n}@example.com` }) }),
+      ),
+    );
+    const times = [at('12:00'), at('14:00')];
+    for (const [round, created] of requests.entries()) {
+      assert.equal(created.status, 201, created.text);
+      const answers = await Promise.all(times.map((start) => post(created.body.url, { action: 'book', start })));
+      const context = `round ${round}: ${answers.map((a) => `${a.status} ${a.headers.get('x-error-code') ?? ''}`).join(', ')}`;
+      const rows = await t.database.db('hi_scheduling_bookings').where({ request_id: created.body.id });
+      // One booking (a row per interviewer calendar), live; the loser left no claim.
+      assert.deepEqual([rows.length, new Set(rows.map((b: any) => b.id)).size, rows.every((b: any) => b.status === 'booked')], [2, 1, true], context);
+      const uid = rows[0].event_uid as string;
+      const start = new Date(rows[0].starts_at).toISOString();
+      // One set of calendar events: nothing of the loser's at either time.
+      const atTimes = (uids: string[]) => uids.filter((u) => u.startsWith('itv-') && times.some((time) => u.endsWith(`@${time}`)));
+      assert.deepEqual(atTimes(await busyUids(alanCalendar)), [`${uid}@${start}`], context);
+      assert.deepEqual(atTimes(await busyUids(graceCalendar)), [`${uid}@${start}`], context);
+      const invites = smtp.received
+        .map((mail, i) => ({ mail, i }))
+        .filter(({ mail }) => JSON.stringify(mail.parsed.to).includes(`kim-race-${round}@`) && mail.parsed.attachments.length > 0)
+        .map(({ i }) => itip(i));
+      assert.ok(
+        invites.every((i) => i.uid === uid && i.method === 'REQUEST'),
+        context,
+      );
+      const refused = answers.filter((a) => a.status !== 200);
+      if (refused.length === 1) {
+        // Truly at once: the second is refused (the database holds one live booking per request).
+        assert.equal(refused[0]!.status, 409, context);
+        assert.equal(refused[0]!.headers.get('x-error-code'), 'booking_in_progress', context);
+        assert.equal(invites.length, 1, context);
+      } else {
+        // The second came after the first had finished: a move, as when the candidate picks again later.
+        assert.equal(refused.length, 0, context);
+        assert.deepEqual(
+          invites.map((i) => i.sequence),
+          [0, 1],
+          context,
+        );
+      }
+      assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === created.body.id).length, 1, context);
+      // Both times free again for the next round (its writes do not overlap this cancel's in the calendars).
+      assert.equal((await post(created.body.url, { action: 'cancel' })).status, 200, context);
+    }
+  });
+
+  it('a booking left unfinished (its process stopped before the calendars): refused as in progress at first, moved and finished after five minutes', async () => {
+    const created = await t.request('POST', '/v1/scheduling/requests', {
+      auth: acme.apiKey,
+      body: requestBody({ name: 'Lee Stop', email: 'lee-stop@example.com' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    // What a stopped process leaves: the claim, no event, the request still open.
+    const claimedAt = new Date();
+    await t.database.db('hi_scheduling_bookings').insert(
+      [connections[0], `${connections[0]} ${dav.url}user/calendars/alan/`].map((calendar_key) => ({
+        id: 'bkg_stopped',
+        organization_id: acme.organizationId,
+        request_id: created.body.id,
+        calendar_key,
+        event_uid: 'itv-bkg_stopped@hiring-integrations',
+        sequence: 0,
+        starts_at: at('12:00'),
+        ends_at: at('13:00'),
+        candidate_name: 'Lee Stop',
+        candidate_email: 'lee-stop@example.com',
+        status: 'booked',
+        created_at: claimedAt,
+        updated_at: claimedAt,
+      })),
+    );
+    const early = await post(created.body.url, { action: 'book', start: at('14:00') });
+    assert.equal(early.status, 409, early.text);
+    assert.equal(early.headers.get('x-error-code'), 'booking_in_progress');
+    await t.database
+      .db('hi_scheduling_bookings')
+      .where({ id: 'bkg_stopped' })
+      .update({ updated_at: new Date(claimedAt.getTime() - 6 * 60_000) });
+    const later = await post(created.body.url, { action: 'book', start: at('14:00') });
+    assert.equal(later.status, 200, later.text);
+    const read = await t.request('GET', `/v1/scheduling/requests/${created.body.id}`, { auth: acme.apiKey });
+    assert.deepEqual([read.body.status, read.body.booked.start], ['booked', at('14:00')]);
+    assert.ok((await busyUids(alanCalendar)).includes(`itv-bkg_stopped@hiring-integrations@${at('14:00')}`));
+    assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === created.body.id).length, 1);
+    assert.equal((await post(created.body.url, { action: 'cancel' })).status, 200);
+  });
+
   it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {
     const tampered = await page(`${adaLink.slice(0, -3)}AAA`);
     assert.equal(tampered.status, 400);

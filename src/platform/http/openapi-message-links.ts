@@ -170,7 +170,9 @@ export const MESSAGE_LINK_SURFACES: Record<string, Record<string, object>> = {
         '200': html('Booked, moved or cancelled: the page shows the interview'),
         ...linkErrors,
         '400': html('slot_required, slot_not_offered, scheduling_link_invalid or scheduling_link_expired (X-Error-Code); the page with the open times'),
-        '409': html('slot_taken (someone else booked it first) or slot_unavailable (a calendar is busy now): the page with the times left'),
+        '409': html(
+          'slot_taken (someone else booked it first), slot_unavailable (a calendar is busy now) or booking_in_progress (this link booked another time at the same moment; that one stands): the page with the times left',
+        ),
         '503': html('An interviewer’s calendar did not answer (Retry-After)'),
       },
     },

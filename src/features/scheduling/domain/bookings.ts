@@ -9,6 +9,13 @@ import { conflict } from '../../../kernel/errors';
 import type { CalendarConnector, CalendarEvent, CalendarPerson, TimeRange } from './calendar-port';
 import { openSlots, type SlotQuery, type WeeklyHours } from './open-slots';
 
+/**
+ * Another booking or move through the same link is under way (two times picked at once): the
+ * first one stands; this one changed nothing. Answered like a taken time, with the page again.
+ */
+export const bookingInProgress = () =>
+  conflict('booking_in_progress', 'Another time is being booked through this link at this moment; reload the page to see it.');
+
 export interface InterviewerCalendar {
   /** Stable name of the calendar (its URL): the unique index is per calendar and start. */
   key: string;
@@ -29,16 +36,23 @@ export interface BookingClaim {
 }
 
 export interface BookingRepository {
-  /** Claims the slot on every calendar at once; throws conflict `slot_taken` when any is booked. */
+  /**
+   * Claims the slot on every calendar at once; throws conflict `slot_taken` when any is booked,
+   * `booking_in_progress` when the request already has a live booking (one per request).
+   */
   claim(claim: BookingClaim, now: Date): Promise<void>;
   /** Drops a claim whose calendar writes failed. */
   release(organizationId: string, id: string): Promise<void>;
   /** Times claimed on these calendars (a booking's calendar events may not be written yet). */
   claimed(organizationId: string, calendarKeys: readonly string[], window: TimeRange): Promise<Array<TimeRange & { calendarKey: string }>>;
   /** The live booking of a request, if any. */
-  liveBooking(organizationId: string, requestId: string): Promise<(BookingClaim & { sequence: number }) | undefined>;
+  liveBooking(organizationId: string, requestId: string): Promise<(BookingClaim & { sequence: number; updatedAt: Date }) | undefined>;
   markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void>;
-  /** Moves a live booking to another slot; throws conflict `slot_taken` when that slot is booked. */
+  /**
+   * Moves a live booking to another slot at a higher `sequence`; throws conflict `slot_taken` when
+   * that slot is booked, `booking_in_progress` when the booking is no longer below that SEQUENCE
+   * (another move got there first).
+   */
   move(organizationId: string, id: string, slot: TimeRange, sequence: number, now: Date): Promise<void>;
 }
 

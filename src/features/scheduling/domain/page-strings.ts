@@ -16,6 +16,8 @@ export interface SchedulingPageStrings {
   withdrawn: string;
   slot_taken: string;
   slot_unavailable: string;
+  /** The same link booked another time at the same moment (two tabs, two clicks): that one stands. */
+  booking_in_progress: string;
   pick_one: string;
 }
 
@@ -34,6 +36,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     withdrawn: '{organization} has withdrawn this interview request. You do not need to do anything.',
     slot_taken: 'Someone else just booked this time. Please choose another one.',
     slot_unavailable: 'This time is no longer free. Please choose another one.',
+    booking_in_progress: 'Another time was being booked through this link at the same moment; that booking stands. Reload this page to see it.',
     pick_one: 'Please choose a time.',
   },
   es: {
@@ -50,6 +53,8 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     withdrawn: '{organization} ha retirado esta solicitud de entrevista. No tienes que hacer nada.',
     slot_taken: 'Otra persona acaba de reservar esta hora. Elige otra, por favor.',
     slot_unavailable: 'Esta hora ya no está libre. Elige otra, por favor.',
+    booking_in_progress:
+      'Se estaba reservando otra hora con este enlace en el mismo momento; esa reserva es la válida. Vuelve a cargar esta página para verla.',
     pick_one: 'Elige una hora, por favor.',
   },
   fr: {
@@ -66,6 +71,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     withdrawn: '{organization} a retiré cette demande d’entretien. Vous n’avez rien à faire.',
     slot_taken: 'Quelqu’un vient de réserver cette heure. Veuillez en choisir une autre.',
     slot_unavailable: 'Cette heure n’est plus libre. Veuillez en choisir une autre.',
+    booking_in_progress: 'Une autre heure était réservée avec ce lien au même moment ; c’est cette réservation qui compte. Rechargez cette page pour la voir.',
     pick_one: 'Veuillez choisir une heure.',
   },
   de: {
@@ -82,6 +88,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     withdrawn: '{organization} hat diese Gesprächsanfrage zurückgezogen. Sie müssen nichts weiter tun.',
     slot_taken: 'Dieser Termin wurde gerade von jemand anderem gebucht. Bitte wählen Sie einen anderen.',
     slot_unavailable: 'Dieser Termin ist nicht mehr frei. Bitte wählen Sie einen anderen.',
+    booking_in_progress: 'Über diesen Link wurde im selben Moment ein anderer Termin gebucht; diese Buchung gilt. Laden Sie die Seite neu, um sie zu sehen.',
     pick_one: 'Bitte wählen Sie einen Termin.',
   },
   pt: {
@@ -98,6 +105,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     withdrawn: '{organization} retirou este pedido de entrevista. Não precisa de fazer nada.',
     slot_taken: 'Outra pessoa acabou de reservar este horário. Escolha outro, por favor.',
     slot_unavailable: 'Este horário já não está livre. Escolha outro, por favor.',
+    booking_in_progress: 'Outro horário estava a ser reservado com este link no mesmo momento; essa reserva é a que vale. Recarregue esta página para a ver.',
     pick_one: 'Escolha um horário, por favor.',
   },
   ar: {
@@ -114,6 +122,7 @@ export const SCHEDULING_PAGE_STRINGS: Record<MessageLocale, SchedulingPageString
     withdrawn: 'سحبت {organization} طلب المقابلة هذا. لا يلزمك القيام بأي شيء.',
     slot_taken: 'حجز شخص آخر هذا الموعد للتو. يُرجى اختيار موعد آخر.',
     slot_unavailable: 'لم يعد هذا الموعد متاحًا. يُرجى اختيار موعد آخر.',
+    booking_in_progress: 'كان يجري حجز موعد آخر عبر هذا الرابط في اللحظة نفسها، وهذا الحجز هو المعتمد. أعد تحميل هذه الصفحة لرؤيته.',
     pick_one: 'يُرجى اختيار موعد.',
   },
 };

@@ -3,7 +3,7 @@
  * do it: the host asks for an interview; the candidate gets a signed link by email (and SMS
  * when one resolves), opens the page, sees the times every interviewer is free (their CalDAV
  * busy times and working hours, read live), and picks one. Booking claims the slot (of two
- * candidates racing, one wins), writes the event into every interviewer's calendar (action
+ * candidates racing, one wins; one link picking two times at once keeps one booking), writes the event into every interviewer's calendar (action
  * runs), sends the candidate an iTIP REQUEST and publishes `interview.scheduled`, which the
  * plugin's own reminder and meeting-link handlers also take. The same link moves the
  * interview (same UID, SEQUENCE + 1) or cancels it (iTIP CANCEL, events removed); the host
@@ -16,7 +16,16 @@ import type { Logger } from '../../../kernel/logger';
 import type { Delivery, NotificationConnector, SmsConnector } from '../../hooks/domain/connectors';
 import { formatMoment, messageLanguage } from '../../messages/domain/message-language';
 import { renderMessage } from '../../messages/domain/render-message';
-import { bookSlot, cancelBooking, offeredSlots, rescheduleBooking, type BookingRepository, type Interview, type InterviewerCalendar } from './bookings';
+import {
+  bookingInProgress,
+  bookSlot,
+  cancelBooking,
+  offeredSlots,
+  rescheduleBooking,
+  type BookingRepository,
+  type Interview,
+  type InterviewerCalendar,
+} from './bookings';
 import type { CalendarConnector, CalendarEvent, TimeRange } from './calendar-port';
 import { sendInvitation } from './invitations';
 import { openSlots } from './open-slots';
@@ -31,6 +40,8 @@ import {
 } from './scheduling-request';
 
 const MINUTE = 60_000;
+/** A booking whose request is still `open` after this long was left by a stopped process, not one still writing. */
+const UNFINISHED_BOOKING_MS = 5 * MINUTE;
 /** The link outlives the window by a week: the candidate can still cancel or see what was booked. */
 const LINK_AFTER_WINDOW_MS = 7 * 24 * 60 * MINUTE;
 
@@ -212,12 +223,28 @@ export class SchedulingRequests {
     const existing = await this.bookings.liveBooking(request.organizationId, request.id);
     const now = this.now();
     let event: CalendarEvent;
+    let unfinished = false;
     if (existing) {
       if (existing.slot.start.getTime() === slot.start.getTime()) return this.view(token);
+      // A booking through this link whose calendar writes are still running (the request is not
+      // marked booked yet): moving it now would race those writes, so this pick is refused. One
+      // left that way longer than any booking takes (its process stopped mid-way) is moved instead.
+      unfinished = (await this.requests.get(request.organizationId, request.id))?.status === 'open';
+      if (unfinished && now.getTime() - existing.updatedAt.getTime() < UNFINISHED_BOOKING_MS) throw bookingInProgress();
       event = await rescheduleBooking(this.bookings, interview, slot, now);
+      if (unfinished) await this.requests.markBooked(request.organizationId, request.id, now);
     } else {
       const bookingId = newId('bkg');
-      event = await bookSlot(this.bookings, interview, slot, { bookingId, now });
+      try {
+        event = await bookSlot(this.bookings, interview, slot, { bookingId, now });
+      } catch (error) {
+        // The same time sent twice at once (a double click): the one booking stands, as when sent again later.
+        if (isDomainError(error) && (error.code === 'slot_taken' || error.code === 'booking_in_progress')) {
+          const live = await this.bookings.liveBooking(request.organizationId, request.id);
+          if (live && live.slot.start.getTime() === slot.start.getTime()) return this.view(token);
+        }
+        throw error;
+      }
       // The host withdrew the request while this booking ran: this booking's events go again and its
       // claim is released (a calendar that does not answer leaves it live: the host's next cancel call removes it).
       if (
@@ -230,7 +257,9 @@ export class SchedulingRequests {
       }
     }
     await this.invite(request, event, 'REQUEST');
-    if (existing) await this.publish('interview.rescheduled', request, { interview_id: request.id, starts_at: slot.start.toISOString() }, event.sequence);
+    // A stopped booking finished by this move never announced itself: it is scheduled now.
+    if (existing && !unfinished)
+      await this.publish('interview.rescheduled', request, { interview_id: request.id, starts_at: slot.start.toISOString() }, event.sequence);
     else await this.publish('interview.scheduled', request, this.scheduledPayload(request, slot), 0);
     return this.view(token);
   }

@@ -137,7 +137,7 @@ export function schedulingPageRouter(scheduling: SchedulingRequests, kit: Router
         return show(res, 200, await scheduling.book(token, start), token);
       } catch (error) {
         // The time went (or never was offered): the page again, with what is left.
-        if (!isDomainError(error) || !['slot_taken', 'slot_unavailable', 'slot_not_offered'].includes(error.code)) throw error;
+        if (!isDomainError(error) || !['slot_taken', 'slot_unavailable', 'booking_in_progress', 'slot_not_offered'].includes(error.code)) throw error;
         const view = await scheduling.view(token);
         const s = SCHEDULING_PAGE_STRINGS[messageLanguage(view.request.language).locale];
         res.setHeader('X-Error-Code', error.code);
@@ -146,7 +146,13 @@ export function schedulingPageRouter(scheduling: SchedulingRequests, kit: Router
           error.kind === 'conflict' ? 409 : 400,
           view,
           token,
-          error.code === 'slot_taken' ? s.slot_taken : error.code === 'slot_unavailable' ? s.slot_unavailable : s.pick_one,
+          error.code === 'slot_taken'
+            ? s.slot_taken
+            : error.code === 'slot_unavailable'
+              ? s.slot_unavailable
+              : error.code === 'booking_in_progress'
+                ? s.booking_in_progress
+                : s.pick_one,
         );
       }
     };

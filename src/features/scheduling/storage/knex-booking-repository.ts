@@ -1,5 +1,10 @@
-/** Bookings in PostgreSQL: the partial unique index hi_scheduling_bookings_slot decides races. */
+/**
+ * Bookings in PostgreSQL: partial unique indexes decide races, hi_scheduling_bookings_slot between
+ * candidates (one per calendar and start) and hi_scheduling_bookings_one_per_request within one
+ * link (one live booking per request); a move is a conditional UPDATE on the SEQUENCE it replaces.
+ */
 import { conflict } from '../../../kernel/errors';
+import { bookingInProgress } from '../domain/bookings';
 import { isUniqueViolation, type Database } from '../../../platform/database/database';
 import type { BookingClaim, BookingRepository } from '../domain/bookings';
 import type { TimeRange } from '../domain/calendar-port';
@@ -14,6 +19,7 @@ interface BookingRow {
   ends_at: Date;
   candidate_name: string;
   candidate_email: string;
+  updated_at: Date;
 }
 
 export class KnexBookingRepository implements BookingRepository {
@@ -41,6 +47,7 @@ export class KnexBookingRepository implements BookingRepository {
     } catch (error) {
       if (isUniqueViolation(error, 'hi_scheduling_bookings_slot'))
         throw conflict('slot_taken', 'This time was just booked by someone else; pick another one.', { start: claim.slot.start.toISOString() });
+      if (isUniqueViolation(error, 'hi_scheduling_bookings_one_per_request')) throw bookingInProgress();
       throw error;
     }
   }
@@ -71,19 +78,25 @@ export class KnexBookingRepository implements BookingRepository {
       sequence: first.sequence,
       slot: { start: new Date(first.starts_at), end: new Date(first.ends_at) },
       candidate: { name: first.candidate_name, email: first.candidate_email },
+      updatedAt: new Date(first.updated_at),
     };
   }
 
   async move(organizationId: string, id: string, slot: TimeRange, sequence: number, now: Date): Promise<void> {
+    let moved: unknown[];
     try {
-      await this.db('hi_scheduling_bookings')
+      // Only from an older SEQUENCE: of two moves of one booking at once, the second finds it taken.
+      moved = await this.db('hi_scheduling_bookings')
         .where({ organization_id: organizationId, id, status: 'booked' })
-        .update({ starts_at: slot.start, ends_at: slot.end, sequence, updated_at: now });
+        .where('sequence', '<', sequence)
+        .update({ starts_at: slot.start, ends_at: slot.end, sequence, updated_at: now })
+        .returning('calendar_key');
     } catch (error) {
       if (isUniqueViolation(error, 'hi_scheduling_bookings_slot'))
         throw conflict('slot_taken', 'This time was just booked by someone else; pick another one.', { start: slot.start.toISOString() });
       throw error;
     }
+    if (moved.length === 0) throw bookingInProgress();
   }
 
   async markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void> {
