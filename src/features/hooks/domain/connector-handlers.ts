@@ -102,11 +102,12 @@ export class EmployeeSyncHandler implements GatedHookHandler {
     const hire = parsePayload(candidateHired, payload);
     const fields = employeeFields(hire);
     // On the sync ledger like changes and terminations: a rehire after a termination is a new run (it re-activates).
+    const digest = reportDigest({ status: 'active', ...fields });
     const revision = await this.ledger.advance(
-      { organizationId, sink: 'hris', candidateId: hire.candidate_id, email: hire.candidate.email, digest: reportDigest({ status: 'active', ...fields }) },
+      { organizationId, sink: 'hris', candidateId: hire.candidate_id, email: hire.candidate.email, digest },
       this.clock.now(),
     );
-    const key = `${organizationId}-${hire.candidate_id}-r${revision}`;
+    const key = `${organizationId}-${hire.candidate_id}-r${revision}-${digest}`;
     const employee = await this.hris.syncEmployee({ organizationId, actionKey: 'hris.employee_sync', idempotencyKey: `employee-${key}`, ...fields });
     const result = { candidate_id: hire.candidate_id, employee_id: employee.employeeId };
     await announce(this.events, this.logger, 'employee.synced', organizationId, result, key);

@@ -42,11 +42,13 @@ export class EmployeeUpdateHandler implements GatedHookHandler {
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const change = parsePayload(employeeUpdated, payload);
     const fields = employeeFields(change);
+    const digest = activeEmployeeDigest(fields);
     const revision = await this.ledger.advance(
-      { organizationId, sink: HRIS_SINK, candidateId: change.candidate_id, email: change.candidate.email, digest: activeEmployeeDigest(fields) },
+      { organizationId, sink: HRIS_SINK, candidateId: change.candidate_id, email: change.candidate.email, digest },
       this.clock.now(),
     );
-    const key = `${organizationId}-${change.candidate_id}-r${revision}`;
+    // The digest too: a ledger row erased with the candidate's data restarts at revision 1.
+    const key = `${organizationId}-${change.candidate_id}-r${revision}-${digest}`;
     const employee = await this.hris.syncEmployee({ organizationId, actionKey: 'hris.employee_sync', idempotencyKey: `employee-update-${key}`, ...fields });
     const result = { candidate_id: change.candidate_id, employee_id: employee.employeeId };
     await announce(this.events, this.logger, 'employee.synced', organizationId, result, key);
@@ -78,7 +80,7 @@ export class EmployeeDeactivateHandler implements GatedHookHandler {
       { organizationId, sink: HRIS_SINK, candidateId: termination.candidate_id, email: null, digest: TERMINATED_DIGEST },
       this.clock.now(),
     );
-    const key = `${organizationId}-${termination.candidate_id}-r${revision}`;
+    const key = `${organizationId}-${termination.candidate_id}-r${revision}-${TERMINATED_DIGEST}`;
     const employee = await deactivate({
       organizationId,
       actionKey: 'hris.employee_sync',
