@@ -154,6 +154,16 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
     assert.equal(scim.requests.length, requests, 'a retried termination sends nothing');
     assert.equal(byExternalId('cand_grace').length, 1);
     assert.equal(patches() - patchesBefore, 6);
+    // Two identical hooks at once (the host retrying while the first is in flight): one revision, one run (the DB's unique key).
+    const runCount = async () => (await t.request('GET', '/v1/integrations/runs?action=hris.employee_sync&limit=100', { auth: acme.apiKey })).body.data.length;
+    const runsBefore = await runCount();
+    const both = await Promise.all([0, 1].map(() => fire('employee.updated', hire('cand_grace', 'grace@acme.example', { job_title: 'Fellow' }))));
+    assert.deepEqual(
+      both.map((r) => r.body.handled),
+      [['hris-employee-update'], ['hris-employee-update']],
+    );
+    assert.equal((await runCount()) - runsBefore, 1, 'concurrent copies of one change are one run');
+    assert.equal(title(), 'Fellow');
   });
 
   it('a cleared volunteer is provisioned with userType Volunteer', async () => {
