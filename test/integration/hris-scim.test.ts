@@ -126,6 +126,46 @@ describe('hris: employees and volunteers into an HR directory over SCIM 2.0', fu
     assert.match(unknown.body.outcomes.find((o: { handler: string }) => o.handler === 'hris-employee-deactivate').reason, /^employee_not_found/);
   });
 
+  it('a change back (A → B → A) is sent, its retry is not; terminate → rehire → terminate deactivates twice', async () => {
+    const patches = () => scim.requests.filter((r) => r.method === 'PATCH').length;
+    const title = () => byExternalId('cand_grace')[0]?.title;
+    await fire('candidate.hired', hire('cand_grace', 'grace@acme.example'));
+    const patchesBefore = patches();
+    for (const jobTitle of ['Lead Analyst', 'Principal', 'Lead Analyst']) {
+      const changed = await fire('employee.updated', hire('cand_grace', 'grace@acme.example', { job_title: jobTitle }));
+      assert.deepEqual(changed.body.handled, ['hris-employee-update'], changed.text);
+      assert.equal(title(), jobTitle);
+    }
+    assert.equal(patches() - patchesBefore, 3, 'three updates, the change back included');
+    let requests = scim.requests.length;
+    await fire('employee.updated', hire('cand_grace', 'grace@acme.example', { job_title: 'Lead Analyst' }));
+    assert.equal(scim.requests.length, requests, 'a retry of the last change sends nothing');
+    const active = () => byExternalId('cand_grace')[0]?.active;
+    await fire('employee.terminated', { candidate_id: 'cand_grace' });
+    assert.equal(active(), false);
+    const rehired = await fire('candidate.hired', hire('cand_grace', 'grace@acme.example'));
+    assert.equal(sync(rehired.body).result.employee_id, byExternalId('cand_grace')[0]?.id, rehired.text);
+    assert.equal(active(), true, 'a rehire re-activates');
+    assert.equal(title(), 'Analyst');
+    await fire('employee.terminated', { candidate_id: 'cand_grace', terminated_on: '2027-03-01' });
+    assert.equal(active(), false, 'the second termination deactivates');
+    requests = scim.requests.length;
+    await fire('employee.terminated', { candidate_id: 'cand_grace', terminated_on: '2027-03-01' });
+    assert.equal(scim.requests.length, requests, 'a retried termination sends nothing');
+    assert.equal(byExternalId('cand_grace').length, 1);
+    assert.equal(patches() - patchesBefore, 6);
+    // Two identical hooks at once (the host retrying while the first is in flight): one revision, one run (the DB's unique key).
+    const runCount = async () => (await t.request('GET', '/v1/integrations/runs?action=hris.employee_sync&limit=100', { auth: acme.apiKey })).body.data.length;
+    const runsBefore = await runCount();
+    const both = await Promise.all([0, 1].map(() => fire('employee.updated', hire('cand_grace', 'grace@acme.example', { job_title: 'Fellow' }))));
+    assert.deepEqual(
+      both.map((r) => r.body.handled),
+      [['hris-employee-update'], ['hris-employee-update']],
+    );
+    assert.equal((await runCount()) - runsBefore, 1, 'concurrent copies of one change are one run');
+    assert.equal(title(), 'Fellow');
+  });
+
   it('a cleared volunteer is provisioned with userType Volunteer', async () => {
     const cleared = await fire('volunteer.cleared', {
       candidate_id: 'vol_grace',

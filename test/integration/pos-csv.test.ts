@@ -141,9 +141,39 @@ describe('pos: team members as CSV files over SFTP (pos-csv) to a real sshd', fu
     assert.equal(csvFiles().length, 3);
   });
 
+  it('rehired, changed A → B → A: three files, the last at A; a retry writes none; terminated again, a second deactivation', async () => {
+    const wage = (amount: number) => ({ ...hire, job_title: 'Cook', pay_rate: { amount, currency: 'USD', per: 'hour' } });
+    const files = csvFiles().length;
+    const written: string[] = [];
+    for (const amount of [1900, 2000, 1900]) {
+      const updated = await hook('employee.updated', wage(amount));
+      const changed = outcome(updated.body, 'pos-team-member-update')?.result;
+      assert.ok(changed, updated.text);
+      written.push(changed.path);
+    }
+    assert.equal(new Set(written).size, 3);
+    assert.deepEqual(
+      written.map((file) => [rowsOf(file)[0]!.status, rowsOf(file)[0]!.wage_cents]),
+      [
+        ['active', '1900'],
+        ['active', '2000'],
+        ['active', '1900'],
+      ],
+      'the rehire re-activates; the change back is sent',
+    );
+    await hook('employee.updated', wage(1900));
+    assert.equal(csvFiles().length, files + 3, 'a retry of the last change writes nothing');
+    const ended = await hook('employee.terminated', { candidate_id: 'cand_pos_1' });
+    const end = outcome(ended.body, 'pos-team-member-deactivate')?.result;
+    assert.ok(end, ended.text);
+    assert.deepEqual([rowsOf(end.path)[0]!.change, rowsOf(end.path)[0]!.status], ['deactivate', 'inactive']);
+    await hook('employee.terminated', { candidate_id: 'cand_pos_1' });
+    assert.equal(csvFiles().length, files + 4, 'the second termination is one file, its retry none');
+  });
+
   it("a different file already under the change's name is never overwritten: a failed run file_exists; another organization sees nothing", async () => {
     // The name the connector gives the hire of cand_pos_2 (its idempotency key digested), taken by another file.
-    const key = `pos-${acme.organizationId}-cand_pos_2`;
+    const key = `pos-${acme.organizationId}-cand_pos_2-r1`;
     const taken = path.join(sshd.inbound, `team-member-cand_pos_2-${createHash('sha256').update(key).digest('hex').slice(0, 12)}.csv`);
     writeFileSync(taken, 'imported,by,the,pos\r\n');
     const hired = await hook('candidate.hired', { ...hire, candidate_id: 'cand_pos_2' });

@@ -135,5 +135,28 @@ describe('pos: Square Team API (team members, jobs, wage settings)', function ()
     const unknown = await hook('employee.terminated', { candidate_id: 'cand_never_hired' });
     assert.match(String(outcome(unknown.body, 'pos-team-member-deactivate')?.reason), /employee_not_found/);
     await waitFor(async () => eventsOf(t, acme.organizationId, 'team_member.deactivated').length === 1, 'team_member.deactivated');
+
+    // Rehired, then changed A → B → A (a pay-rate correction reverted): three updates; the retry of the last none; terminated again.
+    const listRuns = async () =>
+      (await t.request('GET', '/v1/integrations/runs?action=hris.pos_sync&limit=100', { auth: acme.apiKey })).body.data as { status: string }[];
+    const before = (await listRuns()).length;
+    const change = (amount: number) => ({ ...hire, candidate_id: '12345678', job_title: 'Cashier', pay_rate: { amount, currency: 'USD', per: 'hour' } });
+    for (const amount of [1900, 2000, 1900]) {
+      const updated = await hook('employee.updated', change(amount));
+      assert.equal(outcome(updated.body, 'pos-team-member-update')?.result?.team_member_id, '-3oZQKPKVk6gUXU_V5Qa', updated.text);
+    }
+    await hook('employee.updated', change(1900));
+    const second = await hook('employee.terminated', { candidate_id: '12345678' });
+    assert.deepEqual(second.body.handled, ['pos-team-member-deactivate'], second.text);
+    // (The host bus hears a retried hook's answer again; the event log records it once.)
+    await waitFor(async () => eventsOf(t, acme.organizationId, 'team_member.deactivated').length === 2, 'a second team_member.deactivated');
+    await hook('employee.terminated', { candidate_id: '12345678' });
+    const after = await listRuns();
+    assert.equal(after.length - before, 4, 'three updates and a second deactivation, no run for either retry');
+    assert.deepEqual(
+      after.slice(0, 4).map((r) => r.status),
+      ['succeeded', 'succeeded', 'succeeded', 'succeeded'],
+      'the newest four',
+    );
   });
 });

@@ -13,6 +13,11 @@ import { ENTITLEMENT_SOURCE } from '../licensing/domain/entitlement-source';
 import { EntitlementSync } from '../licensing/domain/entitlement-sync';
 import { HookDispatcher } from './domain/hook-dispatcher';
 import { HookGate } from './domain/hook-gate';
+import { SYNC_LEDGER } from './domain/sync-ledger';
+import { KnexSyncLedger } from './storage/knex-sync-ledger';
+import { candidateStore } from '../privacy/domain/candidate-data';
+import { registerCandidateData } from '../privacy/register';
+import { tableStore } from '../privacy/storage/table-store';
 import { declarationOf, type GatedHookHandler } from './domain/hook-handler';
 import { HOOK_REGISTRY, HookRegistry } from './domain/hook-registry';
 import { EmployeeSyncHandler, VideoMeetingLinkHandler } from './domain/connector-handlers';
@@ -103,6 +108,20 @@ export const hooksModule: PluginModule = {
     // ENTITLEMENT_INVALIDATIONS: the caching module's one channel for every per-process cache.
     container.registerSingleton(EntitlementSync);
     container.registerSingleton(HookGate);
+    // What the HRIS was last asked to do per person: a retried hook is the same run, a change back a new one.
+    container.register(SYNC_LEDGER, { useFactory: instanceCachingFactory((c) => new KnexSyncLedger(c.resolve<Database>(DATABASE))) });
+    registerCandidateData(
+      container,
+      candidateStore(
+        tableStore(container.resolve<Database>(DATABASE), {
+          name: 'hook_sync_states',
+          description:
+            "What the HRIS was last asked to do for each hired person (the host's candidate id, email, a digest of the record sent and its revision), matched by email",
+          table: 'hi_hook_sync_states',
+          where: (q, s) => q.where({ organization_id: s.organizationId }).whereIn('email', [...s.emails]),
+        }),
+      ),
+    );
 
     // The connector ports (NOTIFICATION_CONNECTOR, …) are bound by the action-runs feature.
     container.register(INTERVIEW_REMINDER_REPOSITORY, {

@@ -12,6 +12,8 @@ import { LOGGER, type Logger } from '../../../kernel/logger';
 import { HRIS_CONNECTOR, VIDEO_MEETING_CONNECTOR, type HrisConnector, type VideoMeetingConnector } from './connectors';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from './hook-handler';
 import { candidateHired, interviewScheduled } from './payloads';
+import { reportDigest, SYNC_LEDGER, type SyncLedger } from './sync-ledger';
+import { CLOCK, type Clock } from '../../../kernel/clock';
 
 /** `dedupeKey` from the connector's idempotency key: a hook fired twice records one event. */
 export async function announce(
@@ -92,18 +94,23 @@ export class EmployeeSyncHandler implements GatedHookHandler {
     @inject(HRIS_CONNECTOR) private readonly hris: HrisConnector,
     @inject(EVENT_PUBLISHER) private readonly events: EventPublisher,
     @inject(LOGGER) private readonly logger: Logger,
+    @inject(SYNC_LEDGER) private readonly ledger: SyncLedger,
+    @inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const hire = parsePayload(candidateHired, payload);
-    const employee = await this.hris.syncEmployee({
-      organizationId,
-      actionKey: 'hris.employee_sync',
-      idempotencyKey: `employee-${organizationId}-${hire.candidate_id}`,
-      ...employeeFields(hire),
-    });
+    const fields = employeeFields(hire);
+    // On the sync ledger like changes and terminations: a rehire after a termination is a new run (it re-activates).
+    const digest = reportDigest({ status: 'active', ...fields });
+    const revision = await this.ledger.advance(
+      { organizationId, sink: 'hris', candidateId: hire.candidate_id, email: hire.candidate.email, digest },
+      this.clock.now(),
+    );
+    const key = `${organizationId}-${hire.candidate_id}-r${revision}-${digest}`;
+    const employee = await this.hris.syncEmployee({ organizationId, actionKey: 'hris.employee_sync', idempotencyKey: `employee-${key}`, ...fields });
     const result = { candidate_id: hire.candidate_id, employee_id: employee.employeeId };
-    await announce(this.events, this.logger, 'employee.synced', organizationId, result, `${organizationId}-${hire.candidate_id}`);
+    await announce(this.events, this.logger, 'employee.synced', organizationId, result, key);
     return result;
   }
 }

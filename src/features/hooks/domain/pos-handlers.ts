@@ -2,9 +2,11 @@
  * hris.pos_sync (restaurants): a hire becomes a team member of the restaurant's point of sale
  * (Square: reference_id = the candidate id, its job and wage), a change updates the same member,
  * a termination sets it inactive; or, for a POS without an API (pos-csv), each change is a CSV file
- * on the restaurant's SFTP drop. Keys as for the HRIS: the hire's id, a change's digest.
+ * on the restaurant's SFTP drop. Each run's key carries the person's revision on the `pos` roster:
+ * a report that changes nothing there (a hook fired again) keeps the revision and is the same run,
+ * so nothing new is sent; any change, a change back to an earlier state or a rehire and a second
+ * termination included, is the next revision and a new run.
  */
-import { createHash } from 'node:crypto';
 import { inject } from 'tsyringe';
 import { z } from 'zod';
 import { EVENT_PUBLISHER, type EventPublisher } from '../../../kernel/events';
@@ -37,8 +39,6 @@ export const posHire = candidateHired.extend({
 
 /** A file-based POS (pos-csv) wrote the change to a file: where, and its checksum. */
 const fileOf = (synced: SyncedTeamMember) => (synced.file ? { path: synced.file.path, sha256: synced.file.sha256 } : {});
-
-const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
 function teamMember(hire: z.output<typeof posHire>): Omit<PosTeamMember, 'organizationId' | 'actionKey' | 'idempotencyKey'> {
   const words = hire.candidate.name.trim().split(/\s+/);
@@ -75,7 +75,7 @@ abstract class PosSync implements GatedHookHandler {
 
   abstract handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport>;
 
-  protected async sync(organizationId: string, hire: z.output<typeof posHire>, key: string, report: 'hire' | 'update'): Promise<HookHandlerReport> {
+  protected async sync(organizationId: string, hire: z.output<typeof posHire>, prefix: string, report: 'hire' | 'update'): Promise<HookHandlerReport> {
     const person = {
       name: hire.candidate.name,
       email: hire.candidate.email,
@@ -84,7 +84,7 @@ abstract class PosSync implements GatedHookHandler {
       ...(hire.pay_rate !== undefined || report === 'hire' ? { payRate: hire.pay_rate ?? null } : {}),
     };
     // A hire sets the whole member; an update what it carries (the POS keeps a job and wage the update does not name).
-    await this.roster.apply(
+    const applied = await this.roster.apply(
       organizationId,
       'pos',
       report === 'hire'
@@ -97,6 +97,7 @@ abstract class PosSync implements GatedHookHandler {
       this.clock.now(),
     );
     if (await this.downloaded(organizationId)) return recordedForDownload(hire.candidate_id);
+    const key = `${prefix}-${organizationId}-${hire.candidate_id}-r${applied.entry.revision}`;
     const synced = await this.pos.syncTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, ...teamMember(hire) });
     const result = { candidate_id: hire.candidate_id, team_member_id: synced.teamMemberId, ...fileOf(synced) };
     await announce(this.events, this.logger, 'team_member.synced', organizationId, result, key);
@@ -126,7 +127,7 @@ export class PosHireHandler extends PosSync {
 
   handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const hire = parsePayload(posHire, payload);
-    return this.sync(organizationId, hire, `pos-${organizationId}-${hire.candidate_id}`, 'hire');
+    return this.sync(organizationId, hire, 'pos', 'hire');
   }
 }
 
@@ -152,7 +153,7 @@ export class PosUpdateHandler extends PosSync {
 
   handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const change = parsePayload(posHire, payload);
-    return this.sync(organizationId, change, `pos-update-${organizationId}-${change.candidate_id}-${digest(change)}`, 'update');
+    return this.sync(organizationId, change, 'pos-update', 'update');
   }
 }
 
@@ -178,9 +179,9 @@ export class PosTerminationHandler extends PosSync {
 
   async handle(organizationId: string, payload: Record<string, unknown>): Promise<HookHandlerReport> {
     const termination = parsePayload(employeeTerminated, payload);
-    const key = `pos-deactivate-${organizationId}-${termination.candidate_id}`;
-    await this.roster.apply(organizationId, 'pos', { kind: 'termination', candidateId: termination.candidate_id }, this.clock.now());
+    const applied = await this.roster.apply(organizationId, 'pos', { kind: 'termination', candidateId: termination.candidate_id }, this.clock.now());
     if (await this.downloaded(organizationId)) return recordedForDownload(termination.candidate_id);
+    const key = `pos-deactivate-${organizationId}-${termination.candidate_id}-r${applied.entry.revision}`;
     const ended = await this.pos.deactivateTeamMember({ organizationId, actionKey: POS_ACTION, idempotencyKey: key, referenceId: termination.candidate_id });
     const result = { candidate_id: termination.candidate_id, team_member_id: ended.teamMemberId, ...fileOf(ended) };
     await announce(this.events, this.logger, 'team_member.deactivated', organizationId, result, key);
