@@ -3,7 +3,8 @@
  * calendars, as connections), a real SMTP server (every email parsed back with mailparser,
  * every .ics with node-ical) and PostgreSQL: the request sends the candidate a signed link in
  * their language; the page offers only times both interviewers are free; two candidates
- * racing for one time end with one booking (the other is shown the rest); booking writes the
+ * racing for one time (or, on different requests, for overlapping times) end with one booking
+ * (the other is shown the rest); booking writes the
  * event into both calendars as action runs, sends an iTIP REQUEST and publishes
  * interview.scheduled; a move keeps the UID with SEQUENCE + 1; a cancel sends CANCEL and
  * removes the events; tampered links and other organizations' ids are refused.
