@@ -297,7 +297,7 @@ describe('scheduling: booking slots against xandikos and PostgreSQL', function (
     assert.equal(code(token, deriveKey(Buffer.alloc(32, 7), 'candidate-export-links')), 'scheduling_link_invalid');
   });
 
-  it('the unique index alone keeps a booked slot: a calendar that forgot the event (busy answers nothing) still gets slot_taken, even after erasure', async () => {
+  it('the database alone keeps a booked slot: a calendar that forgot the event (busy answers nothing) still gets slot_taken, for the same or an overlapping time, even after erasure', async () => {
     const forgetful: CalendarConnector = {
       busy: () => Promise.resolve([]),
       putEvent: (event) => grace.calendar.putEvent(event),
@@ -307,6 +307,10 @@ describe('scheduling: booking slots against xandikos and PostgreSQL', function (
     };
     const single = interview([{ ...grace, calendar: forgetful }]);
     assert.equal(await codeOf(bookSlot(repository, single, { start: at('09:00'), end: at('10:00') }, { bookingId: 'bkg_dup', now })), 'slot_taken');
+    // Other starts overlapping it, later or earlier (the claim's overlap check: the index is on the start alone); no claim left.
+    assert.equal(await codeOf(bookSlot(repository, single, { start: at('09:30'), end: at('10:30') }, { bookingId: 'bkg_dup3', now })), 'slot_taken');
+    assert.equal(await codeOf(bookSlot(repository, single, { start: at('08:30'), end: at('09:30') }, { bookingId: 'bkg_dup4', now })), 'slot_taken');
+    assert.equal((await repository.claimed(single.organizationId, [grace.key], { start: at('08:00'), end: at('09:45') })).length, 1);
     // Against the real calendar the check before the claim already sees the event.
     assert.equal(
       await codeOf(bookSlot(repository, interview([grace]), { start: at('09:00'), end: at('10:00') }, { bookingId: 'bkg_dup2', now })),

@@ -3,7 +3,8 @@
  * calendars, as connections), a real SMTP server (every email parsed back with mailparser,
  * every .ics with node-ical) and PostgreSQL: the request sends the candidate a signed link in
  * their language; the page offers only times both interviewers are free; two candidates
- * racing for one time end with one booking (the other is shown the rest); booking writes the
+ * racing for one time (or, on different requests, for overlapping times) end with one booking
+ * (the other is shown the rest); booking writes the
  * event into both calendars as action runs, sends an iTIP REQUEST and publishes
  * interview.scheduled; a move keeps the UID with SEQUENCE + 1; a cancel sends CANCEL and
  * removes the events; tampered links and other organizations' ids are refused.
@@ -405,6 +406,48 @@ describe('scheduling: candidate self-scheduling against xandikos, SMTP and Postg
     assert.ok((await busyUids(alanCalendar)).includes(`itv-bkg_stopped@hiring-integrations@${at('14:00')}`));
     assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === created.body.id).length, 1);
     assert.equal((await post(created.body.url, { action: 'cancel' })).status, 200);
+  });
+
+  it('two candidates on different requests pick overlapping times at once (one interviewer shared), four rounds: one booking each round', async () => {
+    // 11:00–12:00 against 11:30–12:30: different starts, so only the overlap check can refuse one.
+    const pairs = [
+      [at('11:00'), at('11:30')],
+      [at('11:30'), at('11:00')],
+      [at('13:30'), at('14:00')],
+      [at('14:00'), at('13:30')],
+    ];
+    const who = (round: number, n: number) => ({ name: `Olly Overlap ${round}${n}`, email: `olly-overlap-${round}-${n}@example.com` });
+    const mailsTo = (email: string) => smtp.received.filter((mail) => JSON.stringify(mail.parsed.to).includes(email)).length;
+    for (const [round, times] of pairs.entries()) {
+      const requests = await Promise.all(
+        [0, 1].map((n) => t.request('POST', '/v1/scheduling/requests', { auth: acme.apiKey, body: requestBody(who(round, n)) })),
+      );
+      for (const created of requests) assert.equal(created.status, 201, created.text);
+      const answers = await Promise.all(requests.map((created, n) => post(created.body.url, { action: 'book', start: times[n]! })));
+      const context = `round ${round}: ${answers.map((a) => `${a.status} ${a.headers.get('x-error-code') ?? ''}`).join(', ')}`;
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409], context);
+      const w = answers.findIndex((a) => a.status === 200);
+      const [winner, loser] = [requests[w]!.body, requests[1 - w]!.body];
+      const refused = answers[1 - w]!;
+      // What a taken time answers: the page again, with the times left (none overlapping the winner's).
+      assert.ok(['slot_taken', 'slot_unavailable'].includes(refused.headers.get('x-error-code') ?? ''), context);
+      const left = offered(refused.text);
+      assert.ok(!times.some((time) => left.includes(time)), context);
+      assert.ok(left.includes(at('09:00')), context);
+      // One booking (a row per interviewer calendar); the loser left no claim, no event, no email, no event published.
+      const rows = await t.database.db('hi_scheduling_bookings').whereIn('request_id', [winner.id, loser.id]);
+      assert.deepEqual([rows.length, new Set(rows.map((b: any) => b.request_id))], [2, new Set([winner.id])], context);
+      const uid = rows[0].event_uid as string;
+      const start = new Date(rows[0].starts_at).toISOString();
+      const atTimes = (uids: string[]) => uids.filter((u) => u.startsWith('itv-') && times.some((time) => u.endsWith(`@${time}`)));
+      assert.deepEqual(atTimes(await busyUids(alanCalendar)), [`${uid}@${start}`], context);
+      assert.deepEqual(atTimes(await busyUids(graceCalendar)), [`${uid}@${start}`], context);
+      assert.equal(mailsTo(who(round, 1 - w).email), 1, context); // the link only
+      assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === loser.id).length, 0, context);
+      assert.equal(eventsOf(t, acme.organizationId, 'interview.scheduled').filter((e) => e.payload.interview_id === winner.id).length, 1, context);
+      // Both times free again for the next round.
+      assert.equal((await post(winner.url, { action: 'cancel' })).status, 200, context);
+    }
   });
 
   it('refuses tampered links, forged times, unknown connections and other organizations’ requests', async () => {

@@ -1,7 +1,8 @@
 /**
  * Booking a slot a candidate picked, and cancelling it: the slot is first claimed in storage
- * (one row per interviewer calendar under a unique index, so of two candidates racing for a
- * slot exactly one wins and the other gets `slot_taken`), then the event is written to every
+ * (one row per interviewer calendar; the claim refuses any live booking overlapping it on those
+ * calendars, so of two candidates racing for a slot, or for overlapping slots on a shared
+ * interviewer, exactly one wins and the other gets `slot_taken`), then the event is written to every
  * interviewer's calendar under one UID. A calendar that refuses undoes the whole booking
  * (events already written removed, the claim released): never a half-booked interview.
  */
@@ -17,7 +18,7 @@ export const bookingInProgress = () =>
   conflict('booking_in_progress', 'Another time is being booked through this link at this moment; reload the page to see it.');
 
 export interface InterviewerCalendar {
-  /** Stable name of the calendar (its URL): the unique index is per calendar and start. */
+  /** Stable name of the calendar (its URL): claims lock and check overlaps per calendar. */
   key: string;
   person: CalendarPerson;
   zone: string;
@@ -37,7 +38,8 @@ export interface BookingClaim {
 
 export interface BookingRepository {
   /**
-   * Claims the slot on every calendar at once; throws conflict `slot_taken` when any is booked,
+   * Claims the slot on every calendar at once; throws conflict `slot_taken` when a live booking of
+   * another request overlaps it on any of them (decided in storage, across processes),
    * `booking_in_progress` when the request already has a live booking (one per request).
    */
   claim(claim: BookingClaim, now: Date): Promise<void>;
@@ -50,7 +52,7 @@ export interface BookingRepository {
   markCancelled(organizationId: string, id: string, sequence: number, now: Date): Promise<void>;
   /**
    * Moves a live booking to another slot at a higher `sequence`; throws conflict `slot_taken` when
-   * that slot is booked, `booking_in_progress` when the booking is no longer below that SEQUENCE
+   * another live booking overlaps that slot on its calendars, `booking_in_progress` when the booking is no longer below that SEQUENCE
    * (another move got there first).
    */
   move(organizationId: string, id: string, slot: TimeRange, sequence: number, now: Date): Promise<void>;
