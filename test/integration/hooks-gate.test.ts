@@ -154,6 +154,8 @@ describe('hooks: license gate over the operator endpoint', function () {
       'background_checks.continuous_monitoring',
       // time-off hooks (availability-sync)
       'scheduling.availability_sync',
+      // shift.published / updated / cancelled (shifts)
+      'scheduling.shift_scheduling',
       'payouts.kyc_verification',
       // esign.send_agreement's agreement.requested handler (esign).
       'esign.send_agreement',
