@@ -8,27 +8,12 @@
 import { inject } from 'tsyringe';
 import { z } from 'zod';
 import { HookHandlerFor, parsePayload, type GatedHookHandler, type HookHandlerReport } from '../../hooks/domain/hook-handler';
-import { isTimeZone } from '../../messages/domain/message-language';
 import { SHIFT_SCHEDULING_ACTION, shiftUid, type Shift } from './shift';
+import { hostId, instant, language, phone, remindMinutesBefore, text, timezone } from './shift-fields';
 import { Shifts, type ShiftChange } from './shifts';
 
-const hostId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'expected 1-128 letters, digits, _ or -');
 /** The host's shift id: 1-128 of A-Za-z0-9_.- like the other hook ids. */
 const shiftId = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected 1-128 letters, digits, _, . or -');
-const text = (max: number) => z.string().trim().min(1).max(max);
-const instant = z.iso.datetime({ offset: true });
-const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'expected an E.164 phone number such as +14155550123');
-const timezone = z.string().min(1).max(64).refine(isTimeZone, 'expected an IANA time zone such as America/New_York');
-const language = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'expected a BCP 47 language tag such as es-MX')
-  .max(35);
-const remind = z
-  .number()
-  .int()
-  .min(5)
-  .max(7 * 24 * 60)
-  .nullable();
 const organizer = z.object({ name: text(200), email: z.email().max(254) });
 
 /** The host's shift: the API's body (POST /v1/shifts) plus `shift_id`, the host's id of the shift. */
@@ -49,7 +34,7 @@ export const shiftPublishedPayload = z.object({
   notes: text(2000).optional(),
   starts_at: instant,
   ends_at: instant,
-  remind_minutes_before: remind.optional(),
+  remind_minutes_before: remindMinutesBefore.optional(),
   organizer: organizer.optional(),
 });
 
@@ -70,7 +55,7 @@ export const shiftUpdatedPayload = z.object({
   notes: text(2000).nullable().optional(),
   starts_at: instant.optional(),
   ends_at: instant.optional(),
-  remind_minutes_before: remind.optional(),
+  remind_minutes_before: remindMinutesBefore.optional(),
   organizer: organizer.optional(),
 });
 

@@ -1,30 +1,22 @@
 /** Shifts over HTTP (zod: validation and /v1/openapi.json). */
 import { z } from 'zod';
 import { isoDateTime, nullableDateTime } from '../../../platform/http/common-schemas';
-import { isTimeZone } from '../../messages/domain/message-language';
+import {
+  hostId as hostIdField,
+  instant as instantField,
+  language,
+  phone as phoneField,
+  remindMinutesBefore as remindField,
+  text,
+  timezone,
+} from '../domain/shift-fields';
 
-const hostId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,128}$/, 'expected 1-128 letters, digits, _ or -')
-  .meta({ example: 'emp_1042' });
-const text = (max: number) => z.string().trim().min(1).max(max);
-const instant = z.iso.datetime({ offset: true }).meta({ example: '2026-12-05T17:00:00-05:00' });
-const phone = z
-  .string()
-  .regex(/^\+[1-9]\d{6,14}$/, 'expected an E.164 phone number such as +14155550123')
-  .meta({ example: '+14155550123' });
-const timezone = z.string().min(1).max(64).refine(isTimeZone, 'expected an IANA time zone such as America/New_York');
-const language = z
-  .string()
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'expected a BCP 47 language tag such as es-MX')
-  .max(35);
-const remindMinutesBefore = z
-  .number()
-  .int()
-  .min(5)
-  .max(7 * 24 * 60)
-  .nullable()
-  .meta({ description: 'How long before the start the reminder goes out (SMS, else email); null: none. Default 120' });
+const hostId = hostIdField.meta({ example: 'emp_1042' });
+const instant = instantField.meta({ example: '2026-12-05T17:00:00-05:00' });
+const phone = phoneField.meta({ example: '+14155550123' });
+const remindMinutesBefore = remindField.meta({
+  description: 'How long before the start the reminder goes out (SMS, else email); null: none. Default 120',
+});
 const organizer = z.strictObject({ name: text(200), email: z.email().max(254) }).meta({
   description: 'The ORGANIZER of the invitation (whom calendar replies go to); default: "Shift scheduling" at the deployment’s host',
 });
