@@ -8,6 +8,7 @@ import { defineRoute, reply, z, type RouteDefinition } from '../../../platform/h
 import type { Contractor } from '../domain/contractor';
 import type { ContractorExports } from '../domain/contractor-exports';
 import type { ChangeBatches } from '../domain/change-batches';
+import type { DailyFile } from '../domain/daily-files';
 import type { HoursBatches } from '../domain/hours-batches';
 import {
   changeBatchBody,
@@ -129,18 +130,7 @@ export function payrollRoutes(exports: ContractorExports, hours: HoursBatches, c
       errors: [403, 409, 503],
       handler: async ({ principal, body }) => {
         const b = await hours.deliver(orgId(principal), body.date, body.destination);
-        return reply(201, {
-          object: 'hours_batch' as const,
-          date: b.date,
-          format: b.format,
-          destination: b.destination,
-          file_name: b.fileName,
-          path: b.path,
-          sha256: b.sha256,
-          rows: b.rows,
-          run_id: b.runId,
-          content: b.content,
-        });
+        return reply(201, { object: 'hours_batch' as const, ...dailyFileJson(b), format: b.format });
       },
     }),
     defineRoute({
@@ -157,18 +147,7 @@ export function payrollRoutes(exports: ContractorExports, hours: HoursBatches, c
       errors: [403, 409, 503],
       handler: async ({ principal, body }) => {
         const b = await changes.deliver(orgId(principal), body.date, body.destination);
-        return reply(201, {
-          object: 'change_batch' as const,
-          date: b.date,
-          format: 'change.v1' as const,
-          destination: b.destination,
-          file_name: b.fileName,
-          path: b.path,
-          sha256: b.sha256,
-          rows: b.rows,
-          run_id: b.runId,
-          content: b.content,
-        });
+        return reply(201, { object: 'change_batch' as const, ...dailyFileJson(b), format: 'change.v1' as const });
       },
     }),
     defineRoute({
@@ -199,4 +178,18 @@ export function payrollRoutes(exports: ContractorExports, hours: HoursBatches, c
       },
     }),
   ];
+}
+
+/** A day's payroll file as the API answers it (`content` only for a download). */
+function dailyFileJson(b: DailyFile) {
+  return {
+    date: b.date,
+    destination: b.destination,
+    file_name: b.fileName,
+    path: b.path,
+    sha256: b.sha256,
+    rows: b.rows,
+    run_id: b.runId,
+    content: b.content,
+  };
 }
